@@ -1,0 +1,49 @@
+package checks
+
+import (
+	"fmt"
+	"strings"
+)
+
+// catalogue is every rule, in the order reports list them: by signal, then
+// as the specification names them.
+var catalogue = []*Rule{
+	ruleJSONRPCError,
+	ruleToolError,
+	ruleHTTPError,
+	ruleTaskFailed,
+	ruleInternalError,
+	ruleInvalidFrame,
+	ruleJSONRPCVersion,
+	ruleRequestID,
+	ruleResponseShape,
+	ruleIDReuse,
+	ruleUnmatchedResponse,
+	ruleDuplicateResponse,
+	rulePendingRequest,
+	ruleLateResult,
+	ruleMissingFrames,
+	ruleTruncatedCapture,
+}
+
+// All returns the rule catalogue: the one list that `mcpcheck rules`,
+// `explain`, the README table, SARIF metadata and --fail-on all read.
+func All() []*Rule {
+	return append([]*Rule(nil), catalogue...)
+}
+
+// MarkdownTable renders the catalogue as the README's rule table.
+func MarkdownTable(rules []*Rule) string {
+	gate, _ := ParseGate(DefaultGate, rules)
+	var b strings.Builder
+	b.WriteString("| rule | signal | fails the default gate | severity | what it finds |\n")
+	b.WriteString("|---|---|---|---|---|\n")
+	for _, r := range rules {
+		gated := "no"
+		if gate.Selects(r) {
+			gated = "yes"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", r.ID, r.Signal, gated, r.Severity, strings.ReplaceAll(r.Title, "|", `\|`))
+	}
+	return b.String()
+}

@@ -1,0 +1,153 @@
+package checks
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/mcpcheck/mcpcheck/session"
+)
+
+// Assertions are the per-session expectations of §5 of the spec.
+type Assertions struct {
+	ExpectTools       []string
+	ForbidTools       []string
+	MaxDuration       *time.Duration
+	MaxServerDuration *time.Duration
+	MaxRoundTrips     int // 0: not asserted
+}
+
+// assertTracker follows one session's tool calls for the assertions. It
+// keeps only what the assertions need: names asked about, counts and the
+// worst offender of each budget.
+type assertTracker struct {
+	a          *Assertions
+	called     map[string]int      // asserted tool name -> calls
+	firstCall  map[string]Location // asserted tool name -> first call
+	duration   budget
+	server     budget
+	roundTrips budget
+	overTrips  map[*session.Operation]bool
+}
+
+// budget counts the calls over a limit and remembers the worst one.
+type budget struct {
+	over      int
+	worst     float64
+	worstCall string
+	worstAt   string
+}
+
+func (b *budget) exceed(value float64, call *session.Call) {
+	b.over++
+	if b.over == 1 || value > b.worst {
+		b.worst, b.worstCall = value, call.Label()
+		b.worstAt = fmt.Sprintf("%s:%d", call.File, call.Line)
+	}
+}
+
+func newAssertTracker(a *Assertions) *assertTracker {
+	t := &assertTracker{a: a, called: map[string]int{}, firstCall: map[string]Location{}, overTrips: map[*session.Operation]bool{}}
+	for _, n := range append(append([]string(nil), a.ExpectTools...), a.ForbidTools...) {
+		t.called[n] = 0
+	}
+	return t
+}
+
+func (t *assertTracker) frame(f *session.Frame) {
+	c := f.Call
+	if c == nil || c.Method != "tools/call" || c.Dir != session.ClientToServer {
+		return
+	}
+	switch f.Pairing {
+	case session.Opened, session.Reused:
+		if n, asked := t.called[c.Name]; asked {
+			if n == 0 {
+				t.firstCall[c.Name] = Location{File: c.File, Line: c.Line}
+			}
+			t.called[c.Name] = n + 1
+		}
+		if op := c.Op; op != nil && t.a.MaxRoundTrips > 0 && op.Requests > t.a.MaxRoundTrips && !t.overTrips[op] {
+			t.overTrips[op] = true
+			t.roundTrips.exceed(float64(op.Requests), op.First)
+		} else if op != nil && t.overTrips[op] && float64(op.Requests) > t.roundTrips.worst {
+			t.roundTrips.worst, t.roundTrips.worstCall = float64(op.Requests), op.First.Label()
+			t.roundTrips.worstAt = fmt.Sprintf("%s:%d", op.First.File, op.First.Line)
+		}
+	case session.Answered:
+		if c.State == session.Completed || c.State == session.Failed {
+			t.finished(c)
+		}
+	}
+	if f.Task != nil && f.Task.Call == c && f.Line == c.EndLine && c.State != session.Cancelled {
+		t.finished(c)
+	}
+}
+
+// finished measures a tool call that reached its final answer.
+func (t *assertTracker) finished(c *session.Call) {
+	d, ok := c.Duration()
+	if !ok {
+		return
+	}
+	if max := t.a.MaxDuration; max != nil && d > *max {
+		t.duration.exceed(float64(d), c)
+	}
+	server := d
+	if c.Op != nil {
+		server = c.Op.ServerTime
+	}
+	if max := t.a.MaxServerDuration; max != nil && server > *max {
+		t.server.exceed(float64(server), c)
+	}
+}
+
+func (t *assertTracker) results() []Assertion {
+	var out []Assertion
+	for _, name := range t.a.ExpectTools {
+		a := Assertion{Name: "expect-tool", Arg: name, Passed: t.called[name] > 0}
+		if a.Passed {
+			a.Message = fmt.Sprintf("tool %q was called %d %s", name, t.called[name], plural(t.called[name], "time", "times"))
+		} else {
+			a.Message = fmt.Sprintf("tool %q was never called", name)
+		}
+		out = append(out, a)
+	}
+	for _, name := range t.a.ForbidTools {
+		n := t.called[name]
+		a := Assertion{Name: "forbid-tool", Arg: name, Passed: n == 0}
+		if a.Passed {
+			a.Message = fmt.Sprintf("tool %q was not called", name)
+		} else {
+			at := t.firstCall[name]
+			a.Message = fmt.Sprintf("forbidden tool %q was called %d %s, first at %s:%d", name, n, plural(n, "time", "times"), at.File, at.Line)
+		}
+		out = append(out, a)
+	}
+	if max := t.a.MaxDuration; max != nil {
+		out = append(out, t.duration.assertion("max-duration", max.String(), "took longer than", durationText))
+	}
+	if max := t.a.MaxServerDuration; max != nil {
+		out = append(out, t.server.assertion("max-server-duration", max.String(), "spent longer in the server than", durationText))
+	}
+	if n := t.a.MaxRoundTrips; n > 0 {
+		out = append(out, t.roundTrips.assertion("max-round-trips", strconv.Itoa(n), "used more requests than",
+			func(v float64) string { return fmt.Sprintf("used %d requests", int(v)) }))
+	}
+	return out
+}
+
+func (b *budget) assertion(name, limit, verb string, show func(float64) string) Assertion {
+	a := Assertion{Name: name, Arg: limit, Passed: b.over == 0}
+	if a.Passed {
+		a.Message = fmt.Sprintf("no tool call %s %s", verb, limit)
+		return a
+	}
+	a.Message = fmt.Sprintf("%d tool %s %s %s; the worst, %s at %s, %s",
+		b.over, plural(b.over, "call", "calls"), verb, limit, b.worstCall, b.worstAt, show(b.worst))
+	return a
+}
+
+func durationText(v float64) string {
+	return "took " + time.Duration(v).Round(time.Millisecond).String()
+}

@@ -1,0 +1,134 @@
+package checks
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/mcpcheck/mcpcheck/session"
+)
+
+// Location is a place in a capture.
+type Location struct {
+	File    string
+	Line    int
+	Message string // what is there, for related locations ("request sent here")
+}
+
+// Finding is one problem a rule found.
+type Finding struct {
+	Rule     string
+	Signal   Signal
+	Severity Severity
+	Message  string // the problem only; reporters add the location
+
+	File    string
+	Line    int // line of the frame's envelope; 0 for a whole session
+	Session string
+	Label   string
+	Seq     int64
+	Subject string // stable: tool name, method, request id …
+
+	Related []Location
+
+	// Fingerprint is derived from (session label, rule, subject) and the
+	// occurrence among equal triples, never from lines or timestamps, so the
+	// same traffic recorded twice keeps its fingerprints.
+	Fingerprint string
+
+	// Gated is true when the finding's signal or rule is selected by
+	// --fail-on: it fails the gate and is reported at level error.
+	Gated bool
+}
+
+// Level is how reports show the finding: error when gated, note otherwise.
+func (f *Finding) Level() string {
+	if f.Gated {
+		return "error"
+	}
+	return "note"
+}
+
+func fingerprint(label, rule, subject string, occurrence int) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d", label, rule, subject, occurrence)
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// Pass is a rule's view of one session: where it reports.
+type Pass struct {
+	Session *session.Session
+	rule    *Rule
+	sink    *sessionRun
+}
+
+// Report records a finding at frame f.
+func (p *Pass) Report(f *session.Frame, subject, format string, args ...any) *Finding {
+	return p.ReportAt(Location{File: f.File, Line: f.Line}, f.Seq, subject, format, args...)
+}
+
+// ReportAt records a finding at a location that is not a frame being seen.
+func (p *Pass) ReportAt(at Location, seq int64, subject, format string, args ...any) *Finding {
+	fd := &Finding{
+		Rule: p.rule.ID, Signal: p.rule.Signal, Severity: p.rule.Severity,
+		Message: oneLine(fmt.Sprintf(format, args...)),
+		File:    at.File, Line: at.Line, Seq: seq,
+		Session: p.Session.ID,
+		Subject: subject,
+	}
+	p.sink.findings = append(p.sink.findings, fd)
+	return fd
+}
+
+// Relate adds a related location to a finding.
+func (fd *Finding) Relate(file string, line int, message string) *Finding {
+	if line > 0 {
+		fd.Related = append(fd.Related, Location{File: file, Line: line, Message: message})
+	}
+	return fd
+}
+
+// Quote renders capture text for a message: control and invisible
+// characters escaped, at most max runes, in double quotes.
+func Quote(s string, max int) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	n := 0
+	for _, r := range s {
+		if n == max {
+			b.WriteString("…")
+			break
+		}
+		n++
+		switch {
+		case r == utf8.RuneError:
+			b.WriteRune(utf8.RuneError) // invalid UTF-8 in the capture
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < 0x20 || r == 0x7f || unicode.In(r, unicode.Cf, unicode.Cc, unicode.Co, unicode.Zl, unicode.Zp):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// oneLine keeps a message on one line whatever the capture put in it.
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+}

@@ -1,0 +1,89 @@
+package checks
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Gate is the --fail-on selection: signals and single rules whose findings
+// fail the check. It never changes which findings exist.
+type Gate struct {
+	signals [numSignals]bool
+	rules   map[string]bool
+	entries []string // as given, normalised, for messages
+}
+
+// ParseGate parses a --fail-on list against the rule catalogue. "none"
+// selects nothing. An unknown entry is an error that lists the valid names.
+func ParseGate(list string, rules []*Rule) (Gate, error) {
+	g := Gate{rules: map[string]bool{}}
+	var unknown []string
+	for _, e := range strings.Split(list, ",") {
+		e = strings.ToLower(strings.TrimSpace(e))
+		switch {
+		case e == "":
+			continue
+		case e == "none":
+			g.entries = append(g.entries, e)
+			continue
+		}
+		if s, ok := ParseSignal(e); ok {
+			g.signals[s] = true
+		} else if Lookup(rules, e) != nil {
+			g.rules[e] = true
+		} else {
+			unknown = append(unknown, e)
+			continue
+		}
+		g.entries = append(g.entries, e)
+	}
+	if len(unknown) > 0 {
+		return Gate{}, fmt.Errorf("--fail-on: unknown %s %s; valid are none, the signals %s, and the rule ids %s",
+			plural(len(unknown), "entry", "entries"), strings.Join(quoteAll(unknown), ", "),
+			strings.Join(signalNames[:], ", "), strings.Join(ruleIDs(rules), ", "))
+	}
+	if slices.Contains(g.entries, "none") && len(g.entries) > 1 {
+		return Gate{}, fmt.Errorf("--fail-on: none cannot be combined with other entries")
+	}
+	return g, nil
+}
+
+// Selects reports whether findings of rule r fail the gate.
+func (g Gate) Selects(r *Rule) bool {
+	return g.signals[r.Signal] || g.rules[r.ID]
+}
+
+// SelectsSignal reports whether the whole signal s is gated.
+func (g Gate) SelectsSignal(s Signal) bool { return g.signals[s] }
+
+// String is the selection as a --fail-on value.
+func (g Gate) String() string {
+	if len(g.entries) == 0 {
+		return "none"
+	}
+	return strings.Join(g.entries, ",")
+}
+
+func ruleIDs(rules []*Rule) []string {
+	ids := make([]string, len(rules))
+	for i, r := range rules {
+		ids[i] = r.ID
+	}
+	return ids
+}
+
+func quoteAll(s []string) []string {
+	out := make([]string, len(s))
+	for i, x := range s {
+		out[i] = fmt.Sprintf("%q", x)
+	}
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

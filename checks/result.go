@@ -1,0 +1,76 @@
+package checks
+
+// Result is a whole evaluated run: every reporter renders it and none
+// re-runs a check.
+type Result struct {
+	Files    []string
+	Sessions []*SessionResult
+	Gate     Gate
+	Rules    []*Rule // the full catalogue, for reporters that describe rules
+	Passed   bool
+	ExitCode int // 0 passed, 1 failed the gate (2 never reaches a report)
+}
+
+// SessionResult is one session's findings, counts and assertion outcomes.
+type SessionResult struct {
+	ID        string
+	Label     string
+	File      string
+	FirstLine int
+	Revision  string
+	Transport string
+
+	Frames        int64
+	MissingFrames int64 // frames lost to seq gaps
+
+	Findings   []*Finding // deterministic order: line, rule, message
+	Assertions []Assertion
+
+	counts [numSignals]int
+}
+
+// Count is the number of findings of signal s.
+func (s *SessionResult) Count(sig Signal) int { return s.counts[sig] }
+
+// FailedSignals lists, in signal order, the gated signals with findings,
+// then gated single rules whose signal is not gated.
+func (s *SessionResult) FailedSignals(g Gate) []string {
+	var out []string
+	for _, sig := range Signals() {
+		if g.SelectsSignal(sig) && s.counts[sig] > 0 {
+			out = append(out, sig.String())
+		}
+	}
+	seen := map[string]bool{}
+	for _, f := range s.Findings {
+		if f.Gated && !g.SelectsSignal(f.Signal) && !seen[f.Rule] {
+			seen[f.Rule] = true
+			out = append(out, f.Rule)
+		}
+	}
+	return out
+}
+
+// Passed reports whether nothing in the session fails the gate.
+func (s *SessionResult) Passed() bool {
+	for _, f := range s.Findings {
+		if f.Gated {
+			return false
+		}
+	}
+	for _, a := range s.Assertions {
+		if !a.Passed {
+			return false
+		}
+	}
+	return true
+}
+
+// Assertion is the outcome of one --expect-tool, --forbid-tool or budget flag
+// for one session.
+type Assertion struct {
+	Name    string // expect-tool, forbid-tool, max-duration, max-server-duration, max-round-trips
+	Arg     string // the tool name or the budget as given
+	Passed  bool
+	Message string // what held or what failed, naming the worst offender
+}

@@ -1,0 +1,8 @@
+// Command mcpcheck gates CI on captured MCP sessions.
+package main
+
+import "os"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}

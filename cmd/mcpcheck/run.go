@@ -1,0 +1,396 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/report"
+	"github.com/mcpcheck/mcpcheck/session"
+)
+
+// Exit codes, identical for every format.
+const (
+	exitPassed = 0 // checked, nothing gated found, every assertion held
+	exitFailed = 1 // checked, something failed the gate
+	exitUsage  = 2 // nothing was checked
+)
+
+// version is set at link time (-ldflags "-X main.version=v1.2.3"); otherwise
+// the module version from the build information is used.
+var version = ""
+
+func mcpcheckVersion() string {
+	if version != "" {
+		return version
+	}
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
+		return info.Main.Version
+	}
+	return "(devel)"
+}
+
+// environment is what run reads from the process beyond its arguments; tests
+// replace it.
+var getenv = os.Getenv
+
+// usageError is a problem with the invocation: exit 2, one line on stderr.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// run is the whole command: it returns the exit code and writes nothing to
+// stdout unless the check ran.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmd, rest := "check", args
+	if len(args) > 0 {
+		switch args[0] {
+		case "check", "rules", "explain", "version", "baseline", "help":
+			cmd, rest = args[0], args[1:]
+		}
+	}
+	var code int
+	var err error
+	switch cmd {
+	case "check":
+		code, err = runCheck(rest, stdin, stdout)
+	case "rules":
+		code, err = runRules(rest, stdout)
+	case "explain":
+		code, err = runExplain(rest, stdout)
+	case "version":
+		fmt.Fprintf(stdout, "mcpcheck %s\n", mcpcheckVersion())
+	case "help":
+		fmt.Fprint(stdout, usageText)
+	case "baseline":
+		code, err = exitUsage, errors.New("the baseline command is not available in this version; drift checking arrives with baselines (§6)")
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "mcpcheck: %v\n", err)
+		var ue usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintln(stderr, "run 'mcpcheck --help' for usage")
+		}
+		return exitUsage
+	}
+	return code
+}
+
+const usageText = `mcpcheck gates CI on captured MCP sessions.
+
+Usage:
+  mcpcheck [check] [flags] [CAPTURE ...]   check captures (the default command)
+  mcpcheck rules [--format text|json|markdown]
+  mcpcheck explain RULE
+  mcpcheck version
+
+CAPTURE is a file (.gz is decompressed), a directory (its *.jsonl files), - for
+standard input, or an mcpsnoop session id; with none, the newest mcpsnoop session.
+
+Exit codes: 0 passed, 1 findings failed the gate, 2 nothing was checked.
+
+Check flags:
+`
+
+// checkOptions are the parsed check flags.
+type checkOptions struct {
+	failOn            string
+	format            string
+	outputs           []string
+	disable           []string
+	expectTools       []string
+	forbidTools       []string
+	maxDuration       string
+	maxServerDuration string
+	maxRoundTrips     int
+	quiet             bool
+	color             string
+	help              bool
+}
+
+func checkFlags(o *checkOptions) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	fs.StringVar(&o.failOn, "fail-on", checks.DefaultGate, "signals and rule ids that fail the gate, comma-separated, or none")
+	fs.StringVar(&o.format, "format", "text", "format on stdout: "+strings.Join(report.Formats(), ", "))
+	fs.StringArrayVar(&o.outputs, "output", nil, "also write FMT=PATH (repeatable)")
+	fs.StringArrayVar(&o.disable, "disable", nil, "turn a rule off (repeatable)")
+	fs.StringArrayVar(&o.expectTools, "expect-tool", nil, "fail if no tools/call of NAME exists (repeatable)")
+	fs.StringArrayVar(&o.forbidTools, "forbid-tool", nil, "fail if a tools/call of NAME exists (repeatable)")
+	fs.StringVar(&o.maxDuration, "max-duration", "", "fail if a tool call took longer than D (Go duration)")
+	fs.StringVar(&o.maxServerDuration, "max-server-duration", "", "the same, counting only the server's time")
+	fs.IntVar(&o.maxRoundTrips, "max-round-trips", 0, "fail if one operation used more than N requests")
+	fs.BoolVar(&o.quiet, "quiet", false, "text: print only failing findings and the verdict")
+	fs.StringVar(&o.color, "color", "auto", "text colouring: auto, always, never")
+	fs.BoolVarP(&o.help, "help", "h", false, "show this help")
+	return fs
+}
+
+// output is one rendering the run must produce.
+type output struct {
+	format string
+	path   string // "" for stdout
+	rep    report.Reporter
+}
+
+func runCheck(args []string, stdin io.Reader, stdout io.Writer) (int, error) {
+	var o checkOptions
+	fs := checkFlags(&o)
+	if err := fs.Parse(args); err != nil {
+		return exitUsage, usageError{err.Error()}
+	}
+	if o.help {
+		fmt.Fprint(stdout, usageText+fs.FlagUsages())
+		return exitPassed, nil
+	}
+	catalogue := checks.All()
+	if err := checks.Validate(catalogue); err != nil {
+		return exitUsage, err
+	}
+	cfg, err := checkConfig(&o, catalogue)
+	if err != nil {
+		return exitUsage, err
+	}
+	color, err := useColor(o.color, stdout)
+	if err != nil {
+		return exitUsage, err
+	}
+	wd, _ := os.Getwd()
+	ropts := report.Options{Quiet: o.quiet, Color: color, WorkDir: wd, Version: mcpcheckVersion(), StepSummary: getenv("GITHUB_STEP_SUMMARY")}
+	outs, err := plannedOutputs(&o, ropts)
+	if err != nil {
+		return exitUsage, err
+	}
+	sources, err := session.Resolve(fs.Args(), stdin, getenv)
+	if err != nil {
+		return exitUsage, err
+	}
+	res, err := checks.Run(sources, cfg)
+	if err != nil {
+		return exitUsage, err
+	}
+	if err := writeOutputs(outs, res, stdout); err != nil {
+		return exitUsage, err
+	}
+	return res.ExitCode, nil
+}
+
+func checkConfig(o *checkOptions, catalogue []*checks.Rule) (checks.Config, error) {
+	gate, err := checks.ParseGate(o.failOn, catalogue)
+	if err != nil {
+		return checks.Config{}, usageError{err.Error()}
+	}
+	disabled := map[string]bool{}
+	for _, id := range o.disable {
+		for _, id := range strings.Split(id, ",") {
+			id = strings.TrimSpace(id)
+			if checks.Lookup(catalogue, id) == nil {
+				return checks.Config{}, usagef("--disable: unknown rule %q; run 'mcpcheck rules' for the list", id)
+			}
+			disabled[id] = true
+		}
+	}
+	var rules []*checks.Rule
+	for _, r := range catalogue {
+		if !disabled[r.ID] {
+			rules = append(rules, r)
+		}
+	}
+	a := checks.Assertions{ExpectTools: o.expectTools, ForbidTools: o.forbidTools}
+	if a.MaxDuration, err = parseBudget("--max-duration", o.maxDuration); err != nil {
+		return checks.Config{}, err
+	}
+	if a.MaxServerDuration, err = parseBudget("--max-server-duration", o.maxServerDuration); err != nil {
+		return checks.Config{}, err
+	}
+	if o.maxRoundTrips < 0 {
+		return checks.Config{}, usagef("--max-round-trips: %d is negative", o.maxRoundTrips)
+	}
+	a.MaxRoundTrips = o.maxRoundTrips
+	return checks.Config{Rules: rules, Catalogue: catalogue, Gate: gate, Assertions: a}, nil
+}
+
+func parseBudget(flag, v string) (*time.Duration, error) {
+	if v == "" {
+		return nil, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return nil, usagef("%s: %q is not a duration such as 500ms, 30s or 2m", flag, v)
+	}
+	return &d, nil
+}
+
+func useColor(mode string, stdout io.Writer) (bool, error) {
+	switch strings.ToLower(mode) {
+	case "always":
+		return true, nil
+	case "never":
+		return false, nil
+	case "auto":
+		if getenv("NO_COLOR") != "" || getenv("TERM") == "dumb" {
+			return false, nil
+		}
+		f, ok := stdout.(*os.File)
+		if !ok {
+			return false, nil
+		}
+		info, err := f.Stat()
+		return err == nil && info.Mode()&os.ModeCharDevice != 0, nil
+	}
+	return false, usagef("--color: %q is not auto, always or never", mode)
+}
+
+// plannedOutputs validates --format and --output before anything is read, so
+// a typo costs no time and writes nothing.
+func plannedOutputs(o *checkOptions, ropts report.Options) ([]output, error) {
+	factory, err := report.Lookup(o.format)
+	if err != nil {
+		return nil, usageError{"--format: " + err.Error()}
+	}
+	stdoutOpts := ropts
+	outs := []output{{format: strings.ToLower(o.format), rep: factory(stdoutOpts)}}
+	seen := map[string]bool{}
+	for _, spec := range o.outputs {
+		format, path, ok := strings.Cut(spec, "=")
+		if !ok || format == "" || path == "" {
+			return nil, usagef("--output: %q is not FMT=PATH", spec)
+		}
+		factory, err := report.Lookup(format)
+		if err != nil {
+			return nil, usageError{"--output: " + err.Error()}
+		}
+		abs, _ := filepath.Abs(path)
+		if seen[abs] {
+			return nil, usagef("--output: %s named twice", path)
+		}
+		seen[abs] = true
+		fileOpts := ropts
+		fileOpts.Color = false
+		fileOpts.StepSummary = "" // only the stdout rendering appends the summary
+		outs = append(outs, output{format: strings.ToLower(format), path: path, rep: factory(fileOpts)})
+	}
+	return outs, nil
+}
+
+// writeOutputs renders every output before any becomes visible: files go to
+// temporary files that are renamed only when all rendered, and stdout is
+// written last, so a failure leaves no half-written report.
+func writeOutputs(outs []output, res *checks.Result, stdout io.Writer) error {
+	type pending struct{ tmp, path string }
+	var done []pending
+	cleanup := func() {
+		for _, p := range done {
+			os.Remove(p.tmp)
+		}
+	}
+	var console bytes.Buffer
+	for _, out := range outs {
+		if out.path == "" {
+			if err := out.rep.Report(&console, res); err != nil {
+				cleanup()
+				return fmt.Errorf("rendering %s: %w", out.format, err)
+			}
+			continue
+		}
+		tmp, err := os.CreateTemp(filepath.Dir(out.path), "."+filepath.Base(out.path)+".*.tmp")
+		if err != nil {
+			cleanup()
+			return fmt.Errorf("--output %s: %w", out.path, err)
+		}
+		done = append(done, pending{tmp.Name(), out.path})
+		err = out.rep.Report(tmp, res)
+		if cerr := tmp.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			cleanup()
+			return fmt.Errorf("--output %s: %w", out.path, err)
+		}
+	}
+	for i, p := range done {
+		if err := os.Rename(p.tmp, p.path); err != nil {
+			for _, q := range done[i:] {
+				os.Remove(q.tmp)
+			}
+			return fmt.Errorf("--output %s: %w", p.path, err)
+		}
+	}
+	_, err := stdout.Write(console.Bytes())
+	return err
+}
+
+func runRules(args []string, stdout io.Writer) (int, error) {
+	fs := pflag.NewFlagSet("rules", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	format := fs.String("format", "text", "text, json or markdown")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage, usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return exitUsage, usagef("rules takes no arguments")
+	}
+	rules := checks.All()
+	var b bytes.Buffer
+	switch strings.ToLower(*format) {
+	case "text":
+		for _, r := range rules {
+			fmt.Fprintf(&b, "%-20s %-12s %-8s %s\n", r.ID, r.Signal, r.Severity, r.Title)
+		}
+	case "markdown":
+		b.WriteString(checks.MarkdownTable(rules))
+	case "json":
+		type ruleJSON struct {
+			ID        string `json:"id"`
+			Title     string `json:"title"`
+			Signal    string `json:"signal"`
+			Severity  string `json:"severity"`
+			Revisions string `json:"revisions"`
+			Doc       string `json:"doc"`
+		}
+		list := make([]ruleJSON, len(rules))
+		for i, r := range rules {
+			list[i] = ruleJSON{r.ID, r.Title, r.Signal.String(), r.Severity.String(), r.Revisions, r.Doc}
+		}
+		enc := json.NewEncoder(&b)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(list); err != nil {
+			return exitUsage, err
+		}
+	default:
+		return exitUsage, usagef("--format: %q is not text, json or markdown", *format)
+	}
+	_, err := stdout.Write(b.Bytes())
+	return exitPassed, err
+}
+
+func runExplain(args []string, stdout io.Writer) (int, error) {
+	if len(args) != 1 {
+		return exitUsage, usagef("explain takes one rule id; run 'mcpcheck rules' for the list")
+	}
+	r := checks.Lookup(checks.All(), args[0])
+	if r == nil {
+		return exitUsage, usagef("explain: unknown rule %q; run 'mcpcheck rules' for the list", args[0])
+	}
+	gate, _ := checks.ParseGate(checks.DefaultGate, checks.All())
+	gated := "no"
+	if gate.Selects(r) {
+		gated = "yes"
+	}
+	fmt.Fprintf(stdout, "%s: %s\n\nsignal:    %s (fails the default gate: %s)\nseverity:  %s\nrevisions: %s\n\n%s\n",
+		r.ID, r.Title, r.Signal, gated, r.Severity, r.Revisions, r.Doc)
+	return exitPassed, nil
+}

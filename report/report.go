@@ -1,0 +1,65 @@
+// Package report renders an evaluated checks.Result in the formats CI
+// systems read. Every reporter renders the same result; none re-runs a check.
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/mcpcheck/mcpcheck/checks"
+)
+
+// Reporter renders a result to w.
+type Reporter interface {
+	Report(w io.Writer, r *checks.Result) error
+}
+
+// Options are the settings reporters may read.
+type Options struct {
+	Quiet   bool   // text: only gated findings and the verdict
+	Color   bool   // text: ANSI colours
+	WorkDir string // paths inside it are reported relative to it (SARIF)
+	Version string // mcpcheck's version, for tool metadata
+
+	// StepSummary is the file the github format appends its Markdown
+	// summary to ($GITHUB_STEP_SUMMARY); empty means none.
+	StepSummary string
+}
+
+// Factory builds a reporter for one rendering.
+type Factory func(Options) Reporter
+
+var registry = map[string]Factory{}
+
+// Register adds a format. Formats register themselves in init.
+func Register(name string, f Factory) {
+	if _, dup := registry[name]; dup {
+		panic("report: format registered twice: " + name)
+	}
+	registry[name] = f
+}
+
+// Lookup returns the format called name (case-insensitive).
+func Lookup(name string) (Factory, error) {
+	if f, ok := registry[strings.ToLower(name)]; ok {
+		return f, nil
+	}
+	return nil, fmt.Errorf("unknown format %q; valid are %s", name, strings.Join(Formats(), ", "))
+}
+
+// Formats lists the registered format names, sorted, text first.
+func Formats() []string {
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if (names[i] == "text") != (names[j] == "text") {
+			return names[i] == "text"
+		}
+		return names[i] < names[j]
+	})
+	return names
+}

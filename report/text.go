@@ -1,0 +1,82 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mcpcheck/mcpcheck/checks"
+)
+
+func init() { Register("text", func(o Options) Reporter { return &Text{opts: o} }) }
+
+// Text is the human format: one line per finding, a summary line per
+// session in the mcpsnoop shape, and the verdict.
+type Text struct{ opts Options }
+
+const (
+	ansiRed   = "\x1b[31m"
+	ansiBold  = "\x1b[1m"
+	ansiCyan  = "\x1b[36m"
+	ansiGreen = "\x1b[32m"
+	ansiReset = "\x1b[0m"
+)
+
+func (t *Text) paint(color, s string) string {
+	if !t.opts.Color {
+		return s
+	}
+	return color + s + ansiReset
+}
+
+func (t *Text) Report(w io.Writer, r *checks.Result) error {
+	bw := bufio.NewWriter(w)
+	for _, s := range r.Sessions {
+		for _, f := range s.Findings {
+			if t.opts.Quiet && !f.Gated {
+				continue
+			}
+			level := t.paint(ansiCyan, "[note]")
+			if f.Gated {
+				level = t.paint(ansiBold+ansiRed, "[error]")
+			}
+			fmt.Fprintf(bw, "%s %s %s (%s)\n", location(f.File, f.Line), level, f.Message, f.Rule)
+		}
+		if !t.opts.Quiet {
+			fmt.Fprintln(bw, SummaryLine(s))
+		}
+		if failed := s.FailedSignals(r.Gate); len(failed) > 0 {
+			fmt.Fprintf(bw, "%s %s\n", t.paint(ansiRed, "check failed:"), strings.Join(failed, ","))
+		}
+		for _, a := range s.Assertions {
+			if !a.Passed {
+				fmt.Fprintf(bw, "%s %s: %s\n", t.paint(ansiRed, "assertion failed:"), a.Name, a.Message)
+			}
+		}
+	}
+	if r.Passed {
+		fmt.Fprintln(bw, t.paint(ansiGreen, "check passed"))
+	}
+	return bw.Flush()
+}
+
+// SummaryLine is a session's counts in the mcpsnoop `check` shape, followed
+// by the signals mcpsnoop does not count.
+func SummaryLine(s *checks.SessionResult) string {
+	return fmt.Sprintf("session %s: errors=%d invalid=%d warnings=%d mismatches=%d pending=%d late_results=%d deprecated=%d missing_frames=%d schema_findings=%d contract=%d security=%d incomplete=%d drift=%d",
+		s.ID,
+		s.Count(checks.SignalError), s.Count(checks.SignalInvalid), s.Count(checks.SignalWarn),
+		s.Count(checks.SignalMismatch), s.Count(checks.SignalPending), s.Count(checks.SignalLateResult),
+		s.Count(checks.SignalDeprecated), s.MissingFrames, s.Count(checks.SignalSchema),
+		s.Count(checks.SignalContract), s.Count(checks.SignalSecurity),
+		s.Count(checks.SignalIncomplete), s.Count(checks.SignalDrift))
+}
+
+// location renders FILE:LINE, or FILE alone when the line is unknown.
+func location(file string, line int) string {
+	if line <= 0 {
+		return file + ":"
+	}
+	return fmt.Sprintf("%s:%d:", file, line)
+}

@@ -1,0 +1,158 @@
+// Package session reads captured MCP traffic and correlates it into calls.
+//
+// A capture is read in one streaming pass: every envelope becomes a Frame,
+// decoded once, annotated with the Call it opens, answers or cancels, and
+// handed to a Handler. Nothing keeps frames after the handler returns, so
+// memory is bounded by open calls and small per-session state, never by the
+// size of the capture.
+package session
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Direction says who sent a frame.
+type Direction uint8
+
+const (
+	DirUnknown     Direction = iota
+	ClientToServer           // "c2s"
+	ServerToClient           // "s2c"
+	Stderr                   // a server stderr line
+	Meta                     // the recorder's session description
+)
+
+func (d Direction) String() string {
+	switch d {
+	case ClientToServer:
+		return "c2s"
+	case ServerToClient:
+		return "s2c"
+	case Stderr:
+		return "stderr"
+	case Meta:
+		return "meta"
+	}
+	return "unknown"
+}
+
+// Opposite is the direction an answer to a request sent in d travels.
+func (d Direction) Opposite() Direction {
+	switch d {
+	case ClientToServer:
+		return ServerToClient
+	case ServerToClient:
+		return ClientToServer
+	}
+	return d
+}
+
+// Sender names the party that sends in direction d, for messages.
+func (d Direction) Sender() string {
+	switch d {
+	case ClientToServer:
+		return "client"
+	case ServerToClient:
+		return "server"
+	}
+	return d.String()
+}
+
+func parseDirection(s string) Direction {
+	switch s {
+	case "c2s":
+		return ClientToServer
+	case "s2c":
+		return ServerToClient
+	case "stderr":
+		return Stderr
+	case "meta":
+		return Meta
+	}
+	return DirUnknown
+}
+
+// ParamHeader is one recorded Mcp-Param-* request header.
+type ParamHeader struct {
+	Name     string `json:"name"`
+	Value    string `json:"value"`
+	Redacted bool   `json:"redacted,omitempty"`
+}
+
+// Frame is one envelope of a capture with its decoded JSON-RPC view.
+type Frame struct {
+	File string // capture path as given on the command line
+	Line int    // 1-based line where the envelope starts
+
+	SessionID string
+	Label     string // server_label as written on this envelope
+	Seq       int64
+	Time      time.Time // zero when the envelope had no parseable ts
+	Direction Direction
+	Transport string
+	ConnID    string
+
+	Raw     json.RawMessage // the JSON-RPC value as observed; nil when absent
+	Text    string          // a stderr line or a non-JSON protocol line
+	HasText bool
+
+	// Msg is Raw decoded once; every rule reads it instead of decoding Raw.
+	Msg Message
+
+	MCPMethod, MCPName, MCPProtocolVersion string
+	ParamHeaders                           []ParamHeader
+	Batch, Truncated, Redacted             bool
+	Status                                 int // HTTP status, 0 when not recorded
+	AuthChallenge                          string
+	ContentType, Accept, Origin            string
+
+	// Set by correlation before the frame reaches a handler.
+	GapBefore int64   // frames the recorder dropped just before this one (seq gap)
+	Call      *Call   // the call this frame opens, answers, cancels or reports on
+	Pairing   Pairing // how the frame relates to Call
+	Task      *Task   // a task whose terminal status this frame reports
+}
+
+// IsProtocol reports whether the frame travelled on the JSON-RPC channel.
+func (f *Frame) IsProtocol() bool {
+	return f.Direction == ClientToServer || f.Direction == ServerToClient
+}
+
+// StatusOnly reports an HTTP envelope that carries a status and no body.
+func (f *Frame) StatusOnly() bool {
+	return f.Raw == nil && !f.HasText && f.Status != 0
+}
+
+// Pairing is what correlation concluded about a frame.
+type Pairing uint8
+
+const (
+	Unpaired      Pairing = iota // nothing to correlate (notification, stderr, meta)
+	Opened                       // a request that opened Call
+	Reused                       // a request that reused the id of Call.Superseded while it was in flight
+	Untracked                    // a request that can never be answered (null id)
+	Answered                     // the answer to Call
+	Late                         // an answer to Call after its requester cancelled it
+	Duplicate                    // a further answer to Call
+	Unmatched                    // an answer that no request in the capture explains
+	Absorbed                     // an unmatched answer explained by a truncated request
+	Cancelling                   // a notifications/cancelled naming Call
+	ProbeFallback                // an error answer to a version probe the client then fell back from
+)
+
+var pairingNames = [...]string{"unpaired", "opened", "reused", "untracked", "answered", "late", "duplicate", "unmatched", "absorbed", "cancelling", "probe-fallback"}
+
+func (p Pairing) String() string {
+	if int(p) < len(pairingNames) {
+		return pairingNames[p]
+	}
+	return "pairing?"
+}
+
+// detach gives a frame that correlation holds back its own copy of the
+// bytes it still refers to.
+func (f *Frame) detach() *Frame {
+	f.Raw = append(json.RawMessage(nil), f.Raw...)
+	return f
+}

@@ -1,0 +1,296 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+)
+
+// Kind classifies a protocol frame's JSON-RPC value.
+type Kind uint8
+
+const (
+	NoMessage    Kind = iota // stderr, meta, status-only or text frames
+	Request                  // method and id
+	Notification             // method without id
+	Response                 // result and/or error, or an id alone
+	Invalid                  // not a JSON-RPC object; Message.Problem says why
+)
+
+func (k Kind) String() string {
+	return [...]string{"none", "request", "notification", "response", "invalid"}[k]
+}
+
+// Message is the JSON-RPC view of a frame, decoded once. Large members stay
+// raw so that only the rules that need them pay for decoding them.
+type Message struct {
+	Kind    Kind
+	Problem string // why the value is Invalid
+
+	Version    string // the jsonrpc member when it is a string
+	HasVersion bool   // the jsonrpc member is present (of any type)
+
+	ID    ID // zero when the id member is absent
+	HasID bool
+
+	Method string
+	Params json.RawMessage
+	Result json.RawMessage
+	Error  *RPCError // nil unless an error member is present
+
+	Req *RequestParams // decoded params of a request or notification whose params is an object
+	Res *ResultFields  // decoded fields of a result that is an object
+}
+
+// RPCError is a JSON-RPC error object.
+type RPCError struct {
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+// RequestParams holds the parameter fields correlation and rules read.
+type RequestParams struct {
+	Name string `json:"name"` // tools/call, prompts/get
+	URI  string `json:"uri"`  // resources/*
+	Meta struct {
+		ProtocolVersion string          `json:"io.modelcontextprotocol/protocolVersion"`
+		ProgressToken   json.RawMessage `json:"progressToken"`
+	} `json:"_meta"`
+	ProtocolVersion string                     `json:"protocolVersion"` // initialize
+	RequestID       json.RawMessage            `json:"requestId"`       // notifications/cancelled
+	RequestState    *string                    `json:"requestState"`    // MRTR retry
+	InputResponses  map[string]json.RawMessage `json:"inputResponses"`  // MRTR retry
+	TaskID          string                     `json:"taskId"`          // tasks/*
+	Status          string                     `json:"status"`          // notifications/tasks/status
+	Task            json.RawMessage            `json:"task"`            // task augmentation or a task object
+	Arguments       json.RawMessage            `json:"arguments"`
+}
+
+// ResultFields holds the result fields correlation and rules read.
+type ResultFields struct {
+	IsError         bool                       `json:"isError"`
+	ResultType      json.RawMessage            `json:"resultType"`
+	ProtocolVersion string                     `json:"protocolVersion"` // initialize
+	RequestState    *string                    `json:"requestState"`    // InputRequiredResult
+	InputRequests   map[string]json.RawMessage `json:"inputRequests"`   // InputRequiredResult
+	Task            *TaskFields                `json:"task"`            // CreateTaskResult
+	TaskFields                                 // GetTaskResult carries the task at top level
+	Content         json.RawMessage            `json:"content"`
+}
+
+// TaskFields are the members of a task object that correlation follows.
+type TaskFields struct {
+	TaskID string `json:"taskId"`
+	Status string `json:"status"`
+}
+
+// ResultTypeString returns resultType when it is a JSON string.
+func (r *ResultFields) ResultTypeString() (string, bool) {
+	if r == nil || len(r.ResultType) == 0 || r.ResultType[0] != '"' {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(r.ResultType, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// wireMessage is the first decoding step: members stay raw so that a member
+// of the wrong type is reported instead of failing the whole frame.
+type wireMessage struct {
+	JSONRPC json.RawMessage `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  json.RawMessage `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
+}
+
+// decodeMessage classifies raw, a syntactically valid JSON value.
+func decodeMessage(raw json.RawMessage) Message {
+	var m Message
+	switch firstByte(raw) {
+	case '{':
+	case '[':
+		m.Kind, m.Problem = Invalid, "a JSON array (a batch) where one JSON-RPC object was expected"
+		return m
+	case '"':
+		m.Kind, m.Problem = Invalid, "a JSON string where a JSON-RPC object was expected"
+		return m
+	default:
+		m.Kind, m.Problem = Invalid, "a bare JSON "+jsonKind(raw)+" where a JSON-RPC object was expected"
+		return m
+	}
+	var w wireMessage
+	if err := json.Unmarshal(raw, &w); err != nil {
+		m.Kind, m.Problem = Invalid, "not a decodable JSON-RPC object: "+err.Error()
+		return m
+	}
+	if w.JSONRPC == nil && w.ID == nil && w.Method == nil && w.Result == nil && w.Error == nil {
+		m.Kind, m.Problem = Invalid, "a JSON object with none of the JSON-RPC members (jsonrpc, id, method, result, error)"
+		return m
+	}
+	if w.JSONRPC != nil {
+		m.HasVersion = true
+		_ = json.Unmarshal(w.JSONRPC, &m.Version) // a non-string leaves Version empty
+	}
+	if w.ID != nil {
+		m.HasID = true
+		m.ID = MakeID(w.ID)
+	}
+	m.Params, m.Result = w.Params, w.Result
+	if w.Method != nil {
+		if firstByte(w.Method) != '"' || json.Unmarshal(w.Method, &m.Method) != nil {
+			m.Kind, m.Problem = Invalid, "method is a JSON "+jsonKind(w.Method)+", not a string"
+			return m
+		}
+		if w.Params != nil {
+			switch firstByte(w.Params) {
+			case '{':
+				m.Req = new(RequestParams)
+				_ = json.Unmarshal(w.Params, m.Req) // mistyped fields stay empty; rules judge them
+			case '[':
+			default:
+				m.Kind, m.Problem = Invalid, "params is a JSON "+jsonKind(w.Params)+", not an object"
+				return m
+			}
+		}
+		m.Kind = Notification
+		if m.HasID {
+			m.Kind = Request
+		}
+		return m
+	}
+	m.Kind = Response
+	if w.Error != nil {
+		e := new(RPCError)
+		if !validErrorObject(w.Error, e) {
+			m.Kind, m.Problem = Invalid, "error is not an object with an integer code and a string message"
+			return m
+		}
+		m.Error = e
+	}
+	if firstByte(w.Result) == '{' {
+		m.Res = new(ResultFields)
+		_ = json.Unmarshal(w.Result, m.Res)
+	}
+	return m
+}
+
+func validErrorObject(raw json.RawMessage, e *RPCError) bool {
+	var w struct {
+		Code    json.RawMessage `json:"code"`
+		Message json.RawMessage `json:"message"`
+		Data    json.RawMessage `json:"data"`
+	}
+	if firstByte(raw) != '{' || json.Unmarshal(raw, &w) != nil {
+		return false
+	}
+	code, err := strconv.ParseInt(string(w.Code), 10, 64)
+	if err != nil || firstByte(w.Message) != '"' || json.Unmarshal(w.Message, &e.Message) != nil {
+		return false
+	}
+	e.Code, e.Data = code, w.Data
+	return true
+}
+
+func firstByte(b []byte) byte {
+	b = bytes.TrimLeft(b, " \t\r\n")
+	if len(b) == 0 {
+		return 0
+	}
+	return b[0]
+}
+
+// jsonKind names the type of a JSON value for messages.
+func jsonKind(raw []byte) string {
+	switch firstByte(raw) {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	case 0:
+		return "nothing"
+	}
+	return "number"
+}
+
+// ID is a JSON-RPC id as its exact token: 1, 1.0 and "1" are three ids.
+// The zero ID means "no id".
+type ID struct{ tok string }
+
+// IDKind is the JSON type of an id token.
+type IDKind uint8
+
+const (
+	IDAbsent IDKind = iota
+	IDString
+	IDInteger
+	IDFraction // a number with a non-zero fraction or an exponent that is not integral
+	IDNull
+	IDOther // boolean, array or object
+)
+
+// MakeID returns the canonical token of a raw id. Strings are re-encoded so
+// that "a" and "\u0061" are one id; numbers keep their exact spelling.
+func MakeID(raw []byte) ID {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return ID{}
+	}
+	if raw[0] == '"' && bytes.IndexByte(raw, '\\') >= 0 {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return ID{quoteJSON(s)}
+		}
+	}
+	if raw[0] == '{' || raw[0] == '[' {
+		var buf bytes.Buffer
+		if json.Compact(&buf, raw) == nil {
+			return ID{buf.String()}
+		}
+	}
+	return ID{string(raw)}
+}
+
+// IsZero reports an absent id.
+func (id ID) IsZero() bool { return id.tok == "" }
+
+// String is the id as a JSON token, for messages and subjects.
+func (id ID) String() string { return id.tok }
+
+// Kind is the JSON type of the id.
+func (id ID) Kind() IDKind {
+	if id.tok == "" {
+		return IDAbsent
+	}
+	switch c := id.tok[0]; {
+	case c == '"':
+		return IDString
+	case c == 'n':
+		return IDNull
+	case c == '-' || (c >= '0' && c <= '9'):
+		f, err := strconv.ParseFloat(id.tok, 64)
+		if err == nil && f == float64(int64(f)) {
+			return IDInteger
+		}
+		return IDFraction
+	}
+	return IDOther
+}
+
+func quoteJSON(s string) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return string(bytes.TrimRight(buf.Bytes(), "\n"))
+}

@@ -1,0 +1,278 @@
+package session
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+)
+
+// Handler receives a capture as it is read. Frames of one session arrive in
+// capture order, except that an answer recorded before its request is
+// delivered after it.
+type Handler interface {
+	// Frame is called once per correlated frame. f is not retained by the
+	// reader; the handler must not keep it either.
+	Frame(s *Session, f *Frame)
+	// Damage reports an envelope that could not be read.
+	Damage(s *Session, d Damage)
+	// End is called once per session after its last frame.
+	End(s *Session)
+}
+
+// Damage is a piece of a capture that is not a readable envelope.
+type Damage struct {
+	File   string
+	Line   int
+	Reason string
+}
+
+// NotCaptureError says a file is not an mcpsnoop capture at all.
+type NotCaptureError struct {
+	File   string
+	Line   int // 0 when the problem is the file as a whole
+	Reason string
+}
+
+func (e *NotCaptureError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: not an mcpsnoop capture: %s", e.File, e.Line, e.Reason)
+	}
+	return fmt.Sprintf("%s: not an mcpsnoop capture: %s", e.File, e.Reason)
+}
+
+// envelope is the mcpsnoop JSONL record.
+type envelope struct {
+	SessionID          string          `json:"session_id"`
+	ServerLabel        string          `json:"server_label"`
+	Seq                int64           `json:"seq"`
+	TS                 string          `json:"ts"`
+	Direction          string          `json:"direction"`
+	Transport          string          `json:"transport"`
+	Raw                json.RawMessage `json:"raw"`
+	Text               *string         `json:"text"`
+	MCPMethod          string          `json:"mcp_method"`
+	MCPName            string          `json:"mcp_name"`
+	MCPProtocolVersion string          `json:"mcp_protocol_version"`
+	MCPParamHeaders    []ParamHeader   `json:"mcp_param_headers"`
+	Batch              bool            `json:"batch"`
+	ConnID             string          `json:"conn_id"`
+	Truncated          bool            `json:"truncated"`
+	Redacted           bool            `json:"redacted"`
+	Status             int             `json:"status"`
+	AuthChallenge      string          `json:"auth_challenge"`
+	ContentType        string          `json:"content_type"`
+	Accept             string          `json:"accept"`
+	Origin             string          `json:"origin"`
+}
+
+// Read reads one capture from r, calling h for every frame, damage and
+// session end. name is how the capture is named in messages. It returns a
+// *NotCaptureError when r is not a capture, or the read error that stopped
+// it; damage inside a capture is reported through h and is not an error.
+func Read(name string, r io.Reader, h Handler) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	if head, _ := br.Peek(2); len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return &NotCaptureError{File: name, Reason: "gzip header: " + err.Error()}
+		}
+		defer zr.Close()
+		return read(name, &gzipErrors{zr}, h)
+	}
+	return read(name, br, h)
+}
+
+// gzipErrors marks decompression failures so that a truncated .gz reads as
+// a damaged capture, not as an unreadable file.
+type gzipErrors struct{ r io.Reader }
+
+type gzipError struct{ err error }
+
+func (e gzipError) Error() string { return "compressed data: " + e.err.Error() }
+
+func (g *gzipErrors) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = gzipError{err}
+	}
+	return n, err
+}
+
+type reader struct {
+	name     string
+	h        Handler
+	sessions map[string]*Session
+	order    []*Session
+	last     *Session // the session of the previous envelope, home for damage
+	damage   []Damage // damage seen before any session
+	began    bool     // the first envelope was seen
+}
+
+func read(name string, r io.Reader, h Handler) error {
+	rd := &reader{name: name, h: h, sessions: map[string]*Session{}}
+	sp := newSplitter(r, MaxEnvelope)
+	first := true
+	for {
+		c, err := sp.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			var gz gzipError
+			if errors.As(err, &gz) && rd.began {
+				rd.damaged(Damage{File: name, Line: sp.line + 1, Reason: "the compressed capture breaks off: " + gz.err.Error()}, "")
+				break
+			}
+			return fmt.Errorf("%s:%d: %w", name, sp.line+1, err)
+		}
+		if first {
+			first = false
+			if err := checkFirst(name, c); err != nil {
+				return err
+			}
+		}
+		rd.chunk(c)
+	}
+	if len(rd.order) == 0 {
+		if first {
+			return &NotCaptureError{File: name, Reason: "the file is empty"}
+		}
+		return &NotCaptureError{File: name, Reason: "no envelope has a session_id"}
+	}
+	for _, s := range rd.order {
+		s.finish()
+		h.End(s)
+	}
+	return nil
+}
+
+// checkFirst decides whether a file is a capture from its first content.
+func checkFirst(name string, c chunk) error {
+	if len(c.data) > 0 && c.data[0] == '{' {
+		if bytes.Contains(c.data, []byte(`"session_id"`)) || bytes.Contains(c.data, []byte(`"direction"`)) {
+			return nil
+		}
+		return &NotCaptureError{File: name, Line: c.line, Reason: `the first object is not an envelope (it has no "session_id")`}
+	}
+	if c.torn != "" && len(c.data) == 0 {
+		return &NotCaptureError{File: name, Line: c.line, Reason: c.torn}
+	}
+	return &NotCaptureError{File: name, Line: c.line, Reason: "the first line is not a JSON envelope"}
+}
+
+func (rd *reader) chunk(c chunk) {
+	if c.torn != "" || c.data[0] != '{' {
+		reason := c.torn
+		if reason == "" {
+			reason = "a JSON array where an envelope was expected"
+		}
+		rd.damaged(Damage{File: rd.name, Line: c.line, Reason: reason}, sniffSessionID(c.data))
+		return
+	}
+	var env envelope
+	if err := json.Unmarshal(c.data, &env); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if !errors.As(err, &typeErr) {
+			rd.damaged(Damage{File: rd.name, Line: c.line, Reason: "an envelope that is not valid JSON: " + syntaxReason(err)}, sniffSessionID(c.data))
+			return
+		}
+		// A field of the wrong type is left empty; the rest of the envelope stands.
+	}
+	if env.SessionID == "" {
+		rd.damaged(Damage{File: rd.name, Line: c.line, Reason: "an envelope without a session_id"}, "")
+		return
+	}
+	s := rd.sessions[env.SessionID]
+	if s == nil {
+		s = newSession(rd.name, env.SessionID, c.line, nil)
+		s.emit = func(f *Frame) { rd.h.Frame(s, f) }
+		rd.sessions[env.SessionID] = s
+		rd.order = append(rd.order, s)
+		for _, d := range rd.damage {
+			rd.h.Damage(s, d)
+		}
+		rd.damage = nil
+	}
+	rd.began = true
+	rd.last = s
+	s.add(env.frame(rd.name, c.line))
+}
+
+// damaged hands d to the session it belongs to: the one named inside the
+// damaged bytes, else the previous envelope's, else the next one to appear.
+func (rd *reader) damaged(d Damage, sessionID string) {
+	s := rd.sessions[sessionID]
+	if s == nil {
+		s = rd.last
+	}
+	if s == nil {
+		rd.damage = append(rd.damage, d)
+		return
+	}
+	s.noteDamage(sessionID != "" && s.ID == sessionID)
+	rd.h.Damage(s, d)
+}
+
+// noteDamage lets a damaged frame of this session explain one unmatched
+// answer, as a truncated request would.
+func (s *Session) noteDamage(named bool) {
+	if named {
+		s.credits[ClientToServer]++
+		s.credits[ServerToClient]++
+	}
+}
+
+func (e *envelope) frame(file string, line int) *Frame {
+	f := &Frame{
+		File: file, Line: line,
+		SessionID: e.SessionID, Label: e.ServerLabel, Seq: e.Seq,
+		Direction: parseDirection(e.Direction), Transport: e.Transport, ConnID: e.ConnID,
+		MCPMethod: e.MCPMethod, MCPName: e.MCPName, MCPProtocolVersion: e.MCPProtocolVersion,
+		ParamHeaders: e.MCPParamHeaders,
+		Batch:        e.Batch, Truncated: e.Truncated, Redacted: e.Redacted,
+		Status: e.Status, AuthChallenge: e.AuthChallenge,
+		ContentType: e.ContentType, Accept: e.Accept, Origin: e.Origin,
+	}
+	if t, err := time.Parse(time.RFC3339Nano, e.TS); err == nil {
+		f.Time = t
+	}
+	if len(e.Raw) > 0 && !bytes.Equal(e.Raw, []byte("null")) {
+		f.Raw = e.Raw
+	}
+	if e.Text != nil {
+		f.Text, f.HasText = *e.Text, true
+	}
+	if f.IsProtocol() && f.Raw != nil {
+		f.Msg = decodeMessage(f.Raw)
+	}
+	return f
+}
+
+// sniffSessionID finds the session id in a damaged envelope, if its start
+// survived.
+func sniffSessionID(b []byte) string {
+	const key = `"session_id":"`
+	i := bytes.Index(b, []byte(key))
+	if i < 0 {
+		return ""
+	}
+	rest := b[i+len(key):]
+	j := bytes.IndexByte(rest, '"')
+	if j < 0 || bytes.IndexByte(rest[:j], '\\') >= 0 {
+		return ""
+	}
+	return string(rest[:j])
+}
+
+func syntaxReason(err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("%s (at byte %d)", se.Error(), se.Offset)
+	}
+	return err.Error()
+}

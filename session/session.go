@@ -1,0 +1,630 @@
+package session
+
+import (
+	"encoding/json"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Limits that keep a session's memory bounded on captures of any size.
+const (
+	// ReorderWindow is how many frames of a session an answer with no
+	// request waits for its request, which a recorder may write after it.
+	ReorderWindow = 64
+	// MaxParkedOperations is how many multi round-trip operations may wait
+	// for a retry at once; older ones are retired and counted.
+	MaxParkedOperations = 64
+	// recentCalls is how many finished calls are remembered to recognise a
+	// duplicate answer.
+	recentCalls = 1024
+	// maxCancelled is how many cancelled, unanswered calls are remembered to
+	// recognise a late answer.
+	maxCancelled = 4096
+	// maxTasks is how many tasks are followed at once.
+	maxTasks = 4096
+)
+
+// ModernRevision is the first revision without the initialize handshake.
+const ModernRevision = "2026-07-28"
+
+// Session is one recorded conversation between a client and a server.
+type Session struct {
+	File      string
+	ID        string
+	Label     string // the last non-empty server_label
+	Transport string
+	FirstLine int
+
+	// Revision is the legacy revision negotiated by initialize ("" if none
+	// was captured). Requests may declare their own, see Call.Revision.
+	Revision string
+
+	Frames            int64
+	MissingFrames     int64 // frames lost to forward seq gaps
+	RetiredOperations int   // parked operations dropped past MaxParkedOperations
+
+	highestSeq int64
+	initCall   *Call
+	initOffer  string // protocolVersion the initialize request offered
+
+	open      map[callKey]*Call // requests not answered yet (cancelled ones included)
+	openByID  map[idKey][]*Call // the same calls across connections
+	recent    []*Call           // finished calls, newest last, for duplicates
+	cancelled []*Call           // cancelled calls still open, oldest first
+	lastReq   map[string]*Call  // the last client request on each HTTP connection
+	orphans   []orphan          // answers waiting for their request
+	probe     *Frame            // a rejected version probe's answer, held until the next client request
+	parked    []*Operation
+	tasks     map[string]*Task
+	taskOrder []string
+	credits   [3]int // truncated frames per direction that may explain one unmatched answer each
+
+	emit func(*Frame)
+}
+
+type callKey struct {
+	dir  Direction
+	id   string
+	conn string
+}
+
+type idKey struct {
+	dir Direction
+	id  string
+}
+
+type orphan struct {
+	f       *Frame
+	expires int64
+}
+
+func newSession(file, id string, line int, emit func(*Frame)) *Session {
+	return &Session{
+		File: file, ID: id, FirstLine: line,
+		open:     map[callKey]*Call{},
+		openByID: map[idKey][]*Call{},
+		lastReq:  map[string]*Call{},
+		tasks:    map[string]*Task{},
+		emit:     emit,
+	}
+}
+
+// NormalizeRevision maps `draft` to the revision it currently aliases.
+func NormalizeRevision(v string) string {
+	if v == "draft" {
+		return ModernRevision
+	}
+	return v
+}
+
+// add correlates f and emits it, together with any held frame it releases.
+func (s *Session) add(f *Frame) {
+	s.Frames++
+	if f.Label != "" {
+		s.Label = f.Label
+	}
+	if s.Transport == "" {
+		s.Transport = f.Transport
+	}
+	if f.Seq > s.highestSeq {
+		f.GapBefore = f.Seq - s.highestSeq - 1
+		s.MissingFrames += f.GapBefore
+		s.highestSeq = f.Seq
+	}
+	s.expireOrphans(false)
+	if f.Truncated && f.IsProtocol() && f.Msg.Kind != Request {
+		s.credits[f.Direction]++
+	}
+	switch f.Msg.Kind {
+	case Request:
+		s.request(f)
+		return // request emits itself and whatever it releases
+	case Notification:
+		s.notification(f)
+	case Response:
+		if !s.response(f) {
+			return // held
+		}
+	case NoMessage:
+		if f.Direction == ServerToClient && f.Status >= 400 && s.pairExchange(f) && f.Call.probe && s.initCall == nil {
+			s.probe = f.detach()
+			return
+		}
+	}
+	s.emit(f)
+}
+
+// finish emits everything still held; the session has no more frames.
+func (s *Session) finish() {
+	s.releaseProbe(false)
+	s.expireOrphans(true)
+	if s.Revision == "" && s.initOffer != "" {
+		s.Revision = s.initOffer
+	}
+}
+
+func (s *Session) request(f *Frame) {
+	m := &f.Msg
+	if f.Direction == ClientToServer {
+		s.releaseProbe(m.Method == "initialize")
+	}
+	if m.ID.Kind() == IDNull {
+		f.Pairing = Untracked
+		s.emit(f)
+		return
+	}
+	c := &Call{
+		Dir: f.Direction, ID: m.ID, Conn: f.ConnID, Method: m.Method,
+		File: f.File, Line: f.Line, Seq: f.Seq, Start: f.Time,
+		Revision: s.Revision,
+	}
+	if r := m.Req; r != nil {
+		if strings.HasPrefix(m.Method, "resources/") {
+			c.Name = r.URI
+		} else {
+			c.Name = r.Name
+		}
+		c.TaskRef = r.TaskID
+	}
+	if v := f.requestRevision(); v != "" {
+		c.Revision = v
+	}
+	f.Call, f.Pairing = c, Opened
+	k := callKey{c.Dir, c.ID.tok, c.Conn}
+	if old := s.open[k]; old != nil {
+		old.State = Superseded
+		s.close(old)
+		c.Superseded, f.Pairing = old, Reused
+	}
+	switch m.Method {
+	case "initialize":
+		if f.Direction == ClientToServer {
+			s.initCall = c
+			if m.Req != nil && s.initOffer == "" {
+				s.initOffer = m.Req.ProtocolVersion
+			}
+		}
+	case "subscriptions/listen":
+		c.State = Streaming
+	case "server/discover":
+		c.probe = f.Direction == ClientToServer
+	}
+	s.link(c, m.Req)
+	s.open[k] = c
+	ik := idKey{c.Dir, c.ID.tok}
+	s.openByID[ik] = append(s.openByID[ik], c)
+	if f.Direction == ClientToServer && f.ConnID != "" {
+		s.lastReq[f.ConnID] = c
+	}
+	s.emit(f)
+	s.adoptOrphans(c)
+}
+
+// requestRevision is the revision a request declares for itself: its _meta
+// protocol version, else its MCP-Protocol-Version header.
+func (f *Frame) requestRevision() string {
+	if r := f.Msg.Req; r != nil && r.Meta.ProtocolVersion != "" {
+		return NormalizeRevision(r.Meta.ProtocolVersion)
+	}
+	return NormalizeRevision(f.MCPProtocolVersion)
+}
+
+// link joins a retry that carries requestState or inputResponses to the
+// parked operation it continues: the exact requestState first, otherwise the
+// one parked operation of the same method, name and input keys.
+func (s *Session) link(c *Call, r *RequestParams) {
+	if r == nil || (r.RequestState == nil && r.InputResponses == nil) {
+		return
+	}
+	at := -1
+	if r.RequestState != nil {
+		for i, op := range s.parked {
+			if op.requestState != nil && *op.requestState == *r.RequestState {
+				at = i
+				break
+			}
+		}
+	}
+	if at < 0 {
+		keys := sortedKeys(r.InputResponses)
+		for i, op := range s.parked {
+			if op.Last.Method == c.Method && op.Last.Name == c.Name && op.inputKeys == keys {
+				if at >= 0 {
+					return // ambiguous: leave the retry unlinked
+				}
+				at = i
+			}
+		}
+	}
+	if at < 0 {
+		return
+	}
+	op := s.parked[at]
+	s.parked = slices.Delete(s.parked, at, at+1)
+	op.Parked = false
+	op.Requests++
+	op.Last.State = Completed
+	op.Last = c
+	c.Op = op
+}
+
+func (s *Session) notification(f *Frame) {
+	m := &f.Msg
+	switch m.Method {
+	case "notifications/cancelled":
+		if m.Req == nil || len(m.Req.RequestID) == 0 {
+			return
+		}
+		c := s.find(f.Direction, MakeID(m.Req.RequestID), f.ConnID, true)
+		if c == nil {
+			return
+		}
+		f.Call, f.Pairing = c, Cancelling
+		if c.State == Pending {
+			c.State = Cancelled
+			s.cancelled = append(s.cancelled, c)
+			if len(s.cancelled) > maxCancelled {
+				s.close(s.cancelled[0])
+			}
+		}
+	case "notifications/tasks/status", "notifications/tasks":
+		if m.Req == nil {
+			return
+		}
+		id, status := m.Req.TaskID, m.Req.Status
+		if t := taskObject(m.Req.Task); t.TaskID != "" {
+			id, status = t.TaskID, t.Status
+		}
+		s.taskStatus(f, id, status)
+	}
+}
+
+// response correlates an answer; false means it is held for later.
+func (s *Session) response(f *Frame) bool {
+	m := &f.Msg
+	reqDir := f.Direction.Opposite()
+	if m.ID.Kind() == IDAbsent || m.ID.Kind() == IDNull {
+		if reqDir == ClientToServer && s.pairExchange(f) {
+			return s.answered(f)
+		}
+		f.Pairing = Unmatched
+		return true
+	}
+	if c := s.find(reqDir, m.ID, f.ConnID, false); c != nil {
+		f.Call = c
+		return s.answered(f)
+	}
+	if c := s.findRecent(reqDir, m.ID, f.ConnID); c != nil {
+		f.Call, f.Pairing = c, Duplicate
+		c.Answers++
+		return true
+	}
+	s.orphans = append(s.orphans, orphan{f: f.detach(), expires: s.Frames + ReorderWindow})
+	return false
+}
+
+// answered records f as the answer to f.Call; false means it is held.
+func (s *Session) answered(f *Frame) bool {
+	c := f.Call
+	c.Answers++
+	c.End, c.EndLine = f.Time, f.Line
+	wasCancelled := c.State == Cancelled
+	s.close(c)
+	s.remember(c)
+	f.Pairing = Answered
+	if wasCancelled {
+		f.Pairing = Late
+		return true
+	}
+	if c.Op != nil && !c.Start.IsZero() && !f.Time.IsZero() {
+		c.Op.ServerTime += f.Time.Sub(c.Start)
+	}
+	m := &f.Msg
+	failed := m.Error != nil || (m.Res != nil && m.Res.IsError) || (m.Kind == NoMessage && f.Status >= 400)
+	c.State = Completed
+	if failed {
+		c.State = Failed
+	}
+	if m.Res != nil && !failed {
+		s.result(f, c)
+	}
+	if c.probe && rejectsProbe(f) && s.initCall == nil {
+		s.probe = f.detach()
+		return false
+	}
+	return true
+}
+
+// result follows what a successful answer starts: the negotiated revision,
+// a parked operation, a task.
+func (s *Session) result(f *Frame, c *Call) {
+	r := f.Msg.Res
+	if c == s.initCall && r.ProtocolVersion != "" {
+		s.Revision = NormalizeRevision(r.ProtocolVersion)
+	}
+	rt, _ := r.ResultTypeString()
+	switch {
+	case rt == "input_required":
+		s.park(c, r)
+	case c.Op != nil:
+		c.Op.Parked = false
+	}
+	if r.Task != nil && r.Task.TaskID != "" && (rt == "" || rt == "task") && !strings.HasPrefix(c.Method, "tasks/") {
+		s.startTask(f, c, r.Task)
+		return
+	}
+	if strings.HasPrefix(c.Method, "tasks/") && c.TaskRef != "" {
+		status := r.Status
+		if r.Task != nil && r.Task.Status != "" {
+			status = r.Task.Status
+		}
+		if c.Method == "tasks/result" {
+			if t := s.tasks[c.TaskRef]; t != nil && r.IsError {
+				t.ResultError = true
+				f.Task = t
+			}
+			if status == "" {
+				status = "completed"
+			}
+		}
+		s.taskStatus(f, c.TaskRef, status)
+	}
+}
+
+func (s *Session) park(c *Call, r *ResultFields) {
+	op := c.Op
+	if op == nil {
+		op = &Operation{First: c, Last: c, Start: c.Start, Requests: 1}
+		if !c.Start.IsZero() && !c.End.IsZero() {
+			op.ServerTime = c.End.Sub(c.Start)
+		}
+		c.Op = op
+	}
+	op.Parked = true
+	op.requestState = r.RequestState
+	op.inputKeys = sortedKeys(r.InputRequests)
+	c.State = Parked
+	s.parked = append(s.parked, op)
+	if len(s.parked) > MaxParkedOperations {
+		s.parked[0].Parked = false
+		s.parked = s.parked[1:]
+		s.RetiredOperations++
+	}
+}
+
+func (s *Session) startTask(f *Frame, c *Call, t *TaskFields) {
+	c.State = TaskRunning
+	task := &Task{ID: t.TaskID, Call: c, Status: t.Status}
+	c.Task = task
+	if _, seen := s.tasks[t.TaskID]; !seen {
+		s.taskOrder = append(s.taskOrder, t.TaskID)
+	}
+	s.tasks[t.TaskID] = task
+	if len(s.taskOrder) > maxTasks {
+		delete(s.tasks, s.taskOrder[0])
+		s.taskOrder = s.taskOrder[1:]
+	}
+	s.taskStatus(f, t.TaskID, t.Status)
+}
+
+// taskStatus records a task's status; a first terminal status ends it.
+func (s *Session) taskStatus(f *Frame, id, status string) {
+	t := s.tasks[id]
+	if t == nil || status == "" {
+		return
+	}
+	t.Status = status
+	if t.Terminal || !IsTerminalTaskStatus(status) {
+		return
+	}
+	t.Terminal, t.End = true, f.Time
+	c := t.Call
+	c.End, c.EndLine = f.Time, f.Line
+	switch status {
+	case "completed":
+		c.State = Completed
+	case "failed":
+		c.State = Failed
+	default:
+		c.State = Cancelled
+	}
+	f.Task = t
+}
+
+func taskObject(raw []byte) TaskFields {
+	var t TaskFields
+	if firstByte(raw) == '{' {
+		_ = json.Unmarshal(raw, &t)
+	}
+	return t
+}
+
+// rejectsProbe reports the answers with which a legacy server turns down a
+// server/discover probe.
+func rejectsProbe(f *Frame) bool {
+	if f.Status >= 400 && f.Status < 500 {
+		return true
+	}
+	if e := f.Msg.Error; e != nil {
+		return e.Code == -32601 || e.Code == -32602 || e.Code == -32022
+	}
+	return false
+}
+
+// releaseProbe emits a held probe rejection: as negotiation when the client
+// fell back to initialize, as an ordinary error answer otherwise.
+func (s *Session) releaseProbe(fellBack bool) {
+	if s.probe == nil {
+		return
+	}
+	f := s.probe
+	s.probe = nil
+	if fellBack {
+		f.Pairing = ProbeFallback
+	}
+	s.emit(f)
+}
+
+// pairExchange pairs an answer that carries no usable id (an HTTP error
+// status, an error reply with a null or missing id) with the request of the
+// same HTTP exchange: the last client request on that connection, while it
+// is still unanswered.
+func (s *Session) pairExchange(f *Frame) bool {
+	if f.ConnID == "" {
+		return false
+	}
+	c := s.lastReq[f.ConnID]
+	if c == nil || c.State != Pending {
+		return false
+	}
+	f.Call = c
+	if f.Msg.Kind == NoMessage {
+		f.Pairing = Answered
+		c.Answers++
+		c.State = Failed
+		c.End, c.EndLine = f.Time, f.Line
+		s.close(c)
+		s.remember(c)
+	}
+	return true
+}
+
+// find returns the open call of dir with id: on conn first, then on any
+// connection of the session when exactly one candidate exists. With
+// includeRecent, finished calls are searched too (a cancellation may race
+// the answer).
+func (s *Session) find(dir Direction, id ID, conn string, includeRecent bool) *Call {
+	if c := s.open[callKey{dir, id.tok, conn}]; c != nil {
+		return c
+	}
+	if cs := s.openByID[idKey{dir, id.tok}]; len(cs) == 1 {
+		return cs[0]
+	}
+	if includeRecent {
+		return s.findRecent(dir, id, conn)
+	}
+	return nil
+}
+
+func (s *Session) findRecent(dir Direction, id ID, conn string) *Call {
+	var other *Call
+	n := 0
+	for i := len(s.recent) - 1; i >= 0; i-- {
+		c := s.recent[i]
+		if c.Dir != dir || c.ID != id {
+			continue
+		}
+		if c.Conn == conn {
+			return c
+		}
+		if n == 0 {
+			other = c
+		}
+		n++
+	}
+	if n == 1 {
+		return other
+	}
+	return nil
+}
+
+// close removes c from the open indexes.
+func (s *Session) close(c *Call) {
+	k := callKey{c.Dir, c.ID.tok, c.Conn}
+	if s.open[k] == c {
+		delete(s.open, k)
+	}
+	ik := idKey{c.Dir, c.ID.tok}
+	if cs := s.openByID[ik]; len(cs) > 0 {
+		cs = slices.DeleteFunc(cs, func(x *Call) bool { return x == c })
+		if len(cs) == 0 {
+			delete(s.openByID, ik)
+		} else {
+			s.openByID[ik] = cs
+		}
+	}
+	if i := slices.Index(s.cancelled, c); i >= 0 {
+		s.cancelled = slices.Delete(s.cancelled, i, i+1)
+	}
+}
+
+func (s *Session) remember(c *Call) {
+	s.recent = append(s.recent, c)
+	if len(s.recent) > recentCalls {
+		s.recent = slices.Delete(s.recent, 0, len(s.recent)-recentCalls)
+	}
+}
+
+// adoptOrphans pairs answers recorded before c with c.
+func (s *Session) adoptOrphans(c *Call) {
+	for i := 0; i < len(s.orphans); i++ {
+		o := s.orphans[i].f
+		if o.Direction != c.Dir.Opposite() || o.Msg.ID != c.ID {
+			continue
+		}
+		if o.ConnID != c.Conn && len(s.openByID[idKey{c.Dir, c.ID.tok}]) != 1 {
+			continue
+		}
+		s.orphans = slices.Delete(s.orphans, i, i+1)
+		o.Call = c
+		if s.answered(o) {
+			s.emit(o)
+		}
+		return
+	}
+}
+
+// expireOrphans gives up on answers whose window has passed (all of them at
+// the end of the session).
+func (s *Session) expireOrphans(all bool) {
+	n := 0
+	for n < len(s.orphans) && (all || s.orphans[n].expires <= s.Frames) {
+		o := s.orphans[n].f
+		o.Pairing = Unmatched
+		if d := o.Direction.Opposite(); s.credits[d] > 0 {
+			s.credits[d]--
+			o.Pairing = Absorbed
+		}
+		s.emit(o)
+		n++
+	}
+	if n > 0 {
+		s.orphans = slices.Delete(s.orphans, 0, n)
+	}
+}
+
+// Unfinished lists what has no answer at the end of the capture: pending
+// requests, parked operations and running tasks, in capture order.
+func (s *Session) Unfinished() []*Call {
+	var out []*Call
+	for _, c := range s.open {
+		if c.State == Pending {
+			out = append(out, c)
+		}
+	}
+	for _, op := range s.parked {
+		out = append(out, op.Last)
+	}
+	for _, t := range s.tasks {
+		if !t.Terminal && t.Call.State == TaskRunning {
+			out = append(out, t.Call)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Line != out[j].Line {
+			return out[i].Line < out[j].Line
+		}
+		return out[i].ID.tok < out[j].ID.tok
+	})
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return strings.Join(keys, "\x00")
+}

@@ -1,0 +1,151 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// StdinName is how a capture read from standard input is named in reports.
+const StdinName = "<stdin>"
+
+// Source is one capture to read.
+type Source struct {
+	Name string // as reports name it: the path given, or StdinName
+	Open func() (io.ReadCloser, error)
+}
+
+// captureExtensions are the files a directory argument contributes.
+var captureExtensions = []string{".jsonl", ".ndjson", ".jsonl.gz", ".ndjson.gz"}
+
+// Resolve turns command-line CAPTURE arguments into sources: files,
+// directories (their capture files in lexical order), "-" for stdin, bare
+// mcpsnoop session ids, and, with no argument, the newest mcpsnoop session.
+// getenv reads the environment (os.Getenv in production).
+func Resolve(args []string, stdin io.Reader, getenv func(string) string) ([]Source, error) {
+	if len(args) == 0 {
+		src, err := newestSession(getenv)
+		if err != nil {
+			return nil, err
+		}
+		return []Source{src}, nil
+	}
+	var out []Source
+	usedStdin := false
+	for _, arg := range args {
+		if arg == "-" {
+			if usedStdin {
+				return nil, errors.New(`"-" (standard input) given twice`)
+			}
+			usedStdin = true
+			out = append(out, Source{Name: StdinName, Open: func() (io.ReadCloser, error) { return io.NopCloser(stdin), nil }})
+			continue
+		}
+		info, err := os.Stat(arg)
+		switch {
+		case err == nil && info.IsDir():
+			srcs, err := directory(arg)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, srcs...)
+		case err == nil:
+			out = append(out, fileSource(arg))
+		case errors.Is(err, fs.ErrNotExist):
+			src, ok := sessionByID(arg, getenv)
+			if !ok {
+				return nil, fmt.Errorf("%s: no such file or directory, and no mcpsnoop session of that id in %s", arg, filepath.Join(StateDir(getenv), "sessions"))
+			}
+			out = append(out, src)
+		default:
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func fileSource(path string) Source {
+	return Source{Name: path, Open: func() (io.ReadCloser, error) { return os.Open(path) }}
+}
+
+func directory(dir string) ([]Source, error) {
+	entries, err := os.ReadDir(dir) // sorted by name
+	if err != nil {
+		return nil, err
+	}
+	var out []Source
+	for _, e := range entries {
+		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") || !isCaptureName(e.Name()) {
+			continue
+		}
+		out = append(out, fileSource(filepath.Join(dir, e.Name())))
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no capture files in directory (looked for %s)", dir, strings.Join(captureExtensions, ", "))
+	}
+	return out, nil
+}
+
+func isCaptureName(name string) bool {
+	for _, ext := range captureExtensions {
+		if strings.HasSuffix(name, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// StateDir is the mcpsnoop proxy's state directory: $MCPSNOOP_HOME, else
+// $XDG_STATE_HOME/mcpsnoop, else ~/.local/state/mcpsnoop.
+func StateDir(getenv func(string) string) string {
+	if d := getenv("MCPSNOOP_HOME"); d != "" {
+		return d
+	}
+	if d := getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "mcpsnoop")
+	}
+	return filepath.Join(getenv("HOME"), ".local", "state", "mcpsnoop")
+}
+
+// sessionByID finds <state>/sessions/<id>.jsonl for a bare session id.
+func sessionByID(id string, getenv func(string) string) (Source, bool) {
+	if id == "" || strings.ContainsAny(id, `/\`) || id == "." || id == ".." {
+		return Source{}, false
+	}
+	path := filepath.Join(StateDir(getenv), "sessions", id+".jsonl")
+	if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() {
+		return Source{}, false
+	}
+	return fileSource(path), true
+}
+
+// newestSession is the most recently modified non-empty session file.
+func newestSession(getenv func(string) string) (Source, error) {
+	dir := filepath.Join(StateDir(getenv), "sessions")
+	matches, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	type candidate struct {
+		path string
+		mod  int64
+	}
+	var cs []candidate
+	for _, m := range matches {
+		if info, err := os.Stat(m); err == nil && info.Mode().IsRegular() && info.Size() > 0 {
+			cs = append(cs, candidate{m, info.ModTime().UnixNano()})
+		}
+	}
+	if len(cs) == 0 {
+		return Source{}, fmt.Errorf("no capture given and no mcpsnoop session in %s; pass a capture file, a directory or - for stdin", dir)
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].mod != cs[j].mod {
+			return cs[i].mod > cs[j].mod
+		}
+		return cs[i].path > cs[j].path
+	})
+	return fileSource(cs[0].path), nil
+}
