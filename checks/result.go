@@ -74,3 +74,13 @@ type Assertion struct {
 	Passed  bool
 	Message string // what held or what failed, naming the worst offender
 }
+
+// Recount recomputes the per-signal counts from Findings; the driver does
+// this itself, callers that assemble a SessionResult by hand (tests, other
+// front ends) call it after filling Findings.
+func (s *SessionResult) Recount() {
+	s.counts = [numSignals]int{}
+	for _, f := range s.Findings {
+		s.counts[f.Signal]++
+	}
+}

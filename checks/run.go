@@ -183,11 +183,11 @@ func (sr *sessionRun) result(g Gate, byID map[string]*Rule) *SessionResult {
 		f.Label = s.Label
 		r := byID[f.Rule]
 		f.Gated = r != nil && g.Selects(r)
-		out.counts[f.Signal]++
 		k := [2]string{f.Rule, f.Subject}
 		f.Fingerprint = fingerprint(s.Label, f.Rule, f.Subject, seen[k])
 		seen[k]++
 	}
+	out.Recount()
 	return out
 }
 

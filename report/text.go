@@ -41,7 +41,7 @@ func (t *Text) Report(w io.Writer, r *checks.Result) error {
 			if f.Gated {
 				level = t.paint(ansiBold+ansiRed, "[error]")
 			}
-			fmt.Fprintf(bw, "%s %s %s (%s)\n", location(f.File, f.Line), level, f.Message, f.Rule)
+			fmt.Fprintf(bw, "%s %s %s (%s)\n", printable(location(f.File, f.Line)), level, printable(f.Message), f.Rule)
 		}
 		if !t.opts.Quiet {
 			fmt.Fprintln(bw, SummaryLine(s))
@@ -51,7 +51,7 @@ func (t *Text) Report(w io.Writer, r *checks.Result) error {
 		}
 		for _, a := range s.Assertions {
 			if !a.Passed {
-				fmt.Fprintf(bw, "%s %s: %s\n", t.paint(ansiRed, "assertion failed:"), a.Name, a.Message)
+				fmt.Fprintf(bw, "%s %s: %s\n", t.paint(ansiRed, "assertion failed:"), a.Name, printable(a.Message))
 			}
 		}
 	}

@@ -1,0 +1,71 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestTextGolden(t *testing.T) {
+	golden(t, "sample.txt", render(t, "text", testOptions(), sampleResult(t)))
+	golden(t, "empty.txt", render(t, "text", testOptions(), emptyResult(t)))
+	quiet := testOptions()
+	quiet.Quiet = true
+	golden(t, "sample-quiet.txt", render(t, "text", quiet, sampleResult(t)))
+}
+
+func TestTextLevelsFollowTheGate(t *testing.T) {
+	out := string(render(t, "text", testOptions(), sampleResult(t)))
+	for _, want := range []string{
+		"run 1.jsonl:10: [error] tools/call \"echo\" (id 2) failed with JSON-RPC error -32603",
+		"run 1.jsonl:19: [note] client tools/call \"hang\" (id 6) was never answered (pending-request)",
+		"session fs-1: errors=5 invalid=1 warnings=1 mismatches=1 pending=1 late_results=1 deprecated=1 missing_frames=2 schema_findings=1 contract=1 security=1 incomplete=2 drift=1\n",
+		"check failed: error,invalid,warn\n",
+		"assertion failed: forbid-tool: forbidden tool \"delete\" was called 2 times",
+		"<stdin>:2: [error] client request ping (id 1)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text report lacks %q\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "check passed") {
+		t.Error("a failed run says check passed")
+	}
+	if !strings.HasSuffix(string(render(t, "text", testOptions(), emptyResult(t))), "check passed\n") {
+		t.Error("a clean run does not end with check passed")
+	}
+}
+
+func TestTextQuietKeepsOnlyGatedFindingsAndVerdict(t *testing.T) {
+	o := testOptions()
+	o.Quiet = true
+	out := string(render(t, "text", o, sampleResult(t)))
+	if strings.Contains(out, "[note]") || strings.Contains(out, "session fs-1:") {
+		t.Errorf("--quiet printed informational lines:\n%s", out)
+	}
+	if !strings.Contains(out, "[error]") || !strings.Contains(out, "check failed:") {
+		t.Errorf("--quiet dropped failing findings or the verdict:\n%s", out)
+	}
+}
+
+func TestTextColor(t *testing.T) {
+	o := testOptions()
+	o.Color = true
+	out := render(t, "text", o, sampleResult(t))
+	if !bytes.Contains(out, []byte("\x1b[1m\x1b[31m[error]\x1b[0m")) {
+		t.Errorf("coloured output has no red [error]:\n%q", out[:200])
+	}
+	if bytes.Contains(render(t, "text", testOptions(), sampleResult(t)), []byte("\x1b[")) {
+		t.Error("uncoloured output contains escape sequences")
+	}
+}
+
+func TestLookupUnknownFormatListsValidOnes(t *testing.T) {
+	_, err := Lookup("yaml")
+	if err == nil || !strings.Contains(err.Error(), "text") {
+		t.Fatalf("Lookup(yaml) = %v, want an error listing the formats", err)
+	}
+	if _, err := Lookup("TEXT"); err != nil {
+		t.Errorf("format names are case-insensitive: %v", err)
+	}
+}
