@@ -89,7 +89,7 @@ func (s *splitter) next() (chunk, error) {
 				if s.depth > 0 {
 					s.reset()
 				}
-				return chunk{line: s.line, torn: fmt.Sprintf("a line of more than %d MiB was skipped", s.max>>20)}, nil
+				return chunk{line: s.line, torn: fmt.Sprintf("a line of more than %s was skipped", sizeText(s.max))}, nil
 			}
 			if s.depth > 0 && !s.inString && len(line) > 0 && line[0] == '{' {
 				// A new envelope at column 0 while one is open: the open one
@@ -181,15 +181,15 @@ func (s *splitter) scan() (chunk, bool) {
 			if s.depth == 0 {
 				i++
 				s.rest = b[i:]
-				if s.oversized {
-					c := chunk{line: s.start, torn: fmt.Sprintf("an envelope of more than %d MiB was skipped", s.max>>20)}
-					s.reset()
-					return c, true
-				}
-				if len(s.buf) == 0 {
+				if len(s.buf) == 0 && !s.oversized {
 					return chunk{data: b[:i], line: s.start}, true // the common case: no copy
 				}
 				s.appendBuf(b[:i])
+				if s.oversized {
+					c := chunk{line: s.start, torn: fmt.Sprintf("an envelope of more than %s was skipped", sizeText(s.max))}
+					s.reset()
+					return c, true
+				}
 				c := chunk{data: s.buf, line: s.start}
 				s.buf = s.buf[:0]
 				return c, true
@@ -233,3 +233,10 @@ func indexQuoteOrBackslash(b []byte) int {
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+func sizeText(n int) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

@@ -40,6 +40,9 @@ func mcpcheckVersion() string {
 	return "(devel)"
 }
 
+// catalogue is the rule list run checks with; tests add rules to it.
+var catalogue = checks.All
+
 // environment is what run reads from the process beyond its arguments; tests
 // replace it.
 var getenv = os.Getenv
@@ -78,11 +81,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		code, err = exitUsage, errors.New("the baseline command is not available in this version; drift checking arrives with baselines (§6)")
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "mcpcheck: %v\n", err)
-		var ue usageError
-		if errors.As(err, &ue) {
-			fmt.Fprintln(stderr, "run 'mcpcheck --help' for usage")
-		}
+		fmt.Fprintf(stderr, "mcpcheck: %s\n", strings.ReplaceAll(err.Error(), "\n", " "))
 		return exitUsage
 	}
 	return code
@@ -150,17 +149,17 @@ func runCheck(args []string, stdin io.Reader, stdout io.Writer) (int, error) {
 	var o checkOptions
 	fs := checkFlags(&o)
 	if err := fs.Parse(args); err != nil {
-		return exitUsage, usageError{err.Error()}
+		return exitUsage, usagef("%v; run 'mcpcheck --help' for usage", err)
 	}
 	if o.help {
 		fmt.Fprint(stdout, usageText+fs.FlagUsages())
 		return exitPassed, nil
 	}
-	catalogue := checks.All()
-	if err := checks.Validate(catalogue); err != nil {
+	rules := catalogue()
+	if err := checks.Validate(rules); err != nil {
 		return exitUsage, err
 	}
-	cfg, err := checkConfig(&o, catalogue)
+	cfg, err := checkConfig(&o, rules)
 	if err != nil {
 		return exitUsage, err
 	}
@@ -338,12 +337,12 @@ func runRules(args []string, stdout io.Writer) (int, error) {
 	fs.SetOutput(io.Discard)
 	format := fs.String("format", "text", "text, json or markdown")
 	if err := fs.Parse(args); err != nil {
-		return exitUsage, usageError{err.Error()}
+		return exitUsage, usagef("rules: %v", err)
 	}
 	if fs.NArg() > 0 {
 		return exitUsage, usagef("rules takes no arguments")
 	}
-	rules := checks.All()
+	rules := catalogue()
 	var b bytes.Buffer
 	switch strings.ToLower(*format) {
 	case "text":
@@ -381,11 +380,11 @@ func runExplain(args []string, stdout io.Writer) (int, error) {
 	if len(args) != 1 {
 		return exitUsage, usagef("explain takes one rule id; run 'mcpcheck rules' for the list")
 	}
-	r := checks.Lookup(checks.All(), args[0])
+	r := checks.Lookup(catalogue(), args[0])
 	if r == nil {
 		return exitUsage, usagef("explain: unknown rule %q; run 'mcpcheck rules' for the list", args[0])
 	}
-	gate, _ := checks.ParseGate(checks.DefaultGate, checks.All())
+	gate, _ := checks.ParseGate(checks.DefaultGate, catalogue())
 	gated := "no"
 	if gate.Selects(r) {
 		gated = "yes"

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// sharedCaptures are real captures recorded from published MCP servers; they
+// live beside the repository and are absent on a user's fresh clone. The
+// patterns they prove are also covered by the project's own testdata/.
+var sharedCaptures = filepath.Join("..", "..", "..", "shared", "captures")
+
+func sharedCapture(t *testing.T, name string) string {
+	t.Helper()
+	path := filepath.Join(sharedCaptures, name)
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("real capture %s not present (../shared is not beside this checkout); testdata/ covers the same patterns", name)
+	}
+	return path
+}
+
+// TestRealCaptures: each capture exits as its traffic warrants under the
+// default gate, with exactly these findings and no false alarms.
+func TestRealCaptures(t *testing.T) {
+	cases := []struct {
+		file string
+		code int
+		want map[string]int
+	}{
+		{"02-filesystem-stdio-clean.jsonl", 0, map[string]int{}},
+		{"03-filesystem-stdio-iserror.jsonl", 1, map[string]int{"tool-error": 9}},
+		{"05-everything-protocol-errors.jsonl", 1, map[string]int{"jsonrpc-error": 8, "tool-error": 4}},
+		{"07-schema-notion-toolslist.jsonl", 0, map[string]int{}},
+		// the id-2 answer recorded before its request pairs silently
+		{"09-drift-filesystem-old-2025.1.14.jsonl", 0, map[string]int{}},
+		{"10-drift-filesystem-new-2026.8.31.jsonl", 0, map[string]int{}},
+		// two calls cancelled and never answered: neither pending nor late
+		{"14-cancel-abortsignal.jsonl", 0, map[string]int{}},
+		{"16-invalid-frames-bad-transport-arg.jsonl", 1, map[string]int{"invalid-frame": 4, "pending-request": 1}},
+		// answers and a cancellation on other connections pair
+		{"18-http-everything-streamable-tsclient.jsonl", 1, map[string]int{"jsonrpc-error": 1}},
+		// id-less HTTP 400 errors pair with the request of the same exchange
+		{"20-http-2026-mcp-proxy-goclient.jsonl", 1, map[string]int{"jsonrpc-error": 2, "tool-error": 1}},
+		// the rejected server/discover probe is negotiation; only isError fails
+		{"24-sequential-thinking-goclient.jsonl", 1, map[string]int{"tool-error": 1}},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			path := sharedCapture(t, c.file)
+			code, out, errs := invoke(t, "", path)
+			if code != c.code || errs != "" {
+				t.Errorf("exit %d (want %d), stderr %q\n%s", code, c.code, errs, out)
+			}
+			assertCounts(t, ruleCounts(t, path), c.want)
+		})
+	}
+}
+
+func TestRealCaptureGates(t *testing.T) {
+	path := sharedCapture(t, "16-invalid-frames-bad-transport-arg.jsonl")
+	code, out, _ := invoke(t, "", "--fail-on", "pending", path)
+	if code != 1 || !strings.Contains(out, "check failed: pending") || strings.Count(out, "(pending-request)") != 1 {
+		t.Errorf("--fail-on pending: exit %d\n%s", code, out)
+	}
+	path = sharedCapture(t, "24-sequential-thinking-goclient.jsonl")
+	_, out, _ = invoke(t, "", path)
+	if strings.Contains(out, "server/discover") || strings.Count(out, "[error]") != 1 {
+		t.Errorf("the version probe failed the gate:\n%s", out)
+	}
+}

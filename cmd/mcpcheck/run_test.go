@@ -1,0 +1,453 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/report"
+	"github.com/mcpcheck/mcpcheck/session"
+)
+
+var update = flag.Bool("update", false, "rewrite golden CLI outputs in ../../testdata/golden")
+
+// invoke runs the command in-process.
+func invoke(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// withEnv replaces the environment run reads for one test.
+func withEnv(t *testing.T, env map[string]string) {
+	t.Helper()
+	old := getenv
+	getenv = func(k string) string { return env[k] }
+	t.Cleanup(func() { getenv = old })
+}
+
+func testdata(name string) string { return filepath.Join("..", "..", "testdata", name) }
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := testdata(filepath.Join("golden", name))
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test ./cmd/mcpcheck -update creates it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (go test ./cmd/mcpcheck -update, then review the diff):\n%s", path, got)
+	}
+}
+
+// TestProjectCaptures runs the captures shipped in testdata/ end to end,
+// against golden outputs: what a user sees, byte for byte.
+func TestProjectCaptures(t *testing.T) {
+	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	cases := []struct {
+		golden string
+		args   []string
+		code   int
+	}{
+		{"clean-stdio.txt", []string{testdata("clean-stdio.jsonl")}, 0},
+		{"demo-session.txt", []string{testdata("demo-session.jsonl")}, 1},
+		{"demo-session-quiet.txt", []string{"check", "--quiet", testdata("demo-session.jsonl")}, 1},
+		{"demo-session-report-only.txt", []string{"--fail-on", "none", testdata("demo-session.jsonl")}, 0},
+		{"demo-session-pending.txt", []string{"--fail-on=pending", testdata("demo-session.jsonl")}, 1},
+		{"stdout-pollution.txt", []string{testdata("stdout-pollution.jsonl")}, 1},
+		{"recorder-artifacts.txt", []string{testdata("recorder-artifacts.jsonl")}, 0},
+		{"http-connections.txt", []string{testdata("http-connections.jsonl")}, 1},
+		{"probe-fallback.txt", []string{testdata("probe-fallback.jsonl")}, 0},
+		{"several-files.txt", []string{testdata("clean-stdio.jsonl"), testdata("probe-fallback.jsonl")}, 0},
+		{"assertions.txt", []string{"--fail-on", "none", "--expect-tool", "search_notes", "--expect-tool", "delete_note", "--forbid-tool", "append_note", "--max-duration", "1ms", testdata("demo-session.jsonl")}, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.golden, func(t *testing.T) {
+			code, out, errs := invoke(t, "", c.args...)
+			if code != c.code {
+				t.Errorf("exit %d, want %d; stderr: %s", code, c.code, errs)
+			}
+			if errs != "" {
+				t.Errorf("stderr not empty: %s", errs)
+			}
+			golden(t, c.golden, out)
+		})
+	}
+}
+
+// TestProjectCapturesFindings pins the findings that matter in each shipped
+// capture, independently of the golden text.
+func TestProjectCapturesFindings(t *testing.T) {
+	cases := []struct {
+		file string
+		want map[string]int // rule -> findings
+	}{
+		{"clean-stdio.jsonl", map[string]int{}},
+		{"demo-session.jsonl", map[string]int{"tool-error": 1, "pending-request": 1}},
+		{"stdout-pollution.jsonl", map[string]int{"invalid-frame": 2, "pending-request": 1}},
+		// the tools/list answer recorded before its request pairs silently;
+		// cancelled calls are neither pending nor late
+		{"recorder-artifacts.jsonl", map[string]int{}},
+		// answers and a cancellation on other connections pair; one -32601
+		{"http-connections.jsonl", map[string]int{"jsonrpc-error": 1}},
+		// the rejected server/discover probe is negotiation, not an error
+		{"probe-fallback.jsonl", map[string]int{}},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			got := ruleCounts(t, testdata(c.file))
+			assertCounts(t, got, c.want)
+		})
+	}
+}
+
+func ruleCounts(t *testing.T, path string) map[string]int {
+	t.Helper()
+	srcs, err := session.Resolve([]string{path}, nil, os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gate, _ := checks.ParseGate(checks.DefaultGate, checks.All())
+	res, err := checks.Run(srcs, checks.Config{Rules: checks.All(), Gate: gate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, s := range res.Sessions {
+		for _, f := range s.Findings {
+			got[f.Rule]++
+		}
+	}
+	return got
+}
+
+func assertCounts(t *testing.T, got, want map[string]int) {
+	t.Helper()
+	for rule, n := range want {
+		if got[rule] != n {
+			t.Errorf("%s: %d findings, want %d (all: %v)", rule, got[rule], n, got)
+		}
+	}
+	for rule, n := range got {
+		if _, ok := want[rule]; !ok {
+			t.Errorf("unexpected %d %s findings (all: %v)", n, rule, got)
+		}
+	}
+}
+
+// TestUsageErrorsCheckNothing covers exit 2: nothing on stdout, one clear
+// line on stderr, for every format.
+func TestUsageErrorsCheckNothing(t *testing.T) {
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "notes.txt")
+	os.WriteFile(plain, []byte("this is a README, not a capture\nsecond line\n"), 0o644)
+	empty := filepath.Join(dir, "empty.jsonl")
+	os.WriteFile(empty, nil, 0o644)
+	emptyDir := filepath.Join(dir, "nothing-here")
+	os.Mkdir(emptyDir, 0o755)
+	jsonrpc := filepath.Join(dir, "plain.jsonl")
+	os.WriteFile(jsonrpc, []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n"), 0o644)
+	noSession := filepath.Join(dir, "nosession.jsonl")
+	os.WriteFile(noSession, []byte(`{"direction":"c2s","raw":{"jsonrpc":"2.0","id":1,"method":"ping"}}`+"\n"), 0o644)
+	capture := testdata("clean-stdio.jsonl")
+
+	cases := []struct {
+		name   string
+		args   []string
+		stderr string // a fragment the one-line message must contain
+	}{
+		{"unknown flag", []string{"--no-such-flag", capture}, "unknown flag: --no-such-flag"},
+		{"unknown fail-on", []string{"--fail-on", "error,nonsense", capture}, `unknown entry "nonsense"`},
+		{"none with others", []string{"--fail-on", "none,error", capture}, "none cannot be combined"},
+		{"unknown format", []string{"--format", "yaml", capture}, `unknown format "yaml"`},
+		{"unknown output format", []string{"--output", "yaml=x.yaml", capture}, `unknown format "yaml"`},
+		{"bad output spec", []string{"--output", "sarif", capture}, "is not FMT=PATH"},
+		{"unknown disable", []string{"--disable", "no-such-rule", capture}, `unknown rule "no-such-rule"`},
+		{"bad duration", []string{"--max-duration", "soon", capture}, "is not a duration"},
+		{"bad color", []string{"--color", "pink", capture}, "is not auto, always or never"},
+		{"missing path", []string{filepath.Join(dir, "missing.jsonl")}, "no such file or directory"},
+		{"plain text", []string{plain}, plain + ":1: not an mcpsnoop capture"},
+		{"empty file", []string{empty}, empty + ": not an mcpsnoop capture: the file is empty"},
+		{"empty directory", []string{emptyDir}, "no capture files in directory"},
+		{"plain JSON-RPC", []string{jsonrpc}, jsonrpc + `:1: not an mcpsnoop capture: the first object is not an envelope`},
+		{"no session id", []string{noSession}, "no envelope has a session_id"},
+		{"one bad among good", []string{capture, plain}, plain + ":1:"},
+		{"explain unknown", []string{"explain", "no-such-rule"}, `unknown rule "no-such-rule"`},
+		{"rules bad format", []string{"rules", "--format", "xml"}, "is not text, json or markdown"},
+		{"baseline", []string{"baseline", capture}, "not available"},
+	}
+	formats := append([]string{""}, report.Formats()...)
+	for _, c := range cases {
+		for _, format := range formats {
+			if format != "" && (c.args[0] == "explain" || c.args[0] == "rules" || c.args[0] == "baseline" || strings.Contains(c.name, "format")) {
+				continue
+			}
+			t.Run(c.name+"/"+format, func(t *testing.T) {
+				withEnv(t, map[string]string{"HOME": dir})
+				args := c.args
+				if format != "" {
+					args = append([]string{"--format", format}, args...)
+				}
+				out := filepath.Join(dir, "report-"+strings.ReplaceAll(c.name, " ", "-")+".sarif")
+				if c.args[0] != "explain" && c.args[0] != "rules" && c.args[0] != "baseline" {
+					args = append([]string{"--output", "sarif=" + out}, args...)
+				}
+				code, stdout, stderr := invoke(t, "", args...)
+				if code != 2 {
+					t.Errorf("exit %d, want 2", code)
+				}
+				if stdout != "" {
+					t.Errorf("stdout not empty on exit 2:\n%s", stdout)
+				}
+				if !strings.HasPrefix(stderr, "mcpcheck: ") || !strings.Contains(stderr, c.stderr) {
+					t.Errorf("stderr %q lacks %q", stderr, c.stderr)
+				}
+				if _, err := os.Stat(out); err == nil {
+					t.Errorf("--output file written on exit 2")
+				}
+			})
+		}
+	}
+}
+
+func TestOutputsAreWrittenWithTheSameExitCode(t *testing.T) {
+	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	dir := t.TempDir()
+	capture := testdata("demo-session.jsonl")
+	plainCode, plainOut, _ := invoke(t, "", capture)
+	args := []string{"check"}
+	for _, f := range report.Formats() {
+		if f != "text" {
+			args = append(args, "--output", f+"="+filepath.Join(dir, "report."+f))
+		}
+	}
+	code, out, errs := invoke(t, "", append(args, capture)...)
+	if code != plainCode || code != 1 {
+		t.Errorf("exit %d with outputs, %d without; want 1 both", code, plainCode)
+	}
+	if out != plainOut {
+		t.Errorf("stdout changed with --output:\n%s\nvs\n%s", out, plainOut)
+	}
+	if errs != "" {
+		t.Errorf("stderr: %s", errs)
+	}
+	for _, f := range report.Formats() {
+		if f == "text" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "report."+f))
+		if err != nil || len(data) == 0 {
+			t.Errorf("%s report not written: %v", f, err)
+		}
+		// the file equals what --format renders to stdout
+		_, direct, _ := invoke(t, "", "--format", f, capture)
+		if f != "github" && string(data) != direct {
+			t.Errorf("%s file differs from --format %s output", f, f)
+		}
+	}
+	leftovers, _ := filepath.Glob(filepath.Join(dir, ".*.tmp"))
+	if len(leftovers) > 0 {
+		t.Errorf("temporary files left behind: %v", leftovers)
+	}
+}
+
+func TestOutputIntoMissingDirectoryIsExit2AndWritesNothing(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "a.json")
+	code, out, errs := invoke(t, "", "--output", "json="+good, "--output", "json="+filepath.Join(dir, "no", "such", "b.json"), testdata("clean-stdio.jsonl"))
+	if code != 2 || out != "" || !strings.Contains(errs, "--output") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if _, err := os.Stat(good); err == nil {
+		t.Error("the other --output file was written although the run failed")
+	}
+}
+
+func TestInputsStdinGzipDirectorySessionID(t *testing.T) {
+	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	clean, err := os.ReadFile(testdata("clean-stdio.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	gz := filepath.Join(dir, "clean.jsonl.gz")
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(clean)
+	zw.Close()
+	os.WriteFile(gz, buf.Bytes(), 0o644)
+
+	state := filepath.Join(dir, "state")
+	os.MkdirAll(filepath.Join(state, "sessions"), 0o755)
+	os.WriteFile(filepath.Join(state, "sessions", "notes-clean-1.jsonl"), clean, 0o644)
+	os.WriteFile(filepath.Join(state, "sessions", "empty.jsonl"), nil, 0o644)
+
+	capDir := filepath.Join(dir, "captures")
+	os.Mkdir(capDir, 0o755)
+	os.WriteFile(filepath.Join(capDir, "b.jsonl"), clean, 0o644)
+	os.WriteFile(filepath.Join(capDir, "a.jsonl.gz"), buf.Bytes(), 0o644)
+	os.WriteFile(filepath.Join(capDir, "README.md"), []byte("# not a capture"), 0o644)
+
+	cases := []struct {
+		name  string
+		stdin string
+		env   map[string]string
+		args  []string
+		want  []string // fragments in order
+	}{
+		{"stdin", string(clean), nil, []string{"-"}, []string{"session notes-clean-1:", "check passed"}},
+		{"gzip", "", nil, []string{gz}, []string{"session notes-clean-1:", "check passed"}},
+		{"directory in lexical order", "", nil, []string{capDir}, []string{"session notes-clean-1:", "session notes-clean-1:", "check passed"}},
+		{"bare session id", "", map[string]string{"MCPSNOOP_HOME": state}, []string{"notes-clean-1"}, []string{"session notes-clean-1:", "check passed"}},
+		{"xdg state", "", map[string]string{"XDG_STATE_HOME": dir, "HOME": "/nonexistent"}, []string{"notes-clean-1"}, nil},
+		{"newest session", "", map[string]string{"MCPSNOOP_HOME": state}, nil, []string{"session notes-clean-1:", "check passed"}},
+	}
+	os.MkdirAll(filepath.Join(dir, "mcpsnoop", "sessions"), 0o755)
+	os.WriteFile(filepath.Join(dir, "mcpsnoop", "sessions", "notes-clean-1.jsonl"), clean, 0o644)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			env := map[string]string{"NO_COLOR": "1", "HOME": dir}
+			for k, v := range c.env {
+				env[k] = v
+			}
+			withEnv(t, env)
+			code, out, errs := invoke(t, c.stdin, c.args...)
+			if code != 0 {
+				t.Fatalf("exit %d; stderr %s", code, errs)
+			}
+			rest := out
+			for _, w := range c.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("output lacks %q (in order):\n%s", w, out)
+				}
+				rest = rest[i+len(w):]
+			}
+		})
+	}
+}
+
+func TestDisableRemovesFindingsAndCounts(t *testing.T) {
+	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	code, out, _ := invoke(t, "", "--disable", "tool-error", testdata("demo-session.jsonl"))
+	if code != 0 {
+		t.Errorf("exit %d, want 0 once tool-error is disabled", code)
+	}
+	if strings.Contains(out, "tool-error") || !strings.Contains(out, "errors=0") {
+		t.Errorf("disabled rule still reported or counted:\n%s", out)
+	}
+}
+
+func TestFailOnRuleID(t *testing.T) {
+	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	code, out, _ := invoke(t, "", "--fail-on", "pending-request", testdata("demo-session.jsonl"))
+	if code != 1 || !strings.Contains(out, "check failed: pending") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	code, _, _ = invoke(t, "", "--fail-on", "invalid-frame", testdata("demo-session.jsonl"))
+	if code != 0 {
+		t.Errorf("--fail-on invalid-frame on a capture without invalid frames: exit %d", code)
+	}
+}
+
+// TestPanickingRuleBecomesInternalError: one broken rule is reported, the
+// others still run, and every format keeps the exit code.
+func TestPanickingRuleBecomesInternalError(t *testing.T) {
+	old := catalogue
+	catalogue = func() []*checks.Rule {
+		broken := &checks.Rule{ID: "broken-rule", Title: "panics", Doc: "test", Signal: checks.SignalMismatch, Revisions: "all",
+			Start: checks.Stateless(func(p *checks.Pass, f *session.Frame) {
+				if f.Msg.Method == "tools/list" {
+					panic("index out of range")
+				}
+			})}
+		return append(old(), broken)
+	}
+	t.Cleanup(func() { catalogue = old })
+	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	for _, format := range report.Formats() {
+		code, out, errs := invoke(t, "", "--format", format, testdata("clean-stdio.jsonl"))
+		if code != 1 || errs != "" {
+			t.Errorf("%s: exit %d, stderr %q; want 1 and no stderr", format, code, errs)
+		}
+		if !strings.Contains(out, "broken-rule") {
+			t.Errorf("%s: output does not name the broken rule", format)
+		}
+	}
+	_, out, _ := invoke(t, "", testdata("clean-stdio.jsonl"))
+	if !strings.Contains(out, "[error] rule broken-rule failed: index out of range") || !strings.Contains(out, "(internal-error)") {
+		t.Errorf("text output:\n%s", out)
+	}
+}
+
+func TestExitMatrixForEveryFormat(t *testing.T) {
+	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	for _, format := range report.Formats() {
+		for file, want := range map[string]int{"clean-stdio.jsonl": 0, "demo-session.jsonl": 1, "stdout-pollution.jsonl": 1} {
+			code, out, errs := invoke(t, "", "--format", format, testdata(file))
+			quietFormat := format == "github" && want == 0 // no annotations for a clean run
+			if code != want || errs != "" || (out == "" && !quietFormat) {
+				t.Errorf("--format %s %s: exit %d (want %d), stderr %q, %d bytes out", format, file, code, want, errs, len(out))
+			}
+		}
+	}
+}
+
+func TestRulesExplainVersion(t *testing.T) {
+	code, out, _ := invoke(t, "", "rules")
+	for _, r := range checks.All() {
+		if !strings.Contains(out, r.ID) {
+			t.Errorf("rules lacks %s", r.ID)
+		}
+	}
+	if code != 0 {
+		t.Errorf("rules exit %d", code)
+	}
+	code, out, _ = invoke(t, "", "explain", "pending-request")
+	if code != 0 || !strings.Contains(out, "signal:    pending (fails the default gate: no)") || !strings.Contains(out, "Bad:") {
+		t.Errorf("explain: exit %d\n%s", code, out)
+	}
+	code, out, _ = invoke(t, "", "rules", "--format", "json")
+	if code != 0 || !strings.HasPrefix(out, "[") || !strings.Contains(out, `"id": "jsonrpc-error"`) {
+		t.Errorf("rules --format json: exit %d\n%s", code, out)
+	}
+	code, out, _ = invoke(t, "", "version")
+	if code != 0 || !strings.HasPrefix(out, "mcpcheck ") {
+		t.Errorf("version: %d %q", code, out)
+	}
+	code, out, _ = invoke(t, "", "--help")
+	if code != 0 || !strings.Contains(out, "--fail-on") {
+		t.Errorf("--help: %d %q", code, out)
+	}
+}
+
+// TestReadmeRuleTable keeps the README's rule table in step with All().
+func TestReadmeRuleTable(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?s)<!-- rules:begin -->\n(.*?)<!-- rules:end -->`).FindSubmatch(data)
+	if m == nil {
+		t.Fatal("README.md has no <!-- rules:begin --> … <!-- rules:end --> block")
+	}
+	if want := checks.MarkdownTable(checks.All()); string(m[1]) != want {
+		t.Errorf("README rule table is out of date; replace it with the output of `mcpcheck rules --format markdown`:\n%s", want)
+	}
+}

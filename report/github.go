@@ -1,0 +1,395 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/session"
+)
+
+func init() { Register("github", func(o Options) Reporter { return &GitHub{opts: o} }) }
+
+// GitHub writes workflow commands that the Actions runner turns into inline
+// annotations, and appends a Markdown summary to Options.StepSummary.
+//
+// Levels: a gated finding is ::error. A finding that does not fail the gate
+// is ::warning when its rule's severity is error or warning, and ::notice
+// when it is note, so the rules a user would most likely want to gate on
+// stand out without failing anything.
+//
+// Failed assertions are ::error lines without a file (they belong to a
+// session, not a frame). They share the error cap with gated findings and
+// come after them: the runner shows only ten error annotations per step, so
+// lines beyond that would be dropped anyway.
+//
+// At most ghCap annotations per level are written, gated findings first,
+// then one ::notice:: line counting the rest. When that line is needed, one
+// notice slot is kept for it, so it is never the annotation the runner drops.
+type GitHub struct{ opts Options }
+
+const (
+	// ghCap is the runner's limit of annotations per level and step.
+	ghCap = 10
+	// ghSummaryBudget is where the step summary stops adding rows; the
+	// runner refuses summaries over 1 MiB.
+	ghSummaryBudget = 512 << 10
+	// ghCellMax bounds one table cell, so one huge message cannot use the
+	// whole budget.
+	ghCellMax = 1000
+)
+
+// ghAnnotation is one workflow command line before capping.
+type ghAnnotation struct {
+	level string // error, warning, notice
+	// assertion marks a failed assertion, counted apart in the overflow notice
+	assertion bool
+	file      string // "" for none
+	line      int
+	title     string
+	msg       string
+}
+
+func (g *GitHub) Report(w io.Writer, r *checks.Result) error {
+	bw := bufio.NewWriter(w)
+	ghWriteAnnotations(bw, g.annotations(r))
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if g.opts.StepSummary == "" {
+		return nil
+	}
+	return ghAppendSummary(g.opts.StepSummary, g.summary(r))
+}
+
+// annotations lists every annotation in the order they are written:
+// gated findings, failed assertions, then the other findings.
+func (g *GitHub) annotations(r *checks.Result) []ghAnnotation {
+	var gated, assertions, other []ghAnnotation
+	for _, s := range r.Sessions {
+		for _, f := range s.Findings {
+			a := ghAnnotation{level: ghLevel(f), line: f.Line, title: f.Rule, msg: f.Message}
+			if f.File != session.StdinName {
+				a.file = ghPath(g.opts.WorkDir, f.File)
+			}
+			if f.Gated {
+				gated = append(gated, a)
+			} else {
+				other = append(other, a)
+			}
+		}
+		for _, as := range s.Assertions {
+			if !as.Passed {
+				assertions = append(assertions, ghAnnotation{
+					level: "error", assertion: true,
+					title: "assertion " + as.Name,
+					msg:   fmt.Sprintf("session %s: %s", s.ID, as.Message),
+				})
+			}
+		}
+	}
+	return append(append(gated, assertions...), other...)
+}
+
+// ghLevel is the annotation level of a finding.
+func ghLevel(f *checks.Finding) string {
+	switch {
+	case f.Gated:
+		return "error"
+	case f.Severity == checks.SeverityNote:
+		return "notice"
+	default:
+		return "warning"
+	}
+}
+
+// ghWriteAnnotations writes the capped annotations and the overflow notice.
+func ghWriteAnnotations(w io.Writer, all []ghAnnotation) {
+	per := map[string]int{}
+	for _, a := range all {
+		per[a.level]++
+	}
+	limit := map[string]int{"error": ghCap, "warning": ghCap, "notice": ghCap}
+	if per["error"] > ghCap || per["warning"] > ghCap || per["notice"] > ghCap {
+		limit["notice"] = ghCap - 1 // keep a slot for the overflow notice
+	}
+	written := map[string]int{}
+	hiddenFindings, hiddenAssertions := 0, 0
+	for _, a := range all {
+		switch {
+		case written[a.level] < limit[a.level]:
+			written[a.level]++
+			fmt.Fprintln(w, a.command())
+		case a.assertion:
+			hiddenAssertions++
+		default:
+			hiddenFindings++
+		}
+	}
+	if hiddenFindings+hiddenAssertions == 0 {
+		return
+	}
+	var hidden []string
+	if hiddenFindings > 0 {
+		hidden = append(hidden, countNoun(hiddenFindings, "more finding", "more findings"))
+	}
+	if hiddenAssertions > 0 {
+		hidden = append(hidden, countNoun(hiddenAssertions, "more failed assertion", "more failed assertions"))
+	}
+	fmt.Fprintf(w, "::notice::%s not shown as annotations; see the job summary or the full report (--format text, json or sarif)\n",
+		ghEscapeData(strings.Join(hidden, " and ")))
+}
+
+// command renders ::LEVEL file=F,line=L,title=T::MESSAGE.
+func (a ghAnnotation) command() string {
+	var props []string
+	if a.file != "" {
+		props = append(props, "file="+ghEscapeProperty(a.file))
+		if a.line > 0 {
+			props = append(props, fmt.Sprintf("line=%d", a.line))
+		}
+	}
+	if a.title != "" {
+		props = append(props, "title="+ghEscapeProperty(a.title))
+	}
+	cmd := "::" + a.level
+	if len(props) > 0 {
+		cmd += " " + strings.Join(props, ",")
+	}
+	return cmd + "::" + ghEscapeData(a.msg)
+}
+
+// ghEscapeData escapes a command's message as the runner unescapes it, and
+// makes the remaining control characters visible so capture text cannot
+// recolour or rewrite the log.
+func ghEscapeData(s string) string {
+	s = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+	return printable(s)
+}
+
+// ghEscapeProperty escapes a property value, where ':' and ',' would end it.
+func ghEscapeProperty(s string) string {
+	s = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+	return printable(s)
+}
+
+// ghPath is file relative to workDir, with forward slashes, when it lies
+// inside it (annotations want repository-relative paths), else as given.
+func ghPath(workDir, file string) string {
+	if workDir == "" || !filepath.IsAbs(file) {
+		return file
+	}
+	rel, err := filepath.Rel(workDir, file)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return file
+	}
+	return filepath.ToSlash(rel)
+}
+
+// ghAppendSummary appends text to the step summary file, which other steps
+// and other invocations share.
+func ghAppendSummary(path, text string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("step summary: %w", err)
+	}
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		return fmt.Errorf("step summary %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("step summary %s: %w", path, err)
+	}
+	return nil
+}
+
+// ghSummary builds Markdown under a byte budget: rows are added while they
+// fit, and a section that runs out says how much it left out.
+type ghSummary struct {
+	b strings.Builder
+}
+
+func (s *ghSummary) line(format string, args ...any) {
+	fmt.Fprintf(&s.b, format, args...)
+	s.b.WriteByte('\n')
+}
+
+// rows adds each row while the budget allows and returns how many it left out.
+func (s *ghSummary) rows(rows []string) int {
+	for i, r := range rows {
+		if s.b.Len()+len(r)+1 > ghSummaryBudget {
+			return len(rows) - i
+		}
+		s.line("%s", r)
+	}
+	return 0
+}
+
+// summary is the Markdown appended to the step summary: verdict, counts per
+// signal and session, failed assertions, then the findings, gated first.
+func (g *GitHub) summary(r *checks.Result) string {
+	var s ghSummary
+	s.line("## mcpcheck")
+	s.line("")
+	s.line("%s", ghVerdict(r))
+	s.line("")
+
+	s.line("### Findings per signal")
+	s.line("")
+	head := "| session | label |"
+	rule := "|---|---|"
+	for _, sig := range checks.Signals() {
+		head += " " + sig.String() + " |"
+		rule += "--:|"
+	}
+	s.line("%s failed |", head)
+	s.line("%s---|", rule)
+	var rows []string
+	for _, ses := range r.Sessions {
+		rows = append(rows, ghCountRow(ses, r.Gate))
+	}
+	if n := s.rows(rows); n > 0 {
+		s.line("")
+		s.line("%s not shown.", countNoun(n, "more session", "more sessions"))
+	}
+
+	if failed := g.failedAssertions(r); len(failed) > 0 {
+		s.line("")
+		s.line("### Failed assertions")
+		s.line("")
+		if n := s.rows(failed); n > 0 {
+			s.line("")
+			s.line("%s not shown.", countNoun(n, "more failed assertion", "more failed assertions"))
+		}
+	}
+
+	findings := g.findingRows(r)
+	if len(findings) > 0 {
+		s.line("")
+		s.line("### Findings")
+		s.line("")
+		s.line("| level | session | location | rule | message |")
+		s.line("|---|---|---|---|---|")
+		if n := s.rows(findings); n > 0 {
+			s.line("")
+			s.line("%s not shown; the text, JSON and SARIF reports have them all.", countNoun(n, "more finding", "more findings"))
+		}
+	}
+	s.line("")
+	return s.b.String()
+}
+
+// ghVerdict is the one-line outcome.
+func ghVerdict(r *checks.Result) string {
+	findings, gated, failedAssertions := 0, 0, 0
+	for _, s := range r.Sessions {
+		findings += len(s.Findings)
+		for _, f := range s.Findings {
+			if f.Gated {
+				gated++
+			}
+		}
+		for _, a := range s.Assertions {
+			if !a.Passed {
+				failedAssertions++
+			}
+		}
+	}
+	verdict := "**Check passed**"
+	if !r.Passed {
+		verdict = "**Check failed**"
+	}
+	return fmt.Sprintf("%s: %s, %s (%d failing the gate), %s; gate `%s`, exit code %d.",
+		verdict, countNoun(len(r.Sessions), "session", "sessions"), countNoun(findings, "finding", "findings"),
+		gated, countNoun(failedAssertions, "failed assertion", "failed assertions"), ghMarkdown(r.Gate.String()), r.ExitCode)
+}
+
+// ghCountRow is one session's counts; a count that fails the gate is bold.
+func ghCountRow(s *checks.SessionResult, g checks.Gate) string {
+	row := "| " + ghMarkdown(s.ID) + " | " + ghMarkdown(s.Label) + " |"
+	for _, sig := range checks.Signals() {
+		n := s.Count(sig)
+		if n > 0 && g.SelectsSignal(sig) {
+			row += fmt.Sprintf(" **%d** |", n)
+		} else {
+			row += fmt.Sprintf(" %d |", n)
+		}
+	}
+	failed := "—"
+	if f := s.FailedSignals(g); len(f) > 0 {
+		failed = ghMarkdown(strings.Join(f, ", "))
+	}
+	return row + " " + failed + " |"
+}
+
+// failedAssertions are list items, one per failed assertion.
+func (g *GitHub) failedAssertions(r *checks.Result) []string {
+	var out []string
+	for _, s := range r.Sessions {
+		for _, a := range s.Assertions {
+			if !a.Passed {
+				out = append(out, fmt.Sprintf("- session %s, %s %s: %s",
+					ghMarkdown(s.ID), ghMarkdown(a.Name), ghMarkdown(a.Arg), ghMarkdown(a.Message)))
+			}
+		}
+	}
+	return out
+}
+
+// findingRows are table rows, gated findings first, so a truncated summary
+// still shows what failed the run.
+func (g *GitHub) findingRows(r *checks.Result) []string {
+	var gated, other []string
+	for _, s := range r.Sessions {
+		for _, f := range s.Findings {
+			file := f.File
+			if file != session.StdinName {
+				file = ghPath(g.opts.WorkDir, file)
+			}
+			level := "note"
+			if f.Gated {
+				level = "**error**"
+			}
+			row := fmt.Sprintf("| %s | %s | %s | %s | %s |", level, ghMarkdown(s.ID),
+				ghMarkdown(strings.TrimSuffix(location(file, f.Line), ":")), ghMarkdown(f.Rule), ghMarkdown(f.Message))
+			if f.Gated {
+				gated = append(gated, row)
+			} else {
+				other = append(other, row)
+			}
+		}
+	}
+	return append(gated, other...)
+}
+
+// ghMarkdownEscaper neutralises capture text in Markdown: HTML becomes
+// entities, and the characters that open code, emphasis, links, tables,
+// strikethrough, math and mentions are backslash-escaped.
+var ghMarkdownEscaper = strings.NewReplacer(
+	"&", "&amp;", "<", "&lt;", ">", "&gt;",
+	`\`, `\\`, "`", "\\`", "|", `\|`, "*", `\*`, "_", `\_`,
+	"[", `\[`, "]", `\]`, "~", `\~`, "$", `\$`, "@", `\@`,
+	"\r", " ", "\n", " ",
+)
+
+// ghMarkdown escapes text for a table cell or list item, one line, at most
+// ghCellMax runes.
+func ghMarkdown(s string) string {
+	return printable(ghMarkdownEscaper.Replace(ghTruncate(s, ghCellMax)))
+}
+
+// ghTruncate cuts s after max runes, marking the cut.
+func ghTruncate(s string, max int) string {
+	n := 0
+	for i := range s {
+		if n == max {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
+}

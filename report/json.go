@@ -1,0 +1,198 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"sort"
+	"strconv"
+
+	"github.com/mcpcheck/mcpcheck/checks"
+)
+
+func init() { Register("json", func(o Options) Reporter { return &JSON{opts: o} }) }
+
+// JSONVersion is the version of the JSON report's schema. It changes only
+// when a field is removed or changes meaning; adding fields keeps it.
+const JSONVersion = 1
+
+// JSON renders the result as one JSONReport object, indented two spaces.
+// Paths are written as given (absolute paths stay absolute), so a consumer
+// can open them; arrays are never null.
+type JSON struct{ opts Options }
+
+// JSONReport is the document the json format writes: the whole run.
+type JSONReport struct {
+	// Version is JSONVersion.
+	Version int `json:"version"`
+	// Passed is true when nothing failed the gate and every assertion held.
+	Passed bool `json:"passed"`
+	// ExitCode is the exit code of the run: 0 passed, 1 failed.
+	ExitCode int `json:"exit_code"`
+	// Files are the captures read, as given on the command line
+	// ("<stdin>" for standard input).
+	Files []string `json:"files"`
+	// Sessions are the checked sessions in report order.
+	Sessions []JSONSession `json:"sessions"`
+	// Gate is the --fail-on selection, normalised ("none" for nothing).
+	Gate string `json:"gate"`
+}
+
+// JSONSession is one session's findings, counts and assertion outcomes.
+type JSONSession struct {
+	ID        string `json:"id"`
+	Label     string `json:"label"`     // server label; "" when unknown
+	File      string `json:"file"`      // the capture the session came from
+	Revision  string `json:"revision"`  // protocol revision; "" when unknown
+	Transport string `json:"transport"` // stdio, http …; "" when unknown
+	// Frames is the number of frames read; MissingFrames those lost to
+	// gaps in the capture's sequence numbers.
+	Frames        int64 `json:"frames"`
+	MissingFrames int64 `json:"missing_frames"`
+	// Passed is true when no finding of the session fails the gate and
+	// every assertion held.
+	Passed bool `json:"passed"`
+	// Counts has every signal as a key, in signal order, zero included.
+	Counts JSONCounts `json:"counts"`
+	// Findings are in the session's deterministic order (line, rule, message).
+	Findings   []JSONFinding   `json:"findings"`
+	Assertions []JSONAssertion `json:"assertions"`
+	// Failed lists the gated signals with findings, then gated single rules
+	// whose signal is not gated: why the session failed.
+	Failed []string `json:"failed"`
+}
+
+// JSONCounts maps a signal name (as --fail-on spells it, e.g. "late-result")
+// to its number of findings. It marshals in signal order.
+type JSONCounts map[string]int
+
+// JSONFinding is one finding.
+type JSONFinding struct {
+	Rule     string `json:"rule"`
+	Signal   string `json:"signal"`
+	Severity string `json:"severity"` // the rule's default: error, warning, note
+	Level    string `json:"level"`    // "error" when gated, else "note"
+	Gated    bool   `json:"gated"`    // fails the gate
+	Message  string `json:"message"`
+	File     string `json:"file"`
+	Line     int    `json:"line"` // 1-based line of the frame's envelope; 0 for a whole session
+	Seq      int64  `json:"seq"`
+	Subject  string `json:"subject"` // stable: tool name, method, request id …
+	// Fingerprint identifies the finding across runs; it never depends on
+	// lines or timestamps.
+	Fingerprint string         `json:"fingerprint"`
+	Related     []JSONLocation `json:"related"`
+}
+
+// JSONLocation is a related place in a capture ("request sent here").
+type JSONLocation struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Message string `json:"message"`
+}
+
+// JSONAssertion is the outcome of one assertion flag for one session.
+type JSONAssertion struct {
+	Name    string `json:"name"` // expect-tool, forbid-tool, max-duration …
+	Arg     string `json:"arg"`  // the tool name or budget as given
+	Passed  bool   `json:"passed"`
+	Message string `json:"message"`
+}
+
+func (j *JSON) Report(w io.Writer, r *checks.Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // a file for programs; "<" reads better than \u003c
+	return enc.Encode(NewJSONReport(r))
+}
+
+// NewJSONReport converts a result into the JSON schema.
+func NewJSONReport(r *checks.Result) JSONReport {
+	out := JSONReport{
+		Version:  JSONVersion,
+		Passed:   r.Passed,
+		ExitCode: r.ExitCode,
+		Files:    append([]string{}, r.Files...),
+		Sessions: make([]JSONSession, 0, len(r.Sessions)),
+		Gate:     r.Gate.String(),
+	}
+	for _, s := range r.Sessions {
+		out.Sessions = append(out.Sessions, jsonSession(s, r.Gate))
+	}
+	return out
+}
+
+func jsonSession(s *checks.SessionResult, g checks.Gate) JSONSession {
+	js := JSONSession{
+		ID: s.ID, Label: s.Label, File: s.File, Revision: s.Revision, Transport: s.Transport,
+		Frames: s.Frames, MissingFrames: s.MissingFrames,
+		Passed:     s.Passed(),
+		Counts:     JSONCounts{},
+		Findings:   make([]JSONFinding, 0, len(s.Findings)),
+		Assertions: make([]JSONAssertion, 0, len(s.Assertions)),
+		Failed:     append([]string{}, s.FailedSignals(g)...),
+	}
+	for _, sig := range checks.Signals() {
+		js.Counts[sig.String()] = s.Count(sig)
+	}
+	for _, f := range s.Findings {
+		js.Findings = append(js.Findings, jsonFinding(f))
+	}
+	for _, a := range s.Assertions {
+		js.Assertions = append(js.Assertions, JSONAssertion{Name: a.Name, Arg: a.Arg, Passed: a.Passed, Message: a.Message})
+	}
+	return js
+}
+
+func jsonFinding(f *checks.Finding) JSONFinding {
+	jf := JSONFinding{
+		Rule: f.Rule, Signal: f.Signal.String(), Severity: f.Severity.String(),
+		Level: f.Level(), Gated: f.Gated, Message: f.Message,
+		File: f.File, Line: f.Line, Seq: f.Seq, Subject: f.Subject,
+		Fingerprint: f.Fingerprint,
+		Related:     make([]JSONLocation, 0, len(f.Related)),
+	}
+	for _, l := range f.Related {
+		jf.Related = append(jf.Related, JSONLocation{File: l.File, Line: l.Line, Message: l.Message})
+	}
+	return jf
+}
+
+// MarshalJSON writes the signals in signal order, then any other key
+// sorted, so the object reads in the same order as every other report.
+// The encoder re-indents the result.
+func (c JSONCounts) MarshalJSON() ([]byte, error) {
+	var keys []string
+	known := map[string]bool{}
+	for _, sig := range checks.Signals() {
+		if _, ok := c[sig.String()]; ok {
+			keys = append(keys, sig.String())
+			known[sig.String()] = true
+		}
+	}
+	var rest []string
+	for k := range c {
+		if !known[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	keys = append(keys, rest...)
+
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		name, err := json.Marshal(k)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(name)
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(c[k]))
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}

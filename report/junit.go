@@ -1,0 +1,217 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/jstemmer/go-junit-report/v2/junit"
+
+	"github.com/mcpcheck/mcpcheck/checks"
+)
+
+func init() { Register("junit", func(o Options) Reporter { return &JUnit{opts: o} }) }
+
+// JUnit renders one <testsuite> per session and one <testcase> per signal
+// and per assertion group, for CI test tabs (GitLab, Jenkins, Buildkite).
+//
+// A signal's case fails when some of its findings fail the gate; the
+// failure lists those findings and <system-out> lists the signal's other
+// findings. Paths are written as given, like the text format, so the lines
+// in failure bodies read the same as the text report.
+type JUnit struct{ opts Options }
+
+// xmlHeader is written by hand: the junit package writes no declaration.
+const xmlHeader = `<?xml version="1.0" encoding="UTF-8"?>` + "\n"
+
+func (j *JUnit) Report(w io.Writer, r *checks.Result) error {
+	suites := junit.Testsuites{Name: "mcpcheck"}
+	for i, s := range r.Sessions {
+		suites.AddSuite(junitSuite(i, s, r.Gate))
+	}
+	bw := bufio.NewWriter(w)
+	if _, err := bw.WriteString(xmlHeader); err != nil {
+		return err
+	}
+	// encoding/xml splits "]]>" inside the library's CDATA fields into two
+	// sections, so capture text cannot close them early; what it does not do
+	// is drop characters XML cannot carry, which xmlSafe does beforehand.
+	if err := suites.WriteXML(bw); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// junitSuite is one session: its signal cases, then its assertion groups.
+func junitSuite(id int, s *checks.SessionResult, g checks.Gate) junit.Testsuite {
+	ts := junit.Testsuite{
+		Name: xmlSafe(s.ID),
+		ID:   id,
+		Time: "0.000", // required by the schema; mcpcheck times nothing
+		File: xmlSafe(s.File),
+	}
+	ts.AddProperty("file", xmlSafe(s.File))
+	ts.AddProperty("label", xmlSafe(s.Label))
+	ts.AddProperty("revision", xmlSafe(s.Revision))
+	ts.AddProperty("transport", xmlSafe(s.Transport))
+	ts.AddProperty("frames", strconv.FormatInt(s.Frames, 10))
+	ts.AddProperty("missing_frames", strconv.FormatInt(s.MissingFrames, 10))
+	for _, sig := range checks.Signals() {
+		ts.AddTestcase(signalCase(sig, s.Findings))
+	}
+	for _, group := range assertionGroups(s.Assertions) {
+		ts.AddTestcase(assertionCase(group))
+	}
+	return ts
+}
+
+// signalCase is one signal's test case. Counting gated findings, rather
+// than asking whether the whole signal is gated, also fails a signal when
+// --fail-on names only one of its rules.
+func signalCase(sig checks.Signal, findings []*checks.Finding) junit.Testcase {
+	tc := junit.Testcase{Name: sig.String(), Classname: "mcpcheck." + sig.String()}
+	var failing, other []string
+	for _, f := range findings {
+		if f.Signal != sig {
+			continue
+		}
+		if f.Gated {
+			failing = append(failing, findingLine(f))
+		} else {
+			other = append(other, findingLine(f))
+		}
+	}
+	if len(failing) > 0 {
+		tc.Failure = &junit.Result{
+			Message: countNoun(len(failing), sig.String()+" finding", sig.String()+" findings"),
+			Data:    strings.Join(failing, ""),
+		}
+	}
+	if len(other) > 0 {
+		tc.SystemOut = &junit.Output{Data: strings.Join(other, "")}
+	}
+	return tc
+}
+
+// findingLine is FILE:LINE: message (rule-id), then its related locations
+// indented, each line ending in a newline.
+func findingLine(f *checks.Finding) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s (%s)\n", location(f.File, f.Line), flatten(f.Message), f.Rule)
+	for _, rel := range f.Related {
+		fmt.Fprintf(&b, "\trelated: %s %s\n", location(rel.File, rel.Line), flatten(rel.Message))
+	}
+	return xmlSafe(b.String())
+}
+
+// flatten keeps one finding on one line of a body, whatever a message holds.
+func flatten(s string) string {
+	return strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ").Replace(s)
+}
+
+// assertionGroup is every outcome of one assertion kind in a session, so
+// repeated --expect-tool flags make one case, not one per tool.
+type assertionGroup struct {
+	name string
+	list []checks.Assertion
+}
+
+// assertionGroups groups by name in order of first appearance.
+func assertionGroups(as []checks.Assertion) []assertionGroup {
+	var groups []assertionGroup
+	index := map[string]int{}
+	for _, a := range as {
+		i, ok := index[a.Name]
+		if !ok {
+			i = len(groups)
+			index[a.Name] = i
+			groups = append(groups, assertionGroup{name: a.Name})
+		}
+		groups[i].list = append(groups[i].list, a)
+	}
+	return groups
+}
+
+// assertionCase fails when any assertion of the group failed; messages of
+// the ones that held go to <system-out>.
+func assertionCase(g assertionGroup) junit.Testcase {
+	tc := junit.Testcase{Name: xmlSafe(g.name), Classname: "mcpcheck.assertion"}
+	var failed, held []string
+	for _, a := range g.list {
+		line := xmlSafe(flatten(a.Message)) + "\n"
+		if a.Passed {
+			held = append(held, line)
+		} else {
+			failed = append(failed, line)
+		}
+	}
+	if len(failed) > 0 {
+		tc.Failure = &junit.Result{
+			Message: xmlSafe(fmt.Sprintf("%d of %s failed", len(failed), countNoun(len(g.list), g.name+" assertion", g.name+" assertions"))),
+			Data:    strings.Join(failed, ""),
+		}
+	}
+	if len(held) > 0 {
+		tc.SystemOut = &junit.Output{Data: strings.Join(held, "")}
+	}
+	return tc
+}
+
+// xmlSafe drops every character XML 1.0 cannot carry: C0 controls other
+// than tab, LF and CR, U+FFFE and U+FFFF, and bytes that are not UTF-8
+// (which include encoded surrogates). encoding/xml would replace some of
+// them in attributes but writes CDATA verbatim, and a parser rejects the
+// whole document on one such character.
+func xmlSafe(s string) string {
+	if xmlClean(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if xmlChar(r, size) {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// xmlClean is the fast path: most strings need no copy.
+func xmlClean(s string) bool {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !xmlChar(r, size) {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// xmlChar is the XML 1.0 Char production; a one-byte RuneError is a byte
+// that is not UTF-8.
+func xmlChar(r rune, size int) bool {
+	switch {
+	case r == utf8.RuneError && size == 1:
+		return false
+	case r == '\t' || r == '\n' || r == '\r':
+		return true
+	case r < 0x20:
+		return false
+	case r >= 0xD800 && r <= 0xDFFF, r == 0xFFFE, r == 0xFFFF:
+		return false
+	}
+	return r <= 0x10FFFF
+}
+
+// countNoun is "1 finding" or "3 findings".
+func countNoun(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

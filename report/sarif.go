@@ -1,0 +1,410 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/owenrumney/go-sarif/v2/sarif"
+
+	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/session"
+)
+
+func init() { Register("sarif", func(o Options) Reporter { return &SARIF{opts: o} }) }
+
+// MaxSARIFResults caps the results of one SARIF log: code scanning ignores
+// results past this many per run (and rejects uploads past 25,000). Capping
+// here decides which are kept: the gated findings. Text, JSON and JUnit are
+// never capped.
+const MaxSARIFResults = 5000
+
+const (
+	sarifSchemaURI      = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+	sarifInformationURI = "https://github.com/mcpcheck/mcpcheck"
+
+	// sarifTruncatedRuleID names the result that stands for the findings left
+	// out by the cap. It is always in driver.rules, so that the rule list
+	// is the same in every run whether or not a run was truncated.
+	sarifTruncatedRuleID = "report-truncated"
+)
+
+// SARIF renders a SARIF 2.1.0 log for code scanning.
+type SARIF struct{ opts Options }
+
+func (s *SARIF) Report(w io.Writer, r *checks.Result) error {
+	log := s.build(r)
+	// go-sarif's own writers escape HTML and its WriteFile does not
+	// truncate; encode here, indented for reviewable golden files.
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(log); err != nil {
+		return fmt.Errorf("sarif: %w", err)
+	}
+	return nil
+}
+
+// build assembles the whole log in memory.
+func (s *SARIF) build(r *checks.Result) *sarif.Report {
+	driver := &sarif.ToolComponent{
+		Name:           "mcpcheck",
+		InformationURI: sarifPtr(sarifInformationURI),
+		Rules:          sarifRules(r.Rules),
+	}
+	if s.opts.Version != "" {
+		driver.Version = sarifPtr(s.opts.Version)
+	}
+	index := make(map[string]int, len(driver.Rules))
+	for i, d := range driver.Rules {
+		index[d.ID] = i
+	}
+
+	run := sarif.NewRun(sarif.Tool{Driver: driver}) // Results starts as [], never null
+	run.Results = s.results(r, index)
+	run.Invocations = []*sarif.Invocation{{
+		ExecutionSuccessful: sarifPtr(true), // the gate failing is a verdict, not a failed run
+		ExitCode:            sarifPtr(r.ExitCode),
+	}}
+	run.AutomationDetails = sarif.NewRunAutomationDetails().WithID("mcpcheck/")
+
+	return &sarif.Report{
+		Version: string(sarif.Version210),
+		Schema:  sarifSchemaURI,
+		Runs:    []*sarif.Run{run},
+	}
+}
+
+// results converts the findings, gated first, within MaxSARIFResults.
+func (s *SARIF) results(r *checks.Result, index map[string]int) []*sarif.Result {
+	ordered := sarifOrder(r.Sessions)
+	keep := len(ordered)
+	if keep > MaxSARIFResults {
+		keep = MaxSARIFResults - 1 // room for the truncation notice
+	}
+	out := make([]*sarif.Result, 0, min(len(ordered), MaxSARIFResults))
+	for _, f := range ordered[:keep] {
+		out = append(out, s.result(f, index))
+	}
+	if left := len(ordered) - keep; left > 0 {
+		res := sarifTruncatedResult(left, len(ordered), index)
+		if loc := s.firstCapture(r.Files); loc != nil {
+			res.Locations = []*sarif.Location{loc}
+		}
+		out = append(out, res)
+	}
+	return out
+}
+
+// firstCapture locates the truncation notice at the run's first capture
+// with a URI: code scanning refuses a whole upload that holds a result
+// without a location.
+func (s *SARIF) firstCapture(files []string) *sarif.Location {
+	for _, f := range files {
+		if loc := s.location(f, 0); loc != nil {
+			return loc
+		}
+	}
+	return nil
+}
+
+// sarifOrder lists every finding, the gated ones first, each group in
+// session and finding order.
+func sarifOrder(sessions []*checks.SessionResult) []*checks.Finding {
+	var gated, rest []*checks.Finding
+	for _, s := range sessions {
+		for _, f := range s.Findings {
+			if f.Gated {
+				gated = append(gated, f)
+			} else {
+				rest = append(rest, f)
+			}
+		}
+	}
+	return append(gated, rest...)
+}
+
+func (s *SARIF) result(f *checks.Finding, index map[string]int) *sarif.Result {
+	res := sarif.NewRuleResult(f.Rule).
+		WithLevel(f.Level()).
+		WithMessage(sarif.NewTextMessage(printable(f.Message))).
+		// A fresh map: go-sarif's SetPartialFingerPrint writes to a nil one.
+		WithPartialFingerPrints(map[string]any{"primaryLocationLineHash": f.Fingerprint})
+	if i, ok := index[f.Rule]; ok {
+		res.WithRuleIndex(i)
+	}
+	if loc := s.location(f.File, f.Line); loc != nil {
+		res.Locations = []*sarif.Location{loc}
+	}
+	for _, rel := range f.Related {
+		loc := s.location(rel.File, rel.Line)
+		if loc == nil {
+			loc = sarif.NewLocation() // stdin: the message alone still helps
+		}
+		res.AddRelatedLocation(loc.WithMessage(sarif.NewTextMessage(printable(rel.Message))))
+	}
+	res.Properties = sarifResultProperties(f)
+	return res
+}
+
+// sarifResultProperties carries what SARIF has no field for; json sorts the keys.
+func sarifResultProperties(f *checks.Finding) sarif.Properties {
+	p := sarif.Properties{"signal": f.Signal.String()}
+	if f.Session != "" {
+		p["session"] = printable(f.Session)
+	}
+	if f.Subject != "" {
+		p["subject"] = printable(f.Subject)
+	}
+	if f.Seq > 0 {
+		p["seq"] = f.Seq
+	}
+	return p
+}
+
+// sarifTruncatedResult stands for the findings the cap left out.
+func sarifTruncatedResult(left, total int, index map[string]int) *sarif.Result {
+	msg := fmt.Sprintf("%d of %d findings were left out of this SARIF log, which is capped at %d results (gated findings first); the text, json and junit formats list all of them.",
+		left, total, MaxSARIFResults)
+	return sarif.NewRuleResult(sarifTruncatedRuleID).
+		WithRuleIndex(index[sarifTruncatedRuleID]).
+		WithLevel("warning").
+		WithMessage(sarif.NewTextMessage(msg)).
+		WithPartialFingerPrints(map[string]any{"primaryLocationLineHash": "mcpcheck/" + sarifTruncatedRuleID})
+}
+
+// location is a finding's place in a capture, or nil when it has none
+// (stdin has no file a viewer could open).
+func (s *SARIF) location(file string, line int) *sarif.Location {
+	uri, ok := sarifArtifactURI(file, s.opts.WorkDir)
+	if !ok {
+		return nil
+	}
+	pl := sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(uri))
+	if line > 0 {
+		pl.WithRegion(sarif.NewRegion().WithStartLine(line))
+	}
+	return sarif.NewLocationWithPhysicalLocation(pl)
+}
+
+// sarifArtifactURI is a capture path as SARIF names it: relative to workDir when
+// inside it (relative paths already are), an absolute file:// URI elsewhere.
+func sarifArtifactURI(file, workDir string) (string, bool) {
+	if file == "" || file == session.StdinName {
+		return "", false
+	}
+	p := filepath.Clean(file)
+	if !filepath.IsAbs(p) {
+		if !sarifLeavesDir(p) || workDir == "" {
+			return sarifRelativeURI(p), true
+		}
+		p = filepath.Join(workDir, p)
+		if !filepath.IsAbs(p) { // workDir itself relative: nothing to anchor to
+			return sarifRelativeURI(filepath.Clean(file)), true
+		}
+	}
+	if workDir != "" {
+		if rel, err := filepath.Rel(filepath.Clean(workDir), p); err == nil && !sarifLeavesDir(rel) {
+			return sarifRelativeURI(rel), true
+		}
+	}
+	return sarifFileURI(p), true
+}
+
+// sarifLeavesDir reports whether a relative path climbs out of its base.
+func sarifLeavesDir(rel string) bool {
+	return rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// sarifRelativeURI escapes a relative path; url.URL also guards a first segment
+// with a colon (it would read as a scheme) by prefixing "./".
+func sarifRelativeURI(rel string) string {
+	return (&url.URL{Path: filepath.ToSlash(rel)}).String()
+}
+
+func sarifFileURI(abs string) string {
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // Windows: C:/x becomes file:///C:/x
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
+}
+
+// sarifRules is the reporting descriptor of every rule, in catalogue order,
+// then the truncation notice's.
+func sarifRules(rules []*checks.Rule) []*sarif.ReportingDescriptor {
+	out := make([]*sarif.ReportingDescriptor, 0, len(rules)+1)
+	for _, r := range rules {
+		out = append(out, sarifRule(r))
+	}
+	if checks.Lookup(rules, sarifTruncatedRuleID) == nil {
+		out = append(out, sarifTruncatedRule())
+	}
+	return out
+}
+
+func sarifRule(r *checks.Rule) *sarif.ReportingDescriptor {
+	d := sarif.NewRule(r.ID).
+		WithName(sarifRuleName(r.ID)).
+		WithShortDescription(sarif.NewMultiformatMessageString(r.Title)).
+		WithFullDescription(sarif.NewMultiformatMessageString(sarifFirstParagraph(r.Doc))).
+		WithHelp(sarif.NewMultiformatMessageString(r.Doc).WithMarkdown(sarifDocMarkdown(r.Doc)))
+	d.DefaultConfiguration = sarif.NewReportingConfiguration().WithLevel(r.Severity.String())
+	// The descriptor's own Properties field shadows the embedded bag's.
+	d.Properties = sarifRuleProperties(r)
+	return d
+}
+
+// sarifRuleProperties tags a rule with its signal; code scanning ranks security
+// alerts by security-severity.
+func sarifRuleProperties(r *checks.Rule) sarif.Properties {
+	tags := []string{r.Signal.String()}
+	if r.Signal != checks.SignalSecurity {
+		return sarif.Properties{"tags": tags}
+	}
+	if tags[0] != "security" { // tags must be distinct
+		tags = append(tags, "security")
+	}
+	return sarif.Properties{"tags": tags, "security-severity": sarifSecuritySeverity(r.Severity)}
+}
+
+// sarifSecuritySeverity maps onto code scanning's bands: high, medium, low.
+func sarifSecuritySeverity(s checks.Severity) string {
+	switch s {
+	case checks.SeverityError:
+		return "8.0"
+	case checks.SeverityWarning:
+		return "5.0"
+	default:
+		return "2.0"
+	}
+}
+
+func sarifTruncatedRule() *sarif.ReportingDescriptor {
+	doc := fmt.Sprintf(`A SARIF log from mcpcheck holds at most %d results, because code scanning ignores any more in a run. When a run has more findings, the gated ones come first and a final report-truncated result says how many were left out.
+
+Fix: use the text, json or junit format to see every finding, or fix the most frequent findings first.`, MaxSARIFResults)
+	d := sarif.NewRule(sarifTruncatedRuleID).
+		WithName(sarifRuleName(sarifTruncatedRuleID)).
+		WithShortDescription(sarif.NewMultiformatMessageString("The SARIF log was capped; some findings are not in it")).
+		WithFullDescription(sarif.NewMultiformatMessageString(sarifFirstParagraph(doc))).
+		WithHelp(sarif.NewMultiformatMessageString(doc).WithMarkdown(sarifDocMarkdown(doc)))
+	d.DefaultConfiguration = sarif.NewReportingConfiguration().WithLevel("warning")
+	d.Properties = sarif.Properties{"tags": []string{"mcpcheck"}}
+	return d
+}
+
+// sarifRuleName turns a kebab-case rule id into the rule's SARIF name:
+// jsonrpc-error becomes JsonrpcError.
+func sarifRuleName(id string) string {
+	var b strings.Builder
+	for _, part := range strings.Split(id, "-") {
+		if part == "" {
+			continue
+		}
+		b.WriteString(strings.ToUpper(part[:1]))
+		b.WriteString(part[1:])
+	}
+	return b.String()
+}
+
+// sarifParagraphs splits a rule's documentation at blank lines.
+func sarifParagraphs(doc string) [][]string {
+	var out [][]string
+	var cur []string
+	for _, line := range strings.Split(strings.ReplaceAll(doc, "\r\n", "\n"), "\n") {
+		if strings.TrimSpace(line) == "" {
+			if len(cur) > 0 {
+				out = append(out, cur)
+				cur = nil
+			}
+			continue
+		}
+		cur = append(cur, line)
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// sarifFirstParagraph is the documentation's opening paragraph on one line.
+func sarifFirstParagraph(doc string) string {
+	ps := sarifParagraphs(doc)
+	if len(ps) == 0 {
+		return doc
+	}
+	return sarifJoinLines(ps[0])
+}
+
+func sarifJoinLines(lines []string) string {
+	trimmed := make([]string, len(lines))
+	for i, l := range lines {
+		trimmed[i] = strings.TrimSpace(l)
+	}
+	return strings.Join(trimmed, " ")
+}
+
+// sarifDocMarkdown renders rule documentation: prose paragraphs escaped and
+// unwrapped, "Fix:" in bold, and the Bad:/Good: examples (JSON, verbatim
+// spacing) in a fenced code block.
+func sarifDocMarkdown(doc string) string {
+	var blocks []string
+	for _, p := range sarifParagraphs(doc) {
+		switch {
+		case sarifIsExample(p):
+			blocks = append(blocks, sarifCodeBlock(p))
+		case strings.HasPrefix(p[0], "Fix:"):
+			blocks = append(blocks, "**Fix:** "+sarifMDEscape(strings.TrimSpace(strings.TrimPrefix(sarifJoinLines(p), "Fix:"))))
+		default:
+			blocks = append(blocks, sarifMDEscape(sarifJoinLines(p)))
+		}
+	}
+	return strings.Join(blocks, "\n\n")
+}
+
+// sarifIsExample reports whether a paragraph is the Bad:/Good: example block.
+func sarifIsExample(p []string) bool {
+	for _, l := range p {
+		if !strings.HasPrefix(l, "Bad:") && !strings.HasPrefix(l, "Good:") {
+			return false
+		}
+	}
+	return true
+}
+
+// sarifCodeBlock fences lines with more backticks than any run inside them.
+func sarifCodeBlock(lines []string) string {
+	fence := "```"
+	for _, l := range lines {
+		for strings.Contains(l, fence) {
+			fence += "`"
+		}
+	}
+	return fence + "\n" + strings.Join(lines, "\n") + "\n" + fence
+}
+
+// sarifMDEscaper backslash-escapes the ASCII punctuation Markdown (and GitHub's
+// dialect) gives meaning inside a paragraph.
+var sarifMDEscaper = strings.NewReplacer(
+	`\`, `\\`, "`", "\\`", `*`, `\*`, `_`, `\_`, `[`, `\[`, `]`, `\]`,
+	`<`, `\<`, `>`, `\>`, `#`, `\#`, `&`, `\&`, `|`, `\|`, `~`, `\~`,
+)
+
+// sarifMDEscape escapes prose for Markdown, including a paragraph start that
+// would read as a list item, heading underline or numbered item.
+func sarifMDEscape(s string) string {
+	s = sarifMDEscaper.Replace(s)
+	if s != "" && strings.ContainsRune("-+=", rune(s[0])) {
+		return `\` + s
+	}
+	if i := strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }); i > 0 && (s[i] == '.' || s[i] == ')') {
+		return s[:i] + `\` + s[i:]
+	}
+	return s
+}
+
+func sarifPtr[T any](v T) *T { return &v }

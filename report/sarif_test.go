@@ -1,0 +1,554 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/owenrumney/go-sarif/v2/sarif"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/session"
+)
+
+// sarifSchemaPath is the OASIS schema in the shared checkout next to this
+// repository; a bare clone of mcpcheck does not have it.
+const sarifSchemaPath = "../../shared/schemas/sarif-schema-2.1.0.json"
+
+// sarifSchemaID is the schema's own id, the one URL the compiler may know.
+const sarifSchemaID = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+// sarifRefuseLoader loads nothing: a schema that refers elsewhere (file://,
+// https://) fails to compile instead of reading local files or the network.
+type sarifRefuseLoader struct{}
+
+func (sarifRefuseLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("refusing to load %s: only the SARIF schema added by the test is available", url)
+}
+
+func newSARIFSchemaCompiler() *jsonschema.Compiler {
+	c := jsonschema.NewCompiler()
+	c.UseLoader(sarifRefuseLoader{})
+	c.AssertFormat() // uri and uri-reference formats check the artifact URIs
+	return c
+}
+
+var (
+	sarifSchemaOnce sync.Once
+	sarifSchema     *jsonschema.Schema
+	sarifSchemaErr  error // errSARIFSchemaAbsent when ../shared is not there
+)
+
+var errSARIFSchemaAbsent = errors.New("schema file absent")
+
+func loadSARIFSchema() (*jsonschema.Schema, error) {
+	sarifSchemaOnce.Do(func() {
+		f, err := os.Open(sarifSchemaPath)
+		if errors.Is(err, os.ErrNotExist) {
+			sarifSchemaErr = errSARIFSchemaAbsent
+			return
+		}
+		if err != nil {
+			sarifSchemaErr = err
+			return
+		}
+		defer f.Close()
+		doc, err := jsonschema.UnmarshalJSON(f)
+		if err != nil {
+			sarifSchemaErr = fmt.Errorf("%s: %w", sarifSchemaPath, err)
+			return
+		}
+		c := newSARIFSchemaCompiler()
+		if err := c.AddResource(sarifSchemaID, doc); err != nil {
+			sarifSchemaErr = err
+			return
+		}
+		sarifSchema, sarifSchemaErr = c.Compile(sarifSchemaID)
+	})
+	return sarifSchema, sarifSchemaErr
+}
+
+// validateSARIF checks out against the OASIS SARIF 2.1.0 schema. It runs as
+// a subtest, so that when ../shared is absent only the validation is
+// skipped and the caller's structural checks still run.
+func validateSARIF(t *testing.T, out []byte) {
+	t.Helper()
+	t.Run("schema", func(t *testing.T) {
+		sch, err := loadSARIFSchema()
+		if errors.Is(err, errSARIFSchemaAbsent) {
+			t.Skip("../shared not present: SARIF schema validation skipped; structural checks still run")
+		}
+		if err != nil {
+			t.Fatalf("compiling the SARIF schema: %v", err)
+		}
+		if err := schemaProblem(sch, out); err != nil {
+			t.Errorf("output does not validate against the SARIF schema: %#v", err)
+		}
+	})
+}
+
+// schemaProblem is why out does not validate, or nil.
+func schemaProblem(sch *jsonschema.Schema, out []byte) error {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(out))
+	if err != nil {
+		return fmt.Errorf("not JSON: %w", err)
+	}
+	return sch.Validate(doc)
+}
+
+// TestSARIFSchemaRejects shows the validation is not vacuous: the trap
+// go-sarif sets (a null description) and a null results array both fail.
+func TestSARIFSchemaRejects(t *testing.T) {
+	sch, err := loadSARIFSchema()
+	if errors.Is(err, errSARIFSchemaAbsent) {
+		t.Skip("../shared not present: SARIF schema validation skipped; structural checks still run")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(render(t, "sarif", testOptions(), emptyResult(t)))
+	for name, broken := range map[string]string{
+		"null shortDescription": strings.Replace(out, `"shortDescription": {
+                "text": "A request was answered with a JSON-RPC error"
+              }`, `"shortDescription": null`, 1),
+		"null results": strings.Replace(out, `"results": []`, `"results": null`, 1),
+	} {
+		if broken == out {
+			t.Errorf("%s: the golden shape changed; update this test", name)
+			continue
+		}
+		if schemaProblem(sch, []byte(broken)) == nil {
+			t.Errorf("%s: the schema accepted it", name)
+		}
+	}
+}
+
+// parseSARIF reads a log back into go-sarif's types.
+func parseSARIF(t *testing.T, out []byte) (*sarif.Report, *sarif.Run) {
+	t.Helper()
+	log, err := sarif.FromBytes(out)
+	if err != nil {
+		t.Fatalf("output is not a SARIF log: %v", err)
+	}
+	if len(log.Runs) != 1 {
+		t.Fatalf("got %d runs, want 1", len(log.Runs))
+	}
+	return log, log.Runs[0]
+}
+
+// sarifOrdered is what the SARIF results must be: gated findings first.
+func sarifOrdered(r *checks.Result) []*checks.Finding {
+	var gated, rest []*checks.Finding
+	for _, s := range r.Sessions {
+		for _, f := range s.Findings {
+			if f.Gated {
+				gated = append(gated, f)
+			} else {
+				rest = append(rest, f)
+			}
+		}
+	}
+	return append(gated, rest...)
+}
+
+func TestSARIFGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		result func(testing.TB) *checks.Result
+	}{
+		{"sarif-sample.golden", sampleResult},
+		{"sarif-empty.golden", emptyResult},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := render(t, "sarif", testOptions(), tc.result(t))
+			validateSARIF(t, out)
+			golden(t, tc.name, out)
+		})
+	}
+}
+
+func TestSARIFResultsAlwaysArray(t *testing.T) {
+	out := render(t, "sarif", testOptions(), emptyResult(t))
+	validateSARIF(t, out)
+	var raw struct {
+		Runs []map[string]json.RawMessage `json:"runs"`
+	}
+	if err := json.Unmarshal(out, &raw); err != nil {
+		t.Fatal(err)
+	}
+	if len(raw.Runs) != 1 {
+		t.Fatalf("got %d runs, want 1", len(raw.Runs))
+	}
+	if got := string(raw.Runs[0]["results"]); got != "[]" {
+		t.Errorf("results of a clean run = %q, want []", got)
+	}
+}
+
+func TestSARIFRunMetadata(t *testing.T) {
+	r := sampleResult(t)
+	out := render(t, "sarif", testOptions(), r)
+	validateSARIF(t, out)
+	log, run := parseSARIF(t, out)
+
+	if log.Version != "2.1.0" || log.Schema != sarifSchemaID {
+		t.Errorf("version %q, $schema %q", log.Version, log.Schema)
+	}
+	d := run.Tool.Driver
+	if d.Name != "mcpcheck" || sarifDeref(d.Version) != "v0.0.0-test" || sarifDeref(d.InformationURI) != "https://github.com/mcpcheck/mcpcheck" {
+		t.Errorf("driver name %q version %q informationUri %q", d.Name, sarifDeref(d.Version), sarifDeref(d.InformationURI))
+	}
+	if len(run.Invocations) != 1 {
+		t.Fatalf("got %d invocations, want 1", len(run.Invocations))
+	}
+	inv := run.Invocations[0]
+	if inv.ExecutionSuccessful == nil || !*inv.ExecutionSuccessful || inv.ExitCode == nil || *inv.ExitCode != r.ExitCode {
+		t.Errorf("invocation: executionSuccessful %v exitCode %v, want true and %d", inv.ExecutionSuccessful, inv.ExitCode, r.ExitCode)
+	}
+	if run.AutomationDetails == nil || sarifDeref(run.AutomationDetails.ID) != "mcpcheck/" {
+		t.Errorf("automationDetails.id is not mcpcheck/")
+	}
+}
+
+func TestSARIFRules(t *testing.T) {
+	r := emptyResult(t) // no findings: the catalogue is still complete
+	out := render(t, "sarif", testOptions(), r)
+	validateSARIF(t, out)
+	_, run := parseSARIF(t, out)
+	rules := run.Tool.Driver.Rules
+
+	if len(rules) != len(r.Rules)+1 {
+		t.Fatalf("got %d rules, want the %d of the catalogue and report-truncated", len(rules), len(r.Rules))
+	}
+	for i, want := range r.Rules {
+		got := rules[i]
+		if got.ID != want.ID {
+			t.Errorf("rule %d is %q, want %q (catalogue order)", i, got.ID, want.ID)
+			continue
+		}
+		checkSARIFRule(t, got)
+		if lvl := got.DefaultConfiguration.Level; lvl != want.Severity.String() {
+			t.Errorf("%s: defaultConfiguration.level %q, want %q", got.ID, lvl, want.Severity)
+		}
+		tags := sarifTags(got.Properties)
+		if !sarifContains(tags, want.Signal.String()) {
+			t.Errorf("%s: tags %v lack the signal %q", got.ID, tags, want.Signal)
+		}
+		sev, hasSev := got.Properties["security-severity"]
+		if want.Signal == checks.SignalSecurity {
+			if !sarifContains(tags, "security") || sev != "8.0" {
+				t.Errorf("%s: tags %v security-severity %v, want the security tag and 8.0", got.ID, tags, sev)
+			}
+		} else if hasSev {
+			t.Errorf("%s: security-severity on a non-security rule", got.ID)
+		}
+	}
+	if last := rules[len(rules)-1]; last.ID != "report-truncated" {
+		t.Errorf("last rule %q, want report-truncated", last.ID)
+	} else {
+		checkSARIFRule(t, last)
+	}
+}
+
+func checkSARIFRule(t *testing.T, d *sarif.ReportingDescriptor) {
+	t.Helper()
+	switch {
+	case sarifDeref(d.Name) == "":
+		t.Errorf("%s: no name", d.ID)
+	case d.ShortDescription == nil || sarifDeref(d.ShortDescription.Text) == "":
+		t.Errorf("%s: no shortDescription", d.ID)
+	case d.FullDescription == nil || sarifDeref(d.FullDescription.Text) == "":
+		t.Errorf("%s: no fullDescription", d.ID)
+	case d.Help == nil || sarifDeref(d.Help.Text) == "" || sarifDeref(d.Help.Markdown) == "":
+		t.Errorf("%s: help lacks text or markdown", d.ID)
+	case d.DefaultConfiguration == nil:
+		t.Errorf("%s: no defaultConfiguration", d.ID)
+	}
+}
+
+func TestSARIFResults(t *testing.T) {
+	r := sampleResult(t)
+	out := render(t, "sarif", testOptions(), r)
+	validateSARIF(t, out)
+	_, run := parseSARIF(t, out)
+	rules := run.Tool.Driver.Rules
+	want := sarifOrdered(r)
+
+	if len(run.Results) != len(want) {
+		t.Fatalf("got %d results, want %d", len(run.Results), len(want))
+	}
+	for i, res := range run.Results {
+		f := want[i]
+		id := sarifDeref(res.RuleID)
+		if id != f.Rule {
+			t.Errorf("result %d is %q, want %q (gated first, then in order)", i, id, f.Rule)
+			continue
+		}
+		if res.RuleIndex == nil || int(*res.RuleIndex) >= len(rules) || rules[*res.RuleIndex].ID != id {
+			t.Errorf("%s: ruleIndex %v does not point at its rule", id, res.RuleIndex)
+		}
+		if got := sarifDeref(res.Level); got != f.Level() {
+			t.Errorf("%s: level %q, want %q (gated %v)", id, got, f.Level(), f.Gated)
+		}
+		if got := res.PartialFingerprints["primaryLocationLineHash"]; got != f.Fingerprint {
+			t.Errorf("%s: primaryLocationLineHash %v, want the finding's fingerprint %q", id, got, f.Fingerprint)
+		}
+		if sarifDeref(res.Message.Text) == "" {
+			t.Errorf("%s: empty message", id)
+		}
+		if res.Properties["signal"] != f.Signal.String() {
+			t.Errorf("%s: properties.signal %v", id, res.Properties["signal"])
+		}
+		checkSARIFLocation(t, res, f)
+	}
+}
+
+// checkSARIFLocation checks where the sample's findings point.
+func checkSARIFLocation(t *testing.T, res *sarif.Result, f *checks.Finding) {
+	t.Helper()
+	id := f.Rule
+	switch f.File {
+	case session.StdinName:
+		if len(res.Locations) != 0 {
+			t.Errorf("%s: a finding on stdin has %d locations, want none", id, len(res.Locations))
+		}
+		return
+	case "/tmp/elsewhere/agent.jsonl":
+		checkSARIFURI(t, id, res.Locations, "file:///tmp/elsewhere/agent.jsonl", f.Line)
+	default:
+		checkSARIFURI(t, id, res.Locations, "captures/run%201.jsonl", f.Line)
+	}
+	if len(f.Related) > 0 {
+		checkSARIFURI(t, id+" related", res.RelatedLocations, "captures/run%201.jsonl", f.Related[0].Line)
+		if msg := res.RelatedLocations[0].Message; msg == nil || sarifDeref(msg.Text) != f.Related[0].Message {
+			t.Errorf("%s: related location message %v, want %q", id, msg, f.Related[0].Message)
+		}
+	}
+}
+
+func checkSARIFURI(t *testing.T, what string, locs []*sarif.Location, uri string, line int) {
+	t.Helper()
+	if len(locs) != 1 || locs[0].PhysicalLocation == nil || locs[0].PhysicalLocation.ArtifactLocation == nil {
+		t.Errorf("%s: want exactly one physical location, got %d locations", what, len(locs))
+		return
+	}
+	pl := locs[0].PhysicalLocation
+	if got := sarifDeref(pl.ArtifactLocation.URI); got != uri {
+		t.Errorf("%s: uri %q, want %q", what, got, uri)
+	}
+	if pl.Region == nil || pl.Region.StartLine == nil || *pl.Region.StartLine != line {
+		t.Errorf("%s: region %+v, want startLine %d", what, pl.Region, line)
+	}
+}
+
+func TestSARIFNoRegionWithoutLine(t *testing.T) {
+	r := sampleResult(t)
+	r.Sessions[0].Findings[0].Line = 0 // a whole-session finding
+	out := render(t, "sarif", testOptions(), r)
+	validateSARIF(t, out)
+	_, run := parseSARIF(t, out)
+	loc := run.Results[0].Locations[0].PhysicalLocation
+	if loc.Region != nil {
+		t.Errorf("line 0 gave region %+v, want none", loc.Region)
+	}
+}
+
+func TestSARIFArtifactURI(t *testing.T) {
+	const wd = "/work/project"
+	for _, tc := range []struct {
+		file, workDir, uri string
+	}{
+		{"/work/project/captures/run 1.jsonl", wd, "captures/run%201.jsonl"},
+		{"/work/project/a/../b.jsonl", wd, "b.jsonl"},
+		{"captures/run 1.jsonl", wd, "captures/run%201.jsonl"},
+		{"./x.jsonl", wd, "x.jsonl"},
+		{"../up.jsonl", wd, "file:///work/up.jsonl"},
+		{"/tmp/elsewhere/agent.jsonl", wd, "file:///tmp/elsewhere/agent.jsonl"},
+		{"/work/projectile/x.jsonl", wd, "file:///work/projectile/x.jsonl"},
+		{"/tmp/100% #1?.jsonl", wd, "file:///tmp/100%25%20%231%3F.jsonl"},
+		{"c:run.jsonl", wd, "./c:run.jsonl"}, // not read as a scheme
+		{"/tmp/x.jsonl", "", "file:///tmp/x.jsonl"},
+		{"rel.jsonl", "", "rel.jsonl"},
+	} {
+		got, ok := sarifArtifactURI(tc.file, tc.workDir)
+		if !ok || got != tc.uri {
+			t.Errorf("sarifArtifactURI(%q, %q) = %q, %v; want %q", tc.file, tc.workDir, got, ok, tc.uri)
+		}
+	}
+	if got, ok := sarifArtifactURI(session.StdinName, wd); ok {
+		t.Errorf("stdin got uri %q, want none", got)
+	}
+}
+
+// sarifManyFindings is a run with n findings over two sessions, every
+// third one gated.
+func sarifManyFindings(t testing.TB, n int) *checks.Result {
+	rules := testCatalogue()
+	gate, err := checks.ParseGate(checks.DefaultGate, rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(testWorkDir, "big.jsonl")
+	sessions := []*checks.SessionResult{
+		{ID: "big-1", Label: "big", File: file, FirstLine: 1},
+		{ID: "big-2", Label: "big", File: file, FirstLine: n/2 + 1},
+	}
+	for i := 0; i < n; i++ {
+		id := "pending-request" // not gated by default
+		if i%3 == 0 {
+			id = "jsonrpc-error"
+		}
+		s := sessions[i*2/n]
+		f := finding(rules, gate, id, file, i+1, fmt.Sprintf("call #%d", i), fmt.Sprintf("finding %d", i))
+		f.Session = s.ID
+		s.Findings = append(s.Findings, f)
+	}
+	for _, s := range sessions {
+		s.Recount()
+	}
+	return &checks.Result{Files: []string{file}, Sessions: sessions, Gate: gate, Rules: rules, ExitCode: 1}
+}
+
+func TestSARIFTruncation(t *testing.T) {
+	const n = 6000
+	r := sarifManyFindings(t, n)
+	out := render(t, "sarif", testOptions(), r)
+	validateSARIF(t, out)
+	_, run := parseSARIF(t, out)
+
+	if len(run.Results) != MaxSARIFResults {
+		t.Fatalf("got %d results, want %d", len(run.Results), MaxSARIFResults)
+	}
+	want := sarifOrdered(r)
+	if want[1999].Gated != true || want[2000].Gated != false {
+		t.Fatal("test data: want 2000 gated findings first")
+	}
+	for i, res := range run.Results[:MaxSARIFResults-1] {
+		if got := res.PartialFingerprints["primaryLocationLineHash"]; got != want[i].Fingerprint {
+			t.Fatalf("result %d has fingerprint %v, want %q (gated first, then in order)", i, got, want[i].Fingerprint)
+		}
+		if sarifDeref(res.Level) != want[i].Level() {
+			t.Fatalf("result %d: level %q, want %q", i, sarifDeref(res.Level), want[i].Level())
+		}
+	}
+
+	last := run.Results[MaxSARIFResults-1]
+	if sarifDeref(last.RuleID) != "report-truncated" {
+		t.Fatalf("last result is %q, want report-truncated", sarifDeref(last.RuleID))
+	}
+	rules := run.Tool.Driver.Rules
+	if last.RuleIndex == nil || rules[*last.RuleIndex].ID != "report-truncated" {
+		t.Errorf("report-truncated ruleIndex %v does not point at its rule", last.RuleIndex)
+	}
+	msg := sarifDeref(last.Message.Text)
+	if left := n - (MaxSARIFResults - 1); !strings.Contains(msg, fmt.Sprintf("%d of %d findings were left out", left, n)) {
+		t.Errorf("truncation message %q does not say %d findings were left out", msg, left)
+	}
+	if l := sarifDeref(last.Level); l != "warning" {
+		t.Errorf("report-truncated level %q, want warning", l)
+	}
+	// Code scanning refuses an upload with a locationless result.
+	if len(last.Locations) != 1 || sarifDeref(last.Locations[0].PhysicalLocation.ArtifactLocation.URI) != "big.jsonl" {
+		t.Errorf("report-truncated is not located at the first capture")
+	}
+	if last.PartialFingerprints["primaryLocationLineHash"] == nil {
+		t.Errorf("report-truncated has no fingerprint")
+	}
+}
+
+func TestSARIFCapBoundary(t *testing.T) {
+	for _, tc := range []struct{ findings, results, left int }{
+		{MaxSARIFResults, MaxSARIFResults, 0},
+		{MaxSARIFResults + 1, MaxSARIFResults, 2},
+	} {
+		out := render(t, "sarif", testOptions(), sarifManyFindings(t, tc.findings))
+		validateSARIF(t, out)
+		_, run := parseSARIF(t, out)
+		if len(run.Results) != tc.results {
+			t.Errorf("%d findings: %d results, want %d", tc.findings, len(run.Results), tc.results)
+			continue
+		}
+		last := run.Results[len(run.Results)-1]
+		truncated := sarifDeref(last.RuleID) == "report-truncated"
+		if truncated != (tc.left > 0) {
+			t.Errorf("%d findings: last result %q", tc.findings, sarifDeref(last.RuleID))
+		}
+		if truncated && !strings.HasPrefix(sarifDeref(last.Message.Text), fmt.Sprintf("%d of", tc.left)) {
+			t.Errorf("%d findings: message %q, want %d left out", tc.findings, sarifDeref(last.Message.Text), tc.left)
+		}
+	}
+}
+
+func TestSARIFDeterministic(t *testing.T) {
+	r := sampleResult(t)
+	first := render(t, "sarif", testOptions(), r)
+	again := render(t, "sarif", testOptions(), r)
+	fresh := render(t, "sarif", testOptions(), sampleResult(t))
+	if !bytes.Equal(first, again) || !bytes.Equal(first, fresh) {
+		t.Error("rendering the same result twice gave different bytes")
+	}
+}
+
+func TestSARIFDocMarkdown(t *testing.T) {
+	doc := "A *bold* claim about <html> and\nsnake_case ids.\n\n- not a list\n\nFix: send `x`.\n\nBad:  {\"id\":1}\nGood: {\"jsonrpc\":\"2.0\",\"id\":1}"
+	want := "A \\*bold\\* claim about \\<html\\> and snake\\_case ids.\n\n" +
+		"\\- not a list\n\n" +
+		"**Fix:** send \\`x\\`.\n\n" +
+		"```\nBad:  {\"id\":1}\nGood: {\"jsonrpc\":\"2.0\",\"id\":1}\n```"
+	if got := sarifDocMarkdown(doc); got != want {
+		t.Errorf("markdown:\n%s\nwant:\n%s", got, want)
+	}
+	if got := sarifFirstParagraph(doc); got != "A *bold* claim about <html> and snake_case ids." {
+		t.Errorf("first paragraph %q", got)
+	}
+	if got := sarifCodeBlock([]string{"Bad: ```x```"}); !strings.HasPrefix(got, "````\n") {
+		t.Errorf("fence not longer than the backticks inside: %q", got)
+	}
+}
+
+// TestSARIFSchemaLoaderRefuses shows the validation compiler cannot be
+// talked into reading a local file.
+func TestSARIFSchemaLoaderRefuses(t *testing.T) {
+	c := newSARIFSchemaCompiler()
+	const url = "https://example.invalid/hostile.json"
+	if err := c.AddResource(url, map[string]any{"$ref": "file:///etc/hostname"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Compile(url); err == nil {
+		t.Error("a schema referring to file:///etc/hostname compiled; the loader must refuse it")
+	}
+}
+
+func sarifDeref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
+
+func sarifTags(p sarif.Properties) []string {
+	raw, _ := p["tags"].([]any)
+	var out []string
+	for _, v := range raw {
+		if s, ok := v.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func sarifContains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,247 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// pairings renders each delivered frame as "line:pairing", in delivery order.
+func pairings(rec *recorder) string {
+	var out []string
+	for _, f := range rec.frames {
+		if f.Pairing != Unpaired {
+			out = append(out, fmt.Sprintf("%d:%s", f.Line, f.Pairing))
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+func httpEnv(seq int, dir, conn, raw string, extra ...string) string {
+	return env(seq, dir, raw, append([]string{fmt.Sprintf(`"conn_id":%q`, conn)}, extra...)...)
+}
+
+func TestIDsAreExactTokens(t *testing.T) {
+	rec := readString(t, lines(
+		env(1, "c2s", `{"jsonrpc":"2.0","id":1,"method":"ping"}`),
+		env(2, "c2s", `{"jsonrpc":"2.0","id":"1","method":"ping"}`),
+		env(3, "c2s", `{"jsonrpc":"2.0","id":1.0,"method":"ping"}`),
+		env(4, "s2c", `{"jsonrpc":"2.0","id":"\u0031","result":{}}`),
+		env(5, "s2c", `{"jsonrpc":"2.0","id":1.0,"result":{}}`),
+		env(6, "s2c", `{"jsonrpc":"2.0","id":1,"result":{}}`),
+	))
+	if got, want := pairings(rec), "1:opened 2:opened 3:opened 4:answered 5:answered 6:answered"; got != want {
+		t.Fatalf("got %s, want %s", got, want)
+	}
+	for i, want := range []int{2, 3, 1} {
+		if rec.frames[3+i].Call.Line != want {
+			t.Errorf("answer at line %d paired with line %d, want %d", rec.frames[3+i].Line, rec.frames[3+i].Call.Line, want)
+		}
+	}
+}
+
+func TestAnswerRecordedBeforeItsRequest(t *testing.T) {
+	var ls []string
+	ls = append(ls, env(1, "s2c", `{"jsonrpc":"2.0","id":2,"result":{}}`))
+	ls = append(ls, env(2, "c2s", `{"jsonrpc":"2.0","id":2,"method":"ping"}`))
+	rec := readString(t, lines(ls...))
+	if got := pairings(rec); got != "2:opened 1:answered" {
+		t.Errorf("within the window: %s", got)
+	}
+	// beyond the window the answer is unmatched, and the request pending
+	ls = ls[:1]
+	for i := 0; i < ReorderWindow; i++ {
+		ls = append(ls, env(2+i, "stderr", "", `"text":"log line"`))
+	}
+	ls = append(ls, env(100, "c2s", `{"jsonrpc":"2.0","id":2,"method":"ping"}`))
+	rec = readString(t, lines(ls...))
+	if got := pairings(rec); got != "1:unmatched 66:opened" {
+		t.Errorf("beyond the window: %s", got)
+	}
+	if u := rec.sessions[0].Unfinished(); len(u) != 1 {
+		t.Errorf("unfinished %v", u)
+	}
+}
+
+func TestHTTPConnections(t *testing.T) {
+	rec := readString(t, lines(
+		httpEnv(1, "c2s", "a", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`),
+		httpEnv(2, "s2c", "a", `{"jsonrpc":"2.0","id":7,"method":"roots/list"}`),
+		httpEnv(3, "c2s", "b", `{"jsonrpc":"2.0","id":7,"result":{"roots":[]}}`),
+		httpEnv(4, "c2s", "c", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`),
+		// two candidates on other connections: ambiguous, not guessed
+		httpEnv(5, "c2s", "d", `{"jsonrpc":"2.0","id":9,"method":"ping"}`),
+		httpEnv(6, "c2s", "e", `{"jsonrpc":"2.0","id":9,"method":"ping"}`),
+		httpEnv(7, "s2c", "f", `{"jsonrpc":"2.0","id":9,"result":{}}`),
+		httpEnv(8, "s2c", "d", `{"jsonrpc":"2.0","id":9,"result":{}}`),
+		httpEnv(9, "s2c", "e", `{"jsonrpc":"2.0","id":9,"result":{}}`),
+	))
+	got := pairings(rec)
+	for _, want := range []string{"3:answered", "4:cancelling", "8:answered", "9:answered", "7:unmatched"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%s lacks %s", got, want)
+		}
+	}
+	if rec.frames[3].Call == nil || rec.frames[3].Call.State != Cancelled {
+		t.Errorf("cross-connection cancel did not cancel: %+v", rec.frames[3].Call)
+	}
+	if u := rec.sessions[0].Unfinished(); len(u) != 0 {
+		t.Errorf("unfinished: %v", u[0].Label())
+	}
+}
+
+func TestIDLessErrorPairsWithItsExchange(t *testing.T) {
+	rec := readString(t, lines(
+		httpEnv(1, "c2s", "a", `{"jsonrpc":"2.0","id":13,"method":"logging/setLevel","params":{"level":"debug"}}`, `"mcp_protocol_version":"2026-07-28"`),
+		httpEnv(2, "s2c", "a", `{"jsonrpc":"2.0","error":{"code":-32602,"message":"missing _meta"}}`, `"status":400`),
+		httpEnv(3, "c2s", "b", `{"jsonrpc":"2.0","id":14,"method":"ping"}`),
+		httpEnv(4, "s2c", "b", `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"bad"}}`, `"status":400`),
+		// on stdio nothing pairs by exchange
+		env(5, "c2s", `{"jsonrpc":"2.0","id":15,"method":"ping"}`),
+		env(6, "s2c", `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`),
+	))
+	if got := pairings(rec); got != "1:opened 2:answered 3:opened 4:answered 5:opened 6:unmatched" {
+		t.Errorf("got %s", got)
+	}
+	if c := rec.frames[1].Call; c == nil || c.State != Failed || c.ID.String() != "13" {
+		t.Errorf("call %+v", c)
+	}
+}
+
+func TestVersionProbe(t *testing.T) {
+	probe := env(1, "c2s", `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
+	rejected := env(2, "s2c", `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`)
+	initialize := env(3, "c2s", `{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
+	result := env(4, "s2c", `{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`)
+	rec := readString(t, lines(probe, rejected, initialize, result))
+	if got := pairings(rec); got != "1:opened 2:probe-fallback 3:opened 4:answered" {
+		t.Errorf("fallback: %s", got)
+	}
+	if rev := rec.sessions[0].Revision; rev != "2025-06-18" {
+		t.Errorf("session revision %q, want the negotiated 2025-06-18", rev)
+	}
+	rec = readString(t, lines(probe, rejected, env(3, "c2s", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)))
+	if got := pairings(rec); !strings.HasPrefix(got, "1:opened 2:answered") {
+		t.Errorf("no fallback: %s", got)
+	}
+	rec = readString(t, lines(probe, rejected))
+	if got := pairings(rec); got != "1:opened 2:answered" {
+		t.Errorf("capture ends after the probe: %s", got)
+	}
+}
+
+func TestStatesAndSeqGaps(t *testing.T) {
+	rec := readString(t, lines(
+		env(1, "c2s", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}`),
+		env(2, "c2s", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"b"}}`),
+		env(3, "s2c", `{"jsonrpc":"2.0","id":1,"result":{}}`),
+		env(4, "s2c", `{"jsonrpc":"2.0","id":1,"result":{}}`),
+		env(7, "c2s", `{"jsonrpc":"2.0","id":2,"method":"ping"}`),
+		env(8, "c2s", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`),
+		env(5, "s2c", `{"jsonrpc":"2.0","id":2,"result":{}}`),
+		env(9, "c2s", `{"jsonrpc":"2.0","id":null,"method":"ping"}`),
+		env(10, "c2s", `{"jsonrpc":"2.0","id":3,"method":"subscriptions/listen","params":{"notifications":{}}}`),
+	))
+	if got, want := pairings(rec), "1:opened 2:reused 3:answered 4:duplicate 5:opened 6:cancelling 7:late 8:untracked 9:opened"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if rec.frames[0].Call.State != Superseded || rec.frames[1].Call.Superseded != rec.frames[0].Call {
+		t.Error("the reused id did not supersede the call in flight")
+	}
+	s := rec.sessions[0]
+	if s.MissingFrames != 2 || rec.frames[4].GapBefore != 2 || rec.frames[6].GapBefore != 0 {
+		t.Errorf("missing %d, gap %d/%d", s.MissingFrames, rec.frames[4].GapBefore, rec.frames[6].GapBefore)
+	}
+	if u := s.Unfinished(); len(u) != 0 {
+		t.Errorf("a listen stream, a null-id request and a cancelled call are not pending: %v", u[0].Label())
+	}
+}
+
+func TestTasksStayOpenUntilTerminal(t *testing.T) {
+	capture := []string{
+		env(1, "c2s", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"build","task":{"ttl":60000}}}`),
+		env(2, "s2c", `{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t-1","status":"working","createdAt":"2026-09-01T10:00:00Z"}}}`),
+		env(3, "c2s", `{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"t-1"}}`),
+		env(4, "s2c", `{"jsonrpc":"2.0","id":2,"result":{"taskId":"t-1","status":"working"}}`),
+	}
+	rec := readString(t, lines(capture...))
+	if u := rec.sessions[0].Unfinished(); len(u) != 1 || u[0].State != TaskRunning {
+		t.Fatalf("a running task must be unfinished: %v", u)
+	}
+	capture = append(capture, env(5, "s2c", `{"jsonrpc":"2.0","method":"notifications/tasks/status","params":{"taskId":"t-1","status":"failed","statusMessage":"compiler crashed"}}`))
+	rec = readString(t, lines(capture...))
+	f := rec.frames[4]
+	if f.Task == nil || f.Task.Status != "failed" || f.Task.Call.State != Failed || f.Task.Call.EndLine != 5 {
+		t.Fatalf("terminal status not recorded: %+v", f.Task)
+	}
+	if u := rec.sessions[0].Unfinished(); len(u) != 0 {
+		t.Errorf("finished task still unfinished")
+	}
+}
+
+func TestMultiRoundTripOperations(t *testing.T) {
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}`
+	rec := readString(t, lines(
+		env(1, "c2s", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"deploy",`+meta+`}}`),
+		env(2, "s2c", `{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"confirm":{"method":"elicitation/create","params":{}}},"requestState":"opaque-1"}}`),
+		env(3, "c2s", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"deploy","requestState":"opaque-1","inputResponses":{"confirm":{"action":"accept"}},`+meta+`}}`),
+		env(4, "s2c", `{"jsonrpc":"2.0","id":2,"result":{"resultType":"input_required","inputRequests":{"region":{"method":"elicitation/create","params":{}}}}}`),
+		env(5, "c2s", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"deploy","inputResponses":{"region":{"action":"accept"}},`+meta+`}}`),
+		env(6, "s2c", `{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","content":[]}}`),
+		env(7, "c2s", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"deploy",`+meta+`}}`),
+		env(8, "s2c", `{"jsonrpc":"2.0","id":4,"result":{"resultType":"input_required","inputRequests":{"confirm":{"method":"elicitation/create","params":{}}},"requestState":"opaque-2"}}`),
+	))
+	last := rec.frames[5].Call
+	if last.Op == nil || last.Op.Requests != 3 || last.Op.First.ID.String() != "1" || last.Op.Parked || last.Revision != "2026-07-28" {
+		t.Fatalf("chain not linked: %+v", last.Op)
+	}
+	if u := rec.sessions[0].Unfinished(); len(u) != 1 || u[0].ID.String() != "4" || u[0].State != Parked {
+		t.Errorf("the parked operation must be unfinished: %v", u)
+	}
+}
+
+func TestParkedOperationsAreCapped(t *testing.T) {
+	var ls []string
+	for i := 1; i <= MaxParkedOperations+3; i++ {
+		ls = append(ls,
+			env(2*i-1, "c2s", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"t%d"}}`, i, i)),
+			env(2*i, "s2c", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"resultType":"input_required","requestState":"s%d"}}`, i, i)))
+	}
+	rec := readString(t, lines(ls...))
+	s := rec.sessions[0]
+	if s.RetiredOperations != 3 || len(s.Unfinished()) != MaxParkedOperations {
+		t.Errorf("retired %d, parked %d", s.RetiredOperations, len(s.Unfinished()))
+	}
+}
+
+func TestMessageKinds(t *testing.T) {
+	cases := []struct {
+		raw     string
+		kind    Kind
+		problem string
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"ping"}`, Request, ""},
+		{`{"jsonrpc":"2.0","method":"notifications/initialized"}`, Notification, ""},
+		{`{"jsonrpc":"2.0","id":1,"result":{}}`, Response, ""},
+		{`{"jsonrpc":"2.0","id":1}`, Response, ""},
+		{`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, Invalid, "array"},
+		{`"hello"`, Invalid, "string"},
+		{`42`, Invalid, "number"},
+		{`{"level":"info","msg":"started"}`, Invalid, "none of the JSON-RPC members"},
+		{`{"jsonrpc":"2.0","id":1,"method":7}`, Invalid, "method is a JSON number"},
+		{`{"jsonrpc":"2.0","id":1,"method":"ping","params":"x"}`, Invalid, "params is a JSON string"},
+		{`{"jsonrpc":"2.0","id":1,"error":{"code":"oops","message":"x"}}`, Invalid, "integer code"},
+		{`{"jsonrpc":"2.0","id":1,"error":{"code":-32601.5,"message":"x"}}`, Invalid, "integer code"},
+	}
+	for _, c := range cases {
+		m := decodeMessage([]byte(c.raw))
+		if m.Kind != c.kind || !strings.Contains(m.Problem, c.problem) {
+			t.Errorf("%s: kind %v problem %q, want %v %q", c.raw, m.Kind, m.Problem, c.kind, c.problem)
+		}
+	}
+	for tok, kind := range map[string]IDKind{`1`: IDInteger, `-3`: IDInteger, `1.0`: IDInteger, `1.5`: IDFraction, `1e3`: IDInteger, `"a"`: IDString, `null`: IDNull, `true`: IDOther, `{"a":1}`: IDOther, `[1]`: IDOther} {
+		if got := MakeID([]byte(tok)).Kind(); got != kind {
+			t.Errorf("MakeID(%s).Kind() = %v, want %v", tok, got, kind)
+		}
+	}
+}
