@@ -151,8 +151,12 @@ func (p Pairing) String() string {
 }
 
 // detach gives a frame that correlation holds back its own copy of the
-// bytes it still refers to.
+// bytes it refers to: Raw and the decoded view alias the reader's buffer,
+// which the next envelope reuses.
 func (f *Frame) detach() *Frame {
-	f.Raw = append(json.RawMessage(nil), f.Raw...)
+	if f.Raw != nil {
+		f.Raw = append(json.RawMessage(nil), f.Raw...)
+		f.Msg = decodeMessage(f.Raw)
+	}
 	return f
 }

@@ -97,18 +97,14 @@ func (r *ResultFields) ResultTypeString() (string, bool) {
 	return s, true
 }
 
-// wireMessage is the first decoding step: members stay raw so that a member
-// of the wrong type is reported instead of failing the whole frame.
+// wireMessage holds the members of a JSON-RPC object, still raw, so that a
+// member of the wrong type is reported instead of failing the whole frame.
 type wireMessage struct {
-	JSONRPC json.RawMessage `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  json.RawMessage `json:"method"`
-	Params  json.RawMessage `json:"params"`
-	Result  json.RawMessage `json:"result"`
-	Error   json.RawMessage `json:"error"`
+	JSONRPC, ID, Method, Params, Result, Error []byte
 }
 
-// decodeMessage classifies raw, a syntactically valid JSON value.
+// decodeMessage classifies raw, a JSON value. The raw slices it keeps alias
+// raw.
 func decodeMessage(raw json.RawMessage) Message {
 	var m Message
 	switch firstByte(raw) {
@@ -124,7 +120,23 @@ func decodeMessage(raw json.RawMessage) Message {
 		return m
 	}
 	var w wireMessage
-	if err := json.Unmarshal(raw, &w); err != nil {
+	err := eachMember(raw, func(name, v []byte) {
+		switch string(name) {
+		case "jsonrpc":
+			w.JSONRPC = v
+		case "id":
+			w.ID = v
+		case "method":
+			w.Method = v
+		case "params":
+			w.Params = v
+		case "result":
+			w.Result = v
+		case "error":
+			w.Error = v
+		}
+	})
+	if err != nil {
 		m.Kind, m.Problem = Invalid, "not a decodable JSON-RPC object: "+err.Error()
 		return m
 	}
@@ -134,7 +146,7 @@ func decodeMessage(raw json.RawMessage) Message {
 	}
 	if w.JSONRPC != nil {
 		m.HasVersion = true
-		_ = json.Unmarshal(w.JSONRPC, &m.Version) // a non-string leaves Version empty
+		m.Version, _ = jsonString(w.JSONRPC) // a non-string leaves Version empty
 	}
 	if w.ID != nil {
 		m.HasID = true
@@ -142,15 +154,15 @@ func decodeMessage(raw json.RawMessage) Message {
 	}
 	m.Params, m.Result = w.Params, w.Result
 	if w.Method != nil {
-		if firstByte(w.Method) != '"' || json.Unmarshal(w.Method, &m.Method) != nil {
+		var ok bool
+		if m.Method, ok = jsonString(w.Method); !ok {
 			m.Kind, m.Problem = Invalid, "method is a JSON "+jsonKind(w.Method)+", not a string"
 			return m
 		}
 		if w.Params != nil {
 			switch firstByte(w.Params) {
 			case '{':
-				m.Req = new(RequestParams)
-				_ = json.Unmarshal(w.Params, m.Req) // mistyped fields stay empty; rules judge them
+				m.Req = decodeParams(w.Params) // mistyped fields stay empty; rules judge them
 			case '[':
 			default:
 				m.Kind, m.Problem = Invalid, "params is a JSON "+jsonKind(w.Params)+", not an object"
@@ -166,33 +178,137 @@ func decodeMessage(raw json.RawMessage) Message {
 	m.Kind = Response
 	if w.Error != nil {
 		e := new(RPCError)
-		if !validErrorObject(w.Error, e) {
+		if !decodeError(w.Error, e) {
 			m.Kind, m.Problem = Invalid, "error is not an object with an integer code and a string message"
 			return m
 		}
 		m.Error = e
 	}
 	if firstByte(w.Result) == '{' {
-		m.Res = new(ResultFields)
-		_ = json.Unmarshal(w.Result, m.Res)
+		m.Res = decodeResult(w.Result)
 	}
 	return m
 }
 
-func validErrorObject(raw json.RawMessage, e *RPCError) bool {
-	var w struct {
-		Code    json.RawMessage `json:"code"`
-		Message json.RawMessage `json:"message"`
-		Data    json.RawMessage `json:"data"`
+func decodeParams(v []byte) *RequestParams {
+	p := new(RequestParams)
+	_ = eachMember(v, func(name, val []byte) {
+		switch string(name) {
+		case "name":
+			p.Name, _ = jsonString(val)
+		case "uri":
+			p.URI, _ = jsonString(val)
+		case "_meta":
+			_ = eachMember(val, func(name, val []byte) {
+				switch string(name) {
+				case "io.modelcontextprotocol/protocolVersion":
+					p.Meta.ProtocolVersion, _ = jsonString(val)
+				case "progressToken":
+					p.Meta.ProgressToken = val
+				}
+			})
+		case "protocolVersion":
+			p.ProtocolVersion, _ = jsonString(val)
+		case "requestId":
+			p.RequestID = val
+		case "requestState":
+			if s, ok := jsonString(val); ok {
+				p.RequestState = &s
+			}
+		case "inputResponses":
+			p.InputResponses = members(val)
+		case "taskId":
+			p.TaskID, _ = jsonString(val)
+		case "status":
+			p.Status, _ = jsonString(val)
+		case "task":
+			p.Task = val
+		case "arguments":
+			p.Arguments = val
+		}
+	})
+	return p
+}
+
+func decodeResult(v []byte) *ResultFields {
+	r := new(ResultFields)
+	_ = eachMember(v, func(name, val []byte) {
+		switch string(name) {
+		case "isError":
+			r.IsError = jsonBool(val)
+		case "resultType":
+			r.ResultType = val
+		case "protocolVersion":
+			r.ProtocolVersion, _ = jsonString(val)
+		case "requestState":
+			if s, ok := jsonString(val); ok {
+				r.RequestState = &s
+			}
+		case "inputRequests":
+			r.InputRequests = members(val)
+		case "task":
+			if firstByte(val) == '{' {
+				t := taskObject(val)
+				r.Task = &t
+			}
+		case "taskId":
+			r.TaskID, _ = jsonString(val)
+		case "status":
+			r.Status, _ = jsonString(val)
+		case "content":
+			r.Content = val
+		}
+	})
+	return r
+}
+
+// members maps an object's member names to their raw values; nil when val
+// is not an object.
+func members(val []byte) map[string]json.RawMessage {
+	if firstByte(val) != '{' {
+		return nil
 	}
-	if firstByte(raw) != '{' || json.Unmarshal(raw, &w) != nil {
+	m := map[string]json.RawMessage{}
+	_ = eachMember(val, func(name, v []byte) { m[string(name)] = v })
+	return m
+}
+
+// taskObject reads the members of a task object correlation follows.
+func taskObject(raw []byte) TaskFields {
+	var t TaskFields
+	_ = eachMember(raw, func(name, val []byte) {
+		switch string(name) {
+		case "taskId":
+			t.TaskID, _ = jsonString(val)
+		case "status":
+			t.Status, _ = jsonString(val)
+		}
+	})
+	return t
+}
+
+func decodeError(raw []byte, e *RPCError) bool {
+	var code, msg []byte
+	if eachMember(raw, func(name, val []byte) {
+		switch string(name) {
+		case "code":
+			code = val
+		case "message":
+			msg = val
+		case "data":
+			e.Data = val
+		}
+	}) != nil {
 		return false
 	}
-	code, err := strconv.ParseInt(string(w.Code), 10, 64)
-	if err != nil || firstByte(w.Message) != '"' || json.Unmarshal(w.Message, &e.Message) != nil {
+	n, ok := jsonInt(code)
+	if !ok {
 		return false
 	}
-	e.Code, e.Data = code, w.Data
+	if e.Message, ok = jsonString(msg); !ok {
+		return false
+	}
+	e.Code = n
 	return true
 }
 

@@ -45,29 +45,30 @@ func (e *NotCaptureError) Error() string {
 	return fmt.Sprintf("%s: not an mcpsnoop capture: %s", e.File, e.Reason)
 }
 
-// envelope is the mcpsnoop JSONL record.
+// envelope is the mcpsnoop JSONL record. Its byte fields alias the chunk it
+// was decoded from.
 type envelope struct {
-	SessionID          string          `json:"session_id"`
-	ServerLabel        string          `json:"server_label"`
-	Seq                int64           `json:"seq"`
-	TS                 string          `json:"ts"`
-	Direction          string          `json:"direction"`
-	Transport          string          `json:"transport"`
-	Raw                json.RawMessage `json:"raw"`
-	Text               *string         `json:"text"`
-	MCPMethod          string          `json:"mcp_method"`
-	MCPName            string          `json:"mcp_name"`
-	MCPProtocolVersion string          `json:"mcp_protocol_version"`
-	MCPParamHeaders    []ParamHeader   `json:"mcp_param_headers"`
-	Batch              bool            `json:"batch"`
-	ConnID             string          `json:"conn_id"`
-	Truncated          bool            `json:"truncated"`
-	Redacted           bool            `json:"redacted"`
-	Status             int             `json:"status"`
-	AuthChallenge      string          `json:"auth_challenge"`
-	ContentType        string          `json:"content_type"`
-	Accept             string          `json:"accept"`
-	Origin             string          `json:"origin"`
+	SessionID          string
+	ServerLabel        string
+	Seq                int64
+	TS                 string
+	Direction          string
+	Transport          string
+	Raw                []byte
+	Text               *string
+	MCPMethod          string
+	MCPName            string
+	MCPProtocolVersion string
+	MCPParamHeaders    []ParamHeader
+	Batch              bool
+	ConnID             string
+	Truncated          bool
+	Redacted           bool
+	Status             int
+	AuthChallenge      string
+	ContentType        string
+	Accept             string
+	Origin             string
 }
 
 // Read reads one capture from r, calling h for every frame, damage and
@@ -175,13 +176,9 @@ func (rd *reader) chunk(c chunk) {
 		return
 	}
 	var env envelope
-	if err := json.Unmarshal(c.data, &env); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if !errors.As(err, &typeErr) {
-			rd.damaged(Damage{File: rd.name, Line: c.line, Reason: "an envelope that is not valid JSON: " + syntaxReason(err)}, sniffSessionID(c.data))
-			return
-		}
-		// A field of the wrong type is left empty; the rest of the envelope stands.
+	if err := env.decode(c.data); err != nil {
+		rd.damaged(Damage{File: rd.name, Line: c.line, Reason: "an envelope that is not valid JSON: " + err.Error()}, sniffSessionID(c.data))
+		return
 	}
 	if env.SessionID == "" {
 		rd.damaged(Damage{File: rd.name, Line: c.line, Reason: "an envelope without a session_id"}, "")
@@ -269,10 +266,56 @@ func sniffSessionID(b []byte) string {
 	return string(rest[:j])
 }
 
-func syntaxReason(err error) string {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return fmt.Sprintf("%s (at byte %d)", se.Error(), se.Offset)
-	}
-	return err.Error()
+// decode reads an envelope; a member of the wrong type reads as absent, as
+// encoding/json would leave it, and only broken JSON is an error.
+func (e *envelope) decode(data []byte) error {
+	return eachMember(data, func(name, val []byte) {
+		switch string(name) {
+		case "session_id":
+			e.SessionID, _ = jsonString(val)
+		case "server_label":
+			e.ServerLabel, _ = jsonString(val)
+		case "seq":
+			e.Seq, _ = jsonInt(val)
+		case "ts":
+			e.TS, _ = jsonString(val)
+		case "direction":
+			e.Direction, _ = jsonString(val)
+		case "transport":
+			e.Transport, _ = jsonString(val)
+		case "raw":
+			e.Raw = val
+		case "text":
+			if s, ok := jsonString(val); ok {
+				e.Text = &s
+			}
+		case "mcp_method":
+			e.MCPMethod, _ = jsonString(val)
+		case "mcp_name":
+			e.MCPName, _ = jsonString(val)
+		case "mcp_protocol_version":
+			e.MCPProtocolVersion, _ = jsonString(val)
+		case "mcp_param_headers":
+			_ = json.Unmarshal(val, &e.MCPParamHeaders)
+		case "batch":
+			e.Batch = jsonBool(val)
+		case "conn_id":
+			e.ConnID, _ = jsonString(val)
+		case "truncated":
+			e.Truncated = jsonBool(val)
+		case "redacted":
+			e.Redacted = jsonBool(val)
+		case "status":
+			n, _ := jsonInt(val)
+			e.Status = int(n)
+		case "auth_challenge":
+			e.AuthChallenge, _ = jsonString(val)
+		case "content_type":
+			e.ContentType, _ = jsonString(val)
+		case "accept":
+			e.Accept, _ = jsonString(val)
+		case "origin":
+			e.Origin, _ = jsonString(val)
+		}
+	})
 }

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"encoding/json"
 	"slices"
 	"sort"
 	"strings"
@@ -430,14 +429,6 @@ func (s *Session) taskStatus(f *Frame, id, status string) {
 		c.State = Cancelled
 	}
 	f.Task = t
-}
-
-func taskObject(raw []byte) TaskFields {
-	var t TaskFields
-	if firstByte(raw) == '{' {
-		_ = json.Unmarshal(raw, &t)
-	}
-	return t
 }
 
 // rejectsProbe reports the answers with which a legacy server turns down a

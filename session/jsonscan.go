@@ -1,0 +1,289 @@
+package session
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+// A small validating JSON scanner. Envelopes are decoded by walking their
+// members and keeping each value as a sub-slice, so the bytes of a large
+// tool result are scanned once per nesting level instead of being validated
+// and decoded again by every json.Unmarshal on the way down (a profile put
+// two thirds of an older checker's time there).
+
+// maxDepth bounds nesting, as encoding/json does, so hostile input cannot
+// exhaust the stack.
+const maxDepth = 10000
+
+type scanError struct {
+	off int
+	msg string
+}
+
+func (e *scanError) Error() string { return fmt.Sprintf("%s at byte %d", e.msg, e.off+1) }
+
+// stringSpecial marks the bytes that end the fast path inside a string.
+var stringSpecial = func() (t [256]bool) {
+	for c := 0; c < 0x20; c++ {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipValue validates the value at b[i] and returns the offset after it.
+func skipValue(b []byte, i, depth int) (int, error) {
+	if i >= len(b) {
+		return i, &scanError{i, "unexpected end of JSON"}
+	}
+	switch c := b[i]; {
+	case c == '"':
+		return skipString(b, i)
+	case c == '{':
+		return skipObject(b, i, depth+1)
+	case c == '[':
+		return skipArray(b, i, depth+1)
+	case c == 't':
+		return skipLiteral(b, i, "true")
+	case c == 'f':
+		return skipLiteral(b, i, "false")
+	case c == 'n':
+		return skipLiteral(b, i, "null")
+	case c == '-' || (c >= '0' && c <= '9'):
+		return skipNumber(b, i)
+	default:
+		return i, &scanError{i, fmt.Sprintf("invalid character %q looking for a value", c)}
+	}
+}
+
+func skipString(b []byte, i int) (int, error) {
+	start := i
+	i++
+	for {
+		for i < len(b) && !stringSpecial[b[i]] {
+			i++
+		}
+		if i >= len(b) {
+			return i, &scanError{start, "unterminated string"}
+		}
+		switch b[i] {
+		case '"':
+			return i + 1, nil
+		case '\\':
+			if i+1 >= len(b) {
+				return i, &scanError{i, "unterminated string"}
+			}
+			switch b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(b) || !isHex4(b[i+2:i+6]) {
+					return i, &scanError{i, `invalid \u escape in string`}
+				}
+				i += 6
+			default:
+				return i, &scanError{i, fmt.Sprintf("invalid escape %q in string", b[i+1])}
+			}
+		default:
+			return i, &scanError{i, "control character in string"}
+		}
+	}
+}
+
+func isHex4(h []byte) bool {
+	for _, c := range h {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+func skipLiteral(b []byte, i int, lit string) (int, error) {
+	if len(b)-i < len(lit) || string(b[i:i+len(lit)]) != lit {
+		return i, &scanError{i, "invalid literal"}
+	}
+	return i + len(lit), nil
+}
+
+func skipNumber(b []byte, i int) (int, error) {
+	start := i
+	if b[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case digits() == 0:
+		return i, &scanError{start, "invalid number"}
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if digits() == 0 {
+			return i, &scanError{start, "invalid number"}
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return i, &scanError{start, "invalid number"}
+		}
+	}
+	return i, nil
+}
+
+func skipArray(b []byte, i, depth int) (int, error) {
+	if depth > maxDepth {
+		return i, &scanError{i, "JSON nested too deeply"}
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1, nil
+	}
+	for {
+		var err error
+		if i, err = skipValue(b, i, depth); err != nil {
+			return i, err
+		}
+		i = skipSpace(b, i)
+		if i >= len(b) {
+			return i, &scanError{i, "unexpected end of JSON in array"}
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+		case ']':
+			return i + 1, nil
+		default:
+			return i, &scanError{i, fmt.Sprintf("invalid character %q after array element", b[i])}
+		}
+	}
+}
+
+func skipObject(b []byte, i, depth int) (int, error) {
+	if depth > maxDepth {
+		return i, &scanError{i, "JSON nested too deeply"}
+	}
+	return walkObject(b, i, depth, nil)
+}
+
+// walkObject validates the object at b[i]; fn, when set, sees each member's
+// key (still quoted) and value.
+func walkObject(b []byte, i, depth int, fn func(key, val []byte)) (int, error) {
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1, nil
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return i, &scanError{i, "expected a member name"}
+		}
+		keyEnd, err := skipString(b, i)
+		if err != nil {
+			return keyEnd, err
+		}
+		key := b[i:keyEnd]
+		i = skipSpace(b, keyEnd)
+		if i >= len(b) || b[i] != ':' {
+			return i, &scanError{i, "expected ':' after a member name"}
+		}
+		i = skipSpace(b, i+1)
+		valStart := i
+		if i, err = skipValue(b, i, depth); err != nil {
+			return i, err
+		}
+		if fn != nil {
+			fn(key, b[valStart:i])
+		}
+		i = skipSpace(b, i)
+		if i >= len(b) {
+			return i, &scanError{i, "unexpected end of JSON in object"}
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+		case '}':
+			return i + 1, nil
+		default:
+			return i, &scanError{i, fmt.Sprintf("invalid character %q after object member", b[i])}
+		}
+	}
+}
+
+// eachMember validates that b is exactly one JSON object (surrounding space
+// allowed) and calls fn with each member's unquoted name and raw value. Both
+// slices alias b (or a scratch buffer): callers switch on string(name),
+// which does not allocate, and copy what they keep.
+func eachMember(b []byte, fn func(name, val []byte)) error {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return &scanError{i, "not a JSON object"}
+	}
+	end, err := walkObject(b, i, 1, func(key, val []byte) { fn(unquoteKey(key), val) })
+	if err != nil {
+		return err
+	}
+	if rest := skipSpace(b, end); rest != len(b) {
+		return &scanError{rest, "data after the JSON object"}
+	}
+	return nil
+}
+
+// unquoteKey returns a member name; only names with escapes pay for a
+// decode.
+func unquoteKey(key []byte) []byte {
+	inner := key[1 : len(key)-1]
+	for _, c := range inner {
+		if c == '\\' {
+			var s string
+			_ = json.Unmarshal(key, &s)
+			return []byte(s)
+		}
+	}
+	return inner
+}
+
+// jsonString returns the string a validated value holds, or "" for any
+// other type (a mistyped field reads as absent, as with encoding/json).
+func jsonString(val []byte) (string, bool) {
+	if len(val) < 2 || val[0] != '"' {
+		return "", false
+	}
+	inner := val[1 : len(val)-1]
+	for _, c := range inner {
+		if c == '\\' {
+			var s string
+			if json.Unmarshal(val, &s) != nil {
+				return "", false
+			}
+			return s, true
+		}
+	}
+	return string(inner), true
+}
+
+func jsonBool(val []byte) bool { return string(val) == "true" }
+
+func jsonInt(val []byte) (int64, bool) {
+	n, err := strconv.ParseInt(string(val), 10, 64)
+	return n, err == nil
+}
