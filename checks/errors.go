@@ -41,9 +41,12 @@ Good: {"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"ok"}]}
 			p.Report(f, callSubject(f.Call), "%s was answered after its cancellation with %s", f.Call.Label(), what).
 				Relate(f.Call.File, f.Call.Line, "request sent here")
 		case session.Unmatched, session.Absorbed:
-			if f.Msg.ID.Kind() == session.IDAbsent || f.Msg.ID.Kind() == session.IDNull {
+			switch {
+			case f.Msg.ID.Kind() == session.IDAbsent || f.Msg.ID.Kind() == session.IDNull:
 				p.Report(f, fmt.Sprintf("error %d", e.Code), "%s sent %s with no request id", f.Direction.Sender(), what)
-			} else {
+			case f.Pairing == session.Absorbed:
+				p.Report(f, "id "+f.Msg.ID.String(), "%s sent %s for id %s, whose request the capture did not record whole", f.Direction.Sender(), what, f.Msg.ID)
+			default:
 				p.Report(f, "id "+f.Msg.ID.String(), "%s sent %s for id %s, which no request used", f.Direction.Sender(), what, f.Msg.ID)
 			}
 		}
@@ -106,6 +109,9 @@ Good: status 200 with {"jsonrpc":"2.0","id":3,"result":{}}`,
 	Start: Stateless(func(p *Pass, f *session.Frame) {
 		if f.Direction != session.ServerToClient || f.Status < 400 || f.Msg.Kind != session.NoMessage {
 			return
+		}
+		if f.Pairing == session.ProbeFallback {
+			return // a legacy server turning down a version probe: negotiation
 		}
 		what := fmt.Sprintf("HTTP %d with no JSON-RPC answer", f.Status)
 		if f.HasText {

@@ -48,12 +48,18 @@ func TestAnswerRecordedBeforeItsRequest(t *testing.T) {
 	if got := pairings(rec); got != "2:opened 1:answered" {
 		t.Errorf("within the window: %s", got)
 	}
-	// beyond the window the answer is unmatched, and the request pending
+	// the request is the 64th frame after the answer: still inside
 	ls = ls[:1]
-	for i := 0; i < ReorderWindow; i++ {
+	for i := 0; i < ReorderWindow-1; i++ {
 		ls = append(ls, env(2+i, "stderr", "", `"text":"log line"`))
 	}
-	ls = append(ls, env(100, "c2s", `{"jsonrpc":"2.0","id":2,"method":"ping"}`))
+	rec = readString(t, lines(append(ls, env(1+ReorderWindow, "c2s", `{"jsonrpc":"2.0","id":2,"method":"ping"}`))...))
+	if got := pairings(rec); got != "65:opened 1:answered" {
+		t.Errorf("at the edge of the window: %s", got)
+	}
+	// one frame later the answer is unmatched, and the request pending
+	ls = append(ls, env(1+ReorderWindow, "stderr", "", `"text":"log line"`))
+	ls = append(ls, env(2+ReorderWindow, "c2s", `{"jsonrpc":"2.0","id":2,"method":"ping"}`))
 	rec = readString(t, lines(ls...))
 	if got := pairings(rec); got != "1:unmatched 66:opened" {
 		t.Errorf("beyond the window: %s", got)

@@ -111,11 +111,12 @@ type reader struct {
 	order    []*Session
 	last     *Session // the session of the previous envelope, home for damage
 	damage   []Damage // damage seen before any session
-	began    bool     // the first envelope was seen
+	recent   *finishedCalls
+	began    bool // the first envelope was seen
 }
 
 func read(name string, r io.Reader, h Handler) error {
-	rd := &reader{name: name, h: h, sessions: map[string]*Session{}}
+	rd := &reader{name: name, h: h, sessions: map[string]*Session{}, recent: newFinishedCalls()}
 	sp := newSplitter(r, MaxEnvelope)
 	first := true
 	for {
@@ -137,7 +138,9 @@ func read(name string, r io.Reader, h Handler) error {
 				return err
 			}
 		}
-		rd.chunk(c)
+		if !rd.chunk(c) && c.torn == "" {
+			sp.dropLine()
+		}
 	}
 	if len(rd.order) == 0 {
 		if first {
@@ -166,27 +169,28 @@ func checkFirst(name string, c chunk) error {
 	return &NotCaptureError{File: name, Line: c.line, Reason: "the first line is not a JSON envelope"}
 }
 
-func (rd *reader) chunk(c chunk) {
+// chunk reads one piece of the capture; false means it was damage.
+func (rd *reader) chunk(c chunk) bool {
 	if c.torn != "" || c.data[0] != '{' {
 		reason := c.torn
 		if reason == "" {
 			reason = "a JSON array where an envelope was expected"
 		}
 		rd.damaged(Damage{File: rd.name, Line: c.line, Reason: reason}, sniffSessionID(c.data))
-		return
+		return false
 	}
 	var env envelope
 	if err := env.decode(c.data); err != nil {
 		rd.damaged(Damage{File: rd.name, Line: c.line, Reason: "an envelope that is not valid JSON: " + err.Error()}, sniffSessionID(c.data))
-		return
+		return false
 	}
 	if env.SessionID == "" {
 		rd.damaged(Damage{File: rd.name, Line: c.line, Reason: "an envelope without a session_id"}, "")
-		return
+		return false
 	}
 	s := rd.sessions[env.SessionID]
 	if s == nil {
-		s = newSession(rd.name, env.SessionID, c.line, nil)
+		s = newSession(rd.name, env.SessionID, c.line, rd.recent, nil)
 		s.emit = func(f *Frame) { rd.h.Frame(s, f) }
 		rd.sessions[env.SessionID] = s
 		rd.order = append(rd.order, s)
@@ -198,6 +202,7 @@ func (rd *reader) chunk(c chunk) {
 	rd.began = true
 	rd.last = s
 	s.add(env.frame(rd.name, c.line))
+	return true
 }
 
 // damaged hands d to the session it belongs to: the one named inside the

@@ -14,9 +14,9 @@ const (
 	// MaxParkedOperations is how many multi round-trip operations may wait
 	// for a retry at once; older ones are retired and counted.
 	MaxParkedOperations = 64
-	// recentCalls is how many finished calls are remembered to recognise a
-	// duplicate answer.
-	recentCalls = 1024
+	// recentCalls is how many finished calls of a capture file are
+	// remembered to recognise a duplicate answer.
+	recentCalls = 4096
 	// maxCancelled is how many cancelled, unanswered calls are remembered to
 	// recognise a late answer.
 	maxCancelled = 4096
@@ -49,7 +49,7 @@ type Session struct {
 
 	open      map[callKey]*Call // requests not answered yet (cancelled ones included)
 	openByID  map[idKey][]*Call // the same calls across connections
-	recent    []*Call           // finished calls, newest last, for duplicates
+	recent    *finishedCalls    // shared by the sessions of one file
 	cancelled []*Call           // cancelled calls still open, oldest first
 	lastReq   map[string]*Call  // the last client request on each HTTP connection
 	orphans   []orphan          // answers waiting for their request
@@ -78,9 +78,9 @@ type orphan struct {
 	expires int64
 }
 
-func newSession(file, id string, line int, emit func(*Frame)) *Session {
+func newSession(file, id string, line int, recent *finishedCalls, emit func(*Frame)) *Session {
 	return &Session{
-		File: file, ID: id, FirstLine: line,
+		File: file, ID: id, FirstLine: line, recent: recent,
 		open:     map[callKey]*Call{},
 		openByID: map[idKey][]*Call{},
 		lastReq:  map[string]*Call{},
@@ -109,6 +109,9 @@ func (s *Session) add(f *Frame) {
 	if f.Seq > s.highestSeq {
 		f.GapBefore = f.Seq - s.highestSeq - 1
 		s.MissingFrames += f.GapBefore
+		// a dropped frame may have been the request of an answer to come
+		s.credits[ClientToServer] += int(min(f.GapBefore, MaxParkedOperations))
+		s.credits[ServerToClient] += int(min(f.GapBefore, MaxParkedOperations))
 		s.highestSeq = f.Seq
 	}
 	s.expireOrphans(false)
@@ -325,8 +328,8 @@ func (s *Session) answered(f *Frame) bool {
 	if failed {
 		c.State = Failed
 	}
-	if m.Res != nil && !failed {
-		s.result(f, c)
+	if m.Res != nil {
+		s.result(f, c) // an isError tasks/result still ends its task
 	}
 	if c.probe && rejectsProbe(f) && s.initCall == nil {
 		s.probe = f.detach()
@@ -499,25 +502,7 @@ func (s *Session) find(dir Direction, id ID, conn string, includeRecent bool) *C
 }
 
 func (s *Session) findRecent(dir Direction, id ID, conn string) *Call {
-	var other *Call
-	n := 0
-	for i := len(s.recent) - 1; i >= 0; i-- {
-		c := s.recent[i]
-		if c.Dir != dir || c.ID != id {
-			continue
-		}
-		if c.Conn == conn {
-			return c
-		}
-		if n == 0 {
-			other = c
-		}
-		n++
-	}
-	if n == 1 {
-		return other
-	}
-	return nil
+	return s.recent.find(s, dir, id, conn)
 }
 
 // close removes c from the open indexes.
@@ -540,11 +525,52 @@ func (s *Session) close(c *Call) {
 	}
 }
 
-func (s *Session) remember(c *Call) {
-	s.recent = append(s.recent, c)
-	if len(s.recent) > recentCalls {
-		s.recent = slices.Delete(s.recent, 0, len(s.recent)-recentCalls)
+func (s *Session) remember(c *Call) { s.recent.add(s, c) }
+
+// finishedCalls remembers the most recently finished calls of all the
+// sessions of one capture file, to recognise duplicate answers. One ring per
+// file keeps memory bounded however many sessions a file interleaves.
+type finishedCalls struct {
+	ring []finishedCall
+	next int
+}
+
+type finishedCall struct {
+	s *Session
+	c *Call
+}
+
+func newFinishedCalls() *finishedCalls {
+	return &finishedCalls{ring: make([]finishedCall, recentCalls)}
+}
+
+func (r *finishedCalls) add(s *Session, c *Call) {
+	r.ring[r.next] = finishedCall{s, c}
+	r.next = (r.next + 1) % len(r.ring)
+}
+
+// find returns the newest finished call of s sent in dir with id: on conn,
+// else the only one on any connection.
+func (r *finishedCalls) find(s *Session, dir Direction, id ID, conn string) *Call {
+	var other *Call
+	n := 0
+	for k := 1; k <= len(r.ring); k++ {
+		e := r.ring[(r.next-k+len(r.ring))%len(r.ring)]
+		if e.s != s || e.c.Dir != dir || e.c.ID != id {
+			continue
+		}
+		if e.c.Conn == conn {
+			return e.c
+		}
+		if n == 0 {
+			other = e.c
+		}
+		n++
 	}
+	if n == 1 {
+		return other
+	}
+	return nil
 }
 
 // adoptOrphans pairs answers recorded before c with c.
@@ -570,7 +596,7 @@ func (s *Session) adoptOrphans(c *Call) {
 // the end of the session).
 func (s *Session) expireOrphans(all bool) {
 	n := 0
-	for n < len(s.orphans) && (all || s.orphans[n].expires <= s.Frames) {
+	for n < len(s.orphans) && (all || s.orphans[n].expires < s.Frames) {
 		o := s.orphans[n].f
 		o.Pairing = Unmatched
 		if d := o.Direction.Opposite(); s.credits[d] > 0 {

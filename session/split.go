@@ -128,6 +128,14 @@ func (s *splitter) endOfInput() (chunk, error) {
 	return chunk{}, s.err
 }
 
+// dropLine discards the rest of the current line: after a piece that is not
+// an envelope, reading resumes at the next line.
+func (s *splitter) dropLine() {
+	if s.depth == 0 {
+		s.rest = nil
+	}
+}
+
 func (s *splitter) reset() {
 	s.buf, s.depth, s.inString, s.oversized = s.buf[:0], 0, false, false
 }
