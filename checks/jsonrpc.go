@@ -37,7 +37,7 @@ Good: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info"
 			if strings.TrimSpace(f.Text) == "" || (f.Status >= 400 && f.Direction == session.ServerToClient) {
 				return // blank lines are tolerated; HTTP error bodies are http-error's
 			}
-			p.Report(f, f.Direction.String()+" text", "%s wrote a line that is not JSON on the protocol channel: %s",
+			p.Report(f, f.Direction.String()+" text "+Quote(f.Text, 80), "%s wrote a line that is not JSON on the protocol channel: %s",
 				f.Direction.Sender(), Quote(f.Text, 120))
 			return
 		}

@@ -5,103 +5,25 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/owenrumney/go-sarif/v2/sarif"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/report/sariftest"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
-// sarifSchemaPath is the OASIS schema in the shared checkout next to this
-// repository; a bare clone of mcpcheck does not have it.
-const sarifSchemaPath = "../../shared/schemas/sarif-schema-2.1.0.json"
+func validateSARIF(t *testing.T, out []byte) { sariftest.Validate(t, out) }
 
-// sarifSchemaID is the schema's own id, the one URL the compiler may know.
-const sarifSchemaID = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+func loadSARIFSchema() (*jsonschema.Schema, error) { return sariftest.Schema() }
 
-// sarifRefuseLoader loads nothing: a schema that refers elsewhere (file://,
-// https://) fails to compile instead of reading local files or the network.
-type sarifRefuseLoader struct{}
+var errSARIFSchemaAbsent = sariftest.ErrAbsent
 
-func (sarifRefuseLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("refusing to load %s: only the SARIF schema added by the test is available", url)
-}
-
-func newSARIFSchemaCompiler() *jsonschema.Compiler {
-	c := jsonschema.NewCompiler()
-	c.UseLoader(sarifRefuseLoader{})
-	c.AssertFormat() // uri and uri-reference formats check the artifact URIs
-	return c
-}
-
-var (
-	sarifSchemaOnce sync.Once
-	sarifSchema     *jsonschema.Schema
-	sarifSchemaErr  error // errSARIFSchemaAbsent when ../shared is not there
-)
-
-var errSARIFSchemaAbsent = errors.New("schema file absent")
-
-func loadSARIFSchema() (*jsonschema.Schema, error) {
-	sarifSchemaOnce.Do(func() {
-		f, err := os.Open(sarifSchemaPath)
-		if errors.Is(err, os.ErrNotExist) {
-			sarifSchemaErr = errSARIFSchemaAbsent
-			return
-		}
-		if err != nil {
-			sarifSchemaErr = err
-			return
-		}
-		defer f.Close()
-		doc, err := jsonschema.UnmarshalJSON(f)
-		if err != nil {
-			sarifSchemaErr = fmt.Errorf("%s: %w", sarifSchemaPath, err)
-			return
-		}
-		c := newSARIFSchemaCompiler()
-		if err := c.AddResource(sarifSchemaID, doc); err != nil {
-			sarifSchemaErr = err
-			return
-		}
-		sarifSchema, sarifSchemaErr = c.Compile(sarifSchemaID)
-	})
-	return sarifSchema, sarifSchemaErr
-}
-
-// validateSARIF checks out against the OASIS SARIF 2.1.0 schema. It runs as
-// a subtest, so that when ../shared is absent only the validation is
-// skipped and the caller's structural checks still run.
-func validateSARIF(t *testing.T, out []byte) {
-	t.Helper()
-	t.Run("schema", func(t *testing.T) {
-		sch, err := loadSARIFSchema()
-		if errors.Is(err, errSARIFSchemaAbsent) {
-			t.Skip("../shared not present: SARIF schema validation skipped; structural checks still run")
-		}
-		if err != nil {
-			t.Fatalf("compiling the SARIF schema: %v", err)
-		}
-		if err := schemaProblem(sch, out); err != nil {
-			t.Errorf("output does not validate against the SARIF schema: %#v", err)
-		}
-	})
-}
-
-// schemaProblem is why out does not validate, or nil.
-func schemaProblem(sch *jsonschema.Schema, out []byte) error {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(out))
-	if err != nil {
-		return fmt.Errorf("not JSON: %w", err)
-	}
-	return sch.Validate(doc)
-}
+func schemaProblem(sch *jsonschema.Schema, out []byte) error { return sariftest.Problem(sch, out) }
 
 // TestSARIFSchemaRejects shows the validation is not vacuous: the trap
 // go-sarif sets (a null description) and a null results array both fail.
@@ -197,7 +119,7 @@ func TestSARIFRunMetadata(t *testing.T) {
 	validateSARIF(t, out)
 	log, run := parseSARIF(t, out)
 
-	if log.Version != "2.1.0" || log.Schema != sarifSchemaID {
+	if log.Version != "2.1.0" || log.Schema != sariftest.SchemaID {
 		t.Errorf("version %q, $schema %q", log.Version, log.Schema)
 	}
 	d := run.Tool.Driver
@@ -509,19 +431,6 @@ func TestSARIFDocMarkdown(t *testing.T) {
 	}
 	if got := sarifCodeBlock([]string{"Bad: ```x```"}); !strings.HasPrefix(got, "````\n") {
 		t.Errorf("fence not longer than the backticks inside: %q", got)
-	}
-}
-
-// TestSARIFSchemaLoaderRefuses shows the validation compiler cannot be
-// talked into reading a local file.
-func TestSARIFSchemaLoaderRefuses(t *testing.T) {
-	c := newSARIFSchemaCompiler()
-	const url = "https://example.invalid/hostile.json"
-	if err := c.AddResource(url, map[string]any{"$ref": "file:///etc/hostname"}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Compile(url); err == nil {
-		t.Error("a schema referring to file:///etc/hostname compiled; the loader must refuse it")
 	}
 }
 

@@ -4,8 +4,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/mcpcheck/mcpcheck/session/sessiontest"
@@ -15,11 +16,33 @@ import (
 // peak-RSS test measures a real process without building a second binary.
 const runMainEnv = "MCPCHECK_TEST_RUN_MAIN"
 
+// peakFileEnv names a file the child writes its own peak RSS to. The
+// parent cannot use the child's rusage: Linux carries the parent's
+// high-water mark across the fork and exec into it.
+const peakFileEnv = "MCPCHECK_TEST_PEAK_FILE"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(runMainEnv) == "1" {
-		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+		if path := os.Getenv(peakFileEnv); path != "" {
+			if status, err := os.ReadFile("/proc/self/status"); err == nil {
+				os.WriteFile(path, status, 0o644)
+			}
+		}
+		os.Exit(code)
 	}
 	os.Exit(m.Run())
+}
+
+// peakRSS reads VmHWM (KiB) from a copy of /proc/self/status.
+func peakRSS(status []byte) (int64, bool) {
+	for _, line := range strings.Split(string(status), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kib, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return kib * 1024, err == nil
+		}
+	}
+	return 0, false
 }
 
 // TestPeakRSSOnLargeCapture streams a generated capture through a mcpcheck
@@ -34,8 +57,9 @@ func TestPeakRSSOnLargeCapture(t *testing.T) {
 		size = 1 << 30
 	}
 	const limit = 64 << 20
+	peakFile := filepath.Join(t.TempDir(), "status")
 	cmd := exec.Command(os.Args[0], "check", "--fail-on", "none", "-")
-	cmd.Env = append(os.Environ(), runMainEnv+"=1", "NO_COLOR=1")
+	cmd.Env = append(os.Environ(), runMainEnv+"=1", "NO_COLOR=1", peakFileEnv+"="+peakFile)
 	cmd.Stdin = sessiontest.Capture(size, 8<<20)
 	var out strings.Builder
 	cmd.Stdout = &out
@@ -46,11 +70,14 @@ func TestPeakRSSOnLargeCapture(t *testing.T) {
 	if !strings.Contains(out.String(), "check passed") {
 		t.Fatalf("unexpected report:\n%.2000s", out.String())
 	}
-	usage, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	if !ok {
-		t.Skip("peak RSS is not reported on this platform")
+	status, err := os.ReadFile(peakFile)
+	if err != nil {
+		t.Skip("no /proc/self/status on this platform: peak RSS cannot be measured")
 	}
-	peak := usage.Maxrss * 1024 // Linux reports KiB
+	peak, ok := peakRSS(status)
+	if !ok {
+		t.Fatalf("no VmHWM in /proc/self/status:\n%s", status)
+	}
 	t.Logf("checked a generated %d MiB capture with peak RSS %.1f MiB", size>>20, float64(peak)/(1<<20))
 	if peak > limit {
 		t.Errorf("peak RSS %d MiB exceeds %d MiB", peak>>20, limit>>20)

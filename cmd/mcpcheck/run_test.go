@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/report"
+	"github.com/mcpcheck/mcpcheck/report/sariftest"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -255,6 +256,9 @@ func TestOutputsAreWrittenWithTheSameExitCode(t *testing.T) {
 		if err != nil || len(data) == 0 {
 			t.Errorf("%s report not written: %v", f, err)
 		}
+		if f == "sarif" {
+			sariftest.Validate(t, data)
+		}
 		// the file equals what --format renders to stdout
 		_, direct, _ := invoke(t, "", "--format", f, capture)
 		if f != "github" && string(data) != direct {
@@ -383,6 +387,9 @@ func TestPanickingRuleBecomesInternalError(t *testing.T) {
 	withEnv(t, map[string]string{"NO_COLOR": "1"})
 	for _, format := range report.Formats() {
 		code, out, errs := invoke(t, "", "--format", format, testdata("clean-stdio.jsonl"))
+		if format == "sarif" {
+			sariftest.Validate(t, []byte(out))
+		}
 		if code != 1 || errs != "" {
 			t.Errorf("%s: exit %d, stderr %q; want 1 and no stderr", format, code, errs)
 		}
@@ -401,6 +408,9 @@ func TestExitMatrixForEveryFormat(t *testing.T) {
 	for _, format := range report.Formats() {
 		for file, want := range map[string]int{"clean-stdio.jsonl": 0, "demo-session.jsonl": 1, "stdout-pollution.jsonl": 1} {
 			code, out, errs := invoke(t, "", "--format", format, testdata(file))
+			if format == "sarif" {
+				sariftest.Validate(t, []byte(out))
+			}
 			quietFormat := format == "github" && want == 0 // no annotations for a clean run
 			if code != want || errs != "" || (out == "" && !quietFormat) {
 				t.Errorf("--format %s %s: exit %d (want %d), stderr %q, %d bytes out", format, file, code, want, errs, len(out))

@@ -1,0 +1,60 @@
+package checks
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"testing"
+
+	"github.com/mcpcheck/mcpcheck/session"
+)
+
+// The same traffic recorded twice, at other times and under other session
+// ids, must keep its fingerprints: code scanning keys alerts on them.
+func TestFingerprintsSurviveRerecording(t *testing.T) {
+	for _, name := range []string{"demo-session.jsonl", "stdout-pollution.jsonl", "http-connections.jsonl"} {
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("..", "testdata", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			again := regexp.MustCompile(`"ts":"2026-09-01T10:`).ReplaceAll(data, []byte(`"ts":"2027-01-15T18:`))
+			again = regexp.MustCompile(`"session_id":"([^"]*)"`).ReplaceAll(again, []byte(`"session_id":"${1}-rerun-42"`))
+			if bytes.Equal(data, again) {
+				t.Fatal("the rewrite changed nothing")
+			}
+			first, second := fingerprints(t, data), fingerprints(t, again)
+			if len(first) == 0 {
+				t.Fatal("the capture has no findings to compare")
+			}
+			if !slices.Equal(first, second) {
+				t.Errorf("fingerprints changed:\n%v\n%v", first, second)
+			}
+			if len(slices.Compact(slices.Clone(first))) != len(first) {
+				t.Errorf("two findings share a fingerprint: %v", first)
+			}
+		})
+	}
+}
+
+func fingerprints(t *testing.T, capture []byte) []string {
+	t.Helper()
+	src := session.Source{Name: "capture.jsonl", Open: func() (io.ReadCloser, error) {
+		return io.NopCloser(bytes.NewReader(capture)), nil
+	}}
+	gate, _ := ParseGate(DefaultGate, All())
+	res, err := Run([]session.Source{src}, Config{Rules: All(), Gate: gate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, s := range res.Sessions {
+		for _, f := range s.Findings {
+			out = append(out, f.Rule+" "+f.Fingerprint)
+		}
+	}
+	return out
+}
