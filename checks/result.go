@@ -84,3 +84,20 @@ func (s *SessionResult) Recount() {
 		s.counts[f.Signal]++
 	}
 }
+
+// GatedFirst lists every finding of the run: those that fail the gate
+// first, then the others, each group in session and finding order. Reports
+// that cap their length keep the findings that matter.
+func (r *Result) GatedFirst() []*Finding {
+	var gated, rest []*Finding
+	for _, s := range r.Sessions {
+		for _, f := range s.Findings {
+			if f.Gated {
+				gated = append(gated, f)
+			} else {
+				rest = append(rest, f)
+			}
+		}
+	}
+	return append(gated, rest...)
+}

@@ -102,6 +102,11 @@ func sampleResult(t testing.TB) *checks.Result {
 	}
 	s3.Recount()
 
+	for _, s := range []*checks.SessionResult{s1, s2, s3} {
+		for _, f := range s.Findings {
+			f.Session = s.ID
+		}
+	}
 	return &checks.Result{
 		Files:    []string{inside, outside, session.StdinName},
 		Sessions: []*checks.SessionResult{s1, s2, s3},

@@ -69,22 +69,22 @@ func (g *GitHub) Report(w io.Writer, r *checks.Result) error {
 // annotations lists every annotation in the order they are written:
 // gated findings, failed assertions, then the other findings.
 func (g *GitHub) annotations(r *checks.Result) []ghAnnotation {
-	var gated, assertions, other []ghAnnotation
-	for _, s := range r.Sessions {
-		for _, f := range s.Findings {
-			a := ghAnnotation{level: ghLevel(f), line: f.Line, title: f.Rule, msg: f.Message}
-			if f.File != session.StdinName {
-				a.file = ghPath(g.opts.WorkDir, f.File)
-			}
-			if f.Gated {
-				gated = append(gated, a)
-			} else {
-				other = append(other, a)
-			}
+	var out, other []ghAnnotation
+	for _, f := range r.GatedFirst() {
+		a := ghAnnotation{level: ghLevel(f), line: f.Line, title: f.Rule, msg: f.Message}
+		if f.File != session.StdinName {
+			a.file = ghPath(g.opts.WorkDir, f.File)
 		}
+		if f.Gated {
+			out = append(out, a)
+		} else {
+			other = append(other, a)
+		}
+	}
+	for _, s := range r.Sessions {
 		for _, as := range s.Assertions {
 			if !as.Passed {
-				assertions = append(assertions, ghAnnotation{
+				out = append(out, ghAnnotation{
 					level: "error", assertion: true,
 					title: "assertion " + as.Name,
 					msg:   fmt.Sprintf("session %s: %s", s.ID, as.Message),
@@ -92,7 +92,7 @@ func (g *GitHub) annotations(r *checks.Result) []ghAnnotation {
 			}
 		}
 	}
-	return append(append(gated, assertions...), other...)
+	return append(out, other...)
 }
 
 // ghLevel is the annotation level of a finding.
@@ -343,27 +343,20 @@ func (g *GitHub) failedAssertions(r *checks.Result) []string {
 // findingRows are table rows, gated findings first, so a truncated summary
 // still shows what failed the run.
 func (g *GitHub) findingRows(r *checks.Result) []string {
-	var gated, other []string
-	for _, s := range r.Sessions {
-		for _, f := range s.Findings {
-			file := f.File
-			if file != session.StdinName {
-				file = ghPath(g.opts.WorkDir, file)
-			}
-			level := "note"
-			if f.Gated {
-				level = "**error**"
-			}
-			row := fmt.Sprintf("| %s | %s | %s | %s | %s |", level, ghMarkdown(s.ID),
-				ghMarkdown(strings.TrimSuffix(location(file, f.Line), ":")), ghMarkdown(f.Rule), ghMarkdown(f.Message))
-			if f.Gated {
-				gated = append(gated, row)
-			} else {
-				other = append(other, row)
-			}
+	var rows []string
+	for _, f := range r.GatedFirst() {
+		file := f.File
+		if file != session.StdinName {
+			file = ghPath(g.opts.WorkDir, file)
 		}
+		level := "note"
+		if f.Gated {
+			level = "**error**"
+		}
+		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s | %s |", level, ghMarkdown(f.Session),
+			ghMarkdown(strings.TrimSuffix(location(file, f.Line), ":")), ghMarkdown(f.Rule), ghMarkdown(f.Message)))
 	}
-	return append(gated, other...)
+	return rows
 }
 
 // ghMarkdownEscaper neutralises capture text in Markdown: HTML becomes

@@ -80,7 +80,7 @@ func (s *SARIF) build(r *checks.Result) *sarif.Report {
 
 // results converts the findings, gated first, within MaxSARIFResults.
 func (s *SARIF) results(r *checks.Result, index map[string]int) []*sarif.Result {
-	ordered := sarifOrder(r.Sessions)
+	ordered := r.GatedFirst()
 	keep := len(ordered)
 	if keep > MaxSARIFResults {
 		keep = MaxSARIFResults - 1 // room for the truncation notice
@@ -109,22 +109,6 @@ func (s *SARIF) firstCapture(files []string) *sarif.Location {
 		}
 	}
 	return nil
-}
-
-// sarifOrder lists every finding, the gated ones first, each group in
-// session and finding order.
-func sarifOrder(sessions []*checks.SessionResult) []*checks.Finding {
-	var gated, rest []*checks.Finding
-	for _, s := range sessions {
-		for _, f := range s.Findings {
-			if f.Gated {
-				gated = append(gated, f)
-			} else {
-				rest = append(rest, f)
-			}
-		}
-	}
-	return append(gated, rest...)
 }
 
 func (s *SARIF) result(f *checks.Finding, index map[string]int) *sarif.Result {

@@ -65,21 +65,6 @@ func parseSARIF(t *testing.T, out []byte) (*sarif.Report, *sarif.Run) {
 	return log, log.Runs[0]
 }
 
-// sarifOrdered is what the SARIF results must be: gated findings first.
-func sarifOrdered(r *checks.Result) []*checks.Finding {
-	var gated, rest []*checks.Finding
-	for _, s := range r.Sessions {
-		for _, f := range s.Findings {
-			if f.Gated {
-				gated = append(gated, f)
-			} else {
-				rest = append(rest, f)
-			}
-		}
-	}
-	return append(gated, rest...)
-}
-
 func TestSARIFGolden(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -200,7 +185,7 @@ func TestSARIFResults(t *testing.T) {
 	validateSARIF(t, out)
 	_, run := parseSARIF(t, out)
 	rules := run.Tool.Driver.Rules
-	want := sarifOrdered(r)
+	want := r.GatedFirst()
 
 	if len(run.Results) != len(want) {
 		t.Fatalf("got %d results, want %d", len(run.Results), len(want))
@@ -347,7 +332,7 @@ func TestSARIFTruncation(t *testing.T) {
 	if len(run.Results) != MaxSARIFResults {
 		t.Fatalf("got %d results, want %d", len(run.Results), MaxSARIFResults)
 	}
-	want := sarifOrdered(r)
+	want := r.GatedFirst()
 	if want[1999].Gated != true || want[2000].Gated != false {
 		t.Fatal("test data: want 2000 gated findings first")
 	}
