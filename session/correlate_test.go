@@ -134,6 +134,9 @@ func TestVersionProbe(t *testing.T) {
 	if got := pairings(rec); got != "1:opened 2:answered" {
 		t.Errorf("capture ends after the probe: %s", got)
 	}
+	if rev := rec.sessions[0].Revision; rev != "" {
+		t.Errorf("a rejected probe made the session %q", rev)
+	}
 }
 
 func TestStatesAndSeqGaps(t *testing.T) {
@@ -200,6 +203,9 @@ func TestMultiRoundTripOperations(t *testing.T) {
 	last := rec.frames[5].Call
 	if last.Op == nil || last.Op.Requests != 3 || last.Op.First.ID.String() != "1" || last.Op.Parked || last.Revision != "2026-07-28" {
 		t.Fatalf("chain not linked: %+v", last.Op)
+	}
+	if rev := rec.sessions[0].Revision; rev != "2026-07-28" {
+		t.Errorf("a session without initialize takes its requests' revision: %q", rev)
 	}
 	if u := rec.sessions[0].Unfinished(); len(u) != 1 || u[0].ID.String() != "4" || u[0].State != Parked {
 		t.Errorf("the parked operation must be unfinished: %v", u)

@@ -46,6 +46,7 @@ type Session struct {
 	highestSeq int64
 	initCall   *Call
 	initOffer  string // protocolVersion the initialize request offered
+	declared   string // revision of the last successful request that declared one
 
 	open      map[callKey]*Call // requests not answered yet (cancelled ones included)
 	openByID  map[idKey][]*Call // the same calls across connections
@@ -141,8 +142,12 @@ func (s *Session) add(f *Frame) {
 func (s *Session) finish() {
 	s.releaseProbe(false)
 	s.expireOrphans(true)
-	if s.Revision == "" && s.initOffer != "" {
-		s.Revision = s.initOffer
+	switch {
+	case s.Revision != "":
+	case s.initOffer != "":
+		s.Revision = s.initOffer // initialize was never answered
+	default:
+		s.Revision = s.declared
 	}
 }
 
@@ -327,6 +332,8 @@ func (s *Session) answered(f *Frame) bool {
 	c.State = Completed
 	if failed {
 		c.State = Failed
+	} else if c.Revision != "" && s.initCall == nil {
+		s.declared = c.Revision // a handshake-less (2026-07-28) session's revision
 	}
 	if m.Res != nil {
 		s.result(f, c) // an isError tasks/result still ends its task
