@@ -1,7 +1,6 @@
 package checks
 
 import (
-	"fmt"
 	"sort"
 
 	"github.com/mcpcheck/mcpcheck/session"
@@ -189,9 +188,4 @@ func (sr *sessionRun) result(g Gate, byID map[string]*Rule) *SessionResult {
 	}
 	out.Recount()
 	return out
-}
-
-// String helps debugging; reports never use it.
-func (f *Finding) String() string {
-	return fmt.Sprintf("%s:%d: %s (%s)", f.File, f.Line, f.Message, f.Rule)
 }

@@ -227,6 +227,23 @@ func TestUsageErrorsCheckNothing(t *testing.T) {
 	}
 }
 
+func TestNoCaptureAnywhereIsExit2(t *testing.T) {
+	home := t.TempDir()
+	os.MkdirAll(filepath.Join(home, ".local", "state", "mcpsnoop", "sessions"), 0o755)
+	os.WriteFile(filepath.Join(home, ".local", "state", "mcpsnoop", "sessions", "empty.jsonl"), nil, 0o644)
+	withEnv(t, map[string]string{"HOME": home})
+	code, out, errs := invoke(t, "")
+	if code != 2 || out != "" || !strings.Contains(errs, "no capture given and no mcpsnoop session in "+filepath.Join(home, ".local", "state", "mcpsnoop", "sessions")) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	notDir := filepath.Join(home, "file.jsonl")
+	os.WriteFile(notDir, []byte("x"), 0o644)
+	code, out, errs = invoke(t, "", filepath.Join(notDir, "inside.jsonl"))
+	if code != 2 || out != "" || !strings.Contains(errs, "not a directory") {
+		t.Errorf("unreadable path: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
 func TestOutputsAreWrittenWithTheSameExitCode(t *testing.T) {
 	withEnv(t, map[string]string{"NO_COLOR": "1"})
 	dir := t.TempDir()
