@@ -27,10 +27,9 @@ type assertTracker struct {
 	duration   budget
 	server     budget
 	roundTrips budget
-	overTrips  map[*session.Operation]bool
 }
 
-// budget counts the calls over a limit and remembers the worst one.
+// budget counts what went over a limit and remembers the worst of it.
 type budget struct {
 	over      int
 	worst     float64
@@ -38,16 +37,16 @@ type budget struct {
 	worstAt   string
 }
 
-func (b *budget) exceed(value float64, call *session.Call) {
-	b.over++
-	if b.over == 1 || value > b.worst {
+// observe keeps value as the worst if it is.
+func (b *budget) observe(value float64, call *session.Call) {
+	if b.worstCall == "" || value > b.worst {
 		b.worst, b.worstCall = value, call.Label()
 		b.worstAt = fmt.Sprintf("%s:%d", call.File, call.Line)
 	}
 }
 
 func newAssertTracker(a *Assertions) *assertTracker {
-	t := &assertTracker{a: a, called: map[string]int{}, firstCall: map[string]Location{}, overTrips: map[*session.Operation]bool{}}
+	t := &assertTracker{a: a, called: map[string]int{}, firstCall: map[string]Location{}}
 	for _, n := range append(append([]string(nil), a.ExpectTools...), a.ForbidTools...) {
 		t.called[n] = 0
 	}
@@ -55,50 +54,64 @@ func newAssertTracker(a *Assertions) *assertTracker {
 }
 
 func (t *assertTracker) frame(f *session.Frame) {
+	if task := f.Task; task != nil && task.Terminal && f.Line == task.Call.EndLine && task.Status != "cancelled" {
+		t.finished(task.Call) // a task's request ends with the task's terminal status
+	}
 	c := f.Call
-	if c == nil || c.Method != "tools/call" || c.Dir != session.ClientToServer {
+	if c == nil || c.Dir != session.ClientToServer {
 		return
 	}
 	switch f.Pairing {
 	case session.Opened, session.Reused:
-		if n, asked := t.called[c.Name]; asked {
-			if n == 0 {
-				t.firstCall[c.Name] = Location{File: c.File, Line: c.Line}
+		t.called1(c)
+		if op := c.Op; op != nil && t.a.MaxRoundTrips > 0 && op.Requests > t.a.MaxRoundTrips {
+			if op.Requests == t.a.MaxRoundTrips+1 { // requests grow one at a time: count each operation once
+				t.roundTrips.over++
 			}
-			t.called[c.Name] = n + 1
-		}
-		if op := c.Op; op != nil && t.a.MaxRoundTrips > 0 && op.Requests > t.a.MaxRoundTrips && !t.overTrips[op] {
-			t.overTrips[op] = true
-			t.roundTrips.exceed(float64(op.Requests), op.First)
-		} else if op != nil && t.overTrips[op] && float64(op.Requests) > t.roundTrips.worst {
-			t.roundTrips.worst, t.roundTrips.worstCall = float64(op.Requests), op.First.Label()
-			t.roundTrips.worstAt = fmt.Sprintf("%s:%d", op.First.File, op.First.Line)
+			t.roundTrips.observe(float64(op.Requests), op.First)
 		}
 	case session.Answered:
 		if c.State == session.Completed || c.State == session.Failed {
 			t.finished(c)
 		}
+	case session.Late:
+		t.finished(c) // cancelled, but answered: it did take that long
 	}
-	if f.Task != nil && f.Task.Call == c && f.Line == c.EndLine && c.State != session.Cancelled {
-		t.finished(c)
+}
+
+// called1 counts a tools/call of an asserted tool.
+func (t *assertTracker) called1(c *session.Call) {
+	if c.Method != "tools/call" {
+		return
+	}
+	if n, asked := t.called[c.Name]; asked {
+		if n == 0 {
+			t.firstCall[c.Name] = Location{File: c.File, Line: c.Line}
+		}
+		t.called[c.Name] = n + 1
 	}
 }
 
 // finished measures a tool call that reached its final answer.
 func (t *assertTracker) finished(c *session.Call) {
+	if c.Method != "tools/call" {
+		return
+	}
 	d, ok := c.Duration()
 	if !ok {
 		return
 	}
-	if max := t.a.MaxDuration; max != nil && d > *max {
-		t.duration.exceed(float64(d), c)
+	first, server := c, d
+	if c.Op != nil { // a multi round-trip operation: name its first request
+		first, server = c.Op.First, c.Op.ServerTime
 	}
-	server := d
-	if c.Op != nil {
-		server = c.Op.ServerTime
+	if max := t.a.MaxDuration; max != nil && d > *max {
+		t.duration.over++
+		t.duration.observe(float64(d), first)
 	}
 	if max := t.a.MaxServerDuration; max != nil && server > *max {
-		t.server.exceed(float64(server), c)
+		t.server.over++
+		t.server.observe(float64(server), first)
 	}
 }
 

@@ -1,0 +1,104 @@
+package checks
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpcheck/mcpcheck/session"
+)
+
+// assertionCapture: a task-based build (5 s to its terminal status), a
+// two-hop multi round-trip deploy (10.5 s in all, 0.5 s of it in the
+// server), a search answered 7 s after its cancellation, and a hung call.
+func assertionCapture() string {
+	var b strings.Builder
+	seq := 0
+	at := func(ms int, dir, raw string) {
+		seq++
+		ts := time.Date(2026, 9, 1, 10, 0, 0, 0, time.UTC).Add(time.Duration(ms) * time.Millisecond).Format(time.RFC3339Nano)
+		fmt.Fprintf(&b, `{"session_id":"a1","server_label":"ops","seq":%d,"ts":%q,"direction":%q,"transport":"stdio","raw":%s}`+"\n", seq, ts, dir, raw)
+	}
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}`
+	at(0, "c2s", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"build","task":{"ttl":60000}}}`)
+	at(100, "s2c", `{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"b-1","status":"working"}}}`)
+	at(5000, "s2c", `{"jsonrpc":"2.0","method":"notifications/tasks/status","params":{"taskId":"b-1","status":"completed"}}`)
+	at(6000, "c2s", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"deploy",`+meta+`}}`)
+	at(6200, "s2c", `{"jsonrpc":"2.0","id":2,"result":{"resultType":"input_required","inputRequests":{"ok":{"method":"elicitation/create","params":{}}},"requestState":"st-1"}}`)
+	at(16200, "c2s", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"deploy","requestState":"st-1","inputResponses":{"ok":{"action":"accept"}},`+meta+`}}`)
+	at(16500, "s2c", `{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","content":[]}}`)
+	at(17000, "c2s", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"search"}}`)
+	at(18000, "c2s", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4}}`)
+	at(24000, "s2c", `{"jsonrpc":"2.0","id":4,"result":{"content":[]}}`)
+	at(25000, "c2s", `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"hang"}}`)
+	return b.String()
+}
+
+func runAssertions(t *testing.T, a Assertions) map[string]Assertion {
+	t.Helper()
+	capture := assertionCapture()
+	src := session.Source{Name: "ops.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(capture)), nil }}
+	gate, _ := ParseGate("none", All())
+	res, err := Run([]session.Source{src}, Config{Rules: All(), Gate: gate, Assertions: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]Assertion{}
+	for _, as := range res.Sessions[0].Assertions {
+		out[as.Name+" "+as.Arg] = as
+	}
+	if got, want := res.ExitCode == 1, func() bool {
+		for _, as := range out {
+			if !as.Passed {
+				return true
+			}
+		}
+		return false
+	}(); got != want {
+		t.Errorf("exit code %d does not follow the assertions", res.ExitCode)
+	}
+	return out
+}
+
+func dur(d time.Duration) *time.Duration { return &d }
+
+func TestAssertions(t *testing.T) {
+	cases := []struct {
+		name   string
+		a      Assertions
+		key    string
+		passed bool
+		msg    string
+	}{
+		{"expect called", Assertions{ExpectTools: []string{"deploy"}}, "expect-tool deploy", true, `tool "deploy" was called 2 times`},
+		{"expect missing", Assertions{ExpectTools: []string{"rollback"}}, "expect-tool rollback", false, `tool "rollback" was never called`},
+		{"forbid called", Assertions{ForbidTools: []string{"hang"}}, "forbid-tool hang", false, `forbidden tool "hang" was called 1 time, first at ops.jsonl:11`},
+		{"forbid absent", Assertions{ForbidTools: []string{"rm"}}, "forbid-tool rm", true, `not called`},
+		// build (task) 5s, deploy (chain) 10.5s, search (late) 7s; the hung call is skipped
+		{"duration", Assertions{MaxDuration: dur(4 * time.Second)}, "max-duration 4s", false,
+			`3 tool calls took longer than 4s; the worst, tools/call "deploy" (id 2) at ops.jsonl:4, took 10.5s`},
+		{"duration holds", Assertions{MaxDuration: dur(11 * time.Second)}, "max-duration 11s", true, ""},
+		{"duration is strict", Assertions{MaxDuration: dur(10500 * time.Millisecond)}, "max-duration 10.5s", true, ""},
+		// the deploy chain spent 0.2s + 0.3s in the server
+		{"server duration", Assertions{MaxServerDuration: dur(6 * time.Second)}, "max-server-duration 6s", false,
+			`1 tool call spent longer in the server than 6s; the worst, tools/call "search" (id 4) at ops.jsonl:8, took 7s`},
+		{"server duration of a chain", Assertions{MaxServerDuration: dur(400 * time.Millisecond)}, "max-server-duration 400ms", false, `3 tool calls spent longer`},
+		{"the user's time in a chain does not count", Assertions{MaxServerDuration: dur(4900 * time.Millisecond)}, "max-server-duration 4.9s", false, `2 tool calls spent longer`},
+		{"round trips", Assertions{MaxRoundTrips: 1}, "max-round-trips 1", false,
+			`1 tool call used more requests than 1; the worst, tools/call "deploy" (id 2) at ops.jsonl:4, used 2 requests`},
+		{"round trips hold", Assertions{MaxRoundTrips: 2}, "max-round-trips 2", true, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, ok := runAssertions(t, c.a)[c.key]
+			if !ok {
+				t.Fatalf("no assertion %q", c.key)
+			}
+			if got.Passed != c.passed || !strings.Contains(got.Message, c.msg) {
+				t.Errorf("passed %v %q; want %v and %q", got.Passed, got.Message, c.passed, c.msg)
+			}
+		})
+	}
+}
