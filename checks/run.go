@@ -87,7 +87,7 @@ func (d *driver) Frame(s *session.Session, f *session.Frame) {
 	sr := d.run(s)
 	for _, rr := range sr.rules {
 		if rr.frame != nil && !rr.dead {
-			rr.guard(sr, f, func() { rr.frame.Frame(rr.pass, f) })
+			rr.onFrame(sr, f)
 		}
 	}
 	sr.asserts.frame(f)
@@ -139,22 +139,31 @@ func (rr *ruleRun) init(c any) {
 // guard runs fn; a panic becomes an internal-error finding and retires the
 // rule for this session, so one broken rule cannot stop the others.
 func (rr *ruleRun) guard(sr *sessionRun, f *session.Frame, fn func()) {
-	defer func() {
-		v := recover()
-		if v == nil {
-			return
-		}
-		rr.dead = true
-		at := Location{File: sr.s.File, Line: sr.s.FirstLine}
-		var seq int64
-		if f != nil {
-			at, seq = Location{File: f.File, Line: f.Line}, f.Seq
-		}
-		internal := &Pass{Session: sr.s, rule: ruleInternalError, sink: sr}
-		internal.ReportAt(at, seq, rr.rule.ID,
-			"rule %s failed: %v; its findings for this session are incomplete", rr.rule.ID, v)
-	}()
+	defer rr.recoverPanic(sr, f)
 	fn()
+}
+
+// onFrame is guard for the hot path, without a closure per rule and frame.
+func (rr *ruleRun) onFrame(sr *sessionRun, f *session.Frame) {
+	defer rr.recoverPanic(sr, f)
+	rr.frame.Frame(rr.pass, f)
+}
+
+// recoverPanic must be deferred directly: recover only works there.
+func (rr *ruleRun) recoverPanic(sr *sessionRun, f *session.Frame) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	rr.dead = true
+	at := Location{File: sr.s.File, Line: sr.s.FirstLine}
+	var seq int64
+	if f != nil {
+		at, seq = Location{File: f.File, Line: f.Line}, f.Seq
+	}
+	internal := &Pass{Session: sr.s, rule: ruleInternalError, sink: sr}
+	internal.ReportAt(at, seq, rr.rule.ID,
+		"rule %s failed: %v; its findings for this session are incomplete", rr.rule.ID, v)
 }
 
 // result freezes the session: gating, counts, order and fingerprints.
