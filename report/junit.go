@@ -42,9 +42,6 @@ func (j *JUnit) Report(w io.Writer, r *checks.Result) error {
 	if err := suites.WriteXML(bw); err != nil {
 		return err
 	}
-	if err := bw.WriteByte('\n'); err != nil { // end the file like a text file
-		return err
-	}
 	return bw.Flush()
 }
 
