@@ -97,7 +97,8 @@ var ruleHTTPError = &Rule{
 	Severity:  SeverityError,
 	Revisions: "all (Streamable HTTP)",
 	Doc: `Over Streamable HTTP a server answers every POST with a status. A status of 400
-or more that carries no JSON-RPC answer (or a body that is not JSON) leaves the
+or more that carries no JSON-RPC answer (no body, a body that is not JSON, or
+JSON that is not JSON-RPC such as an OAuth {"error":"invalid_token"}) leaves the
 client without a protocol-level reason: an authentication wall (401/403), a
 proxy failure (502/504), a crashed handler (500).
 
@@ -107,14 +108,17 @@ or fix the server or proxy so that errors come back as JSON-RPC error objects.
 Bad:  status 502 with body "Bad Gateway"
 Good: status 200 with {"jsonrpc":"2.0","id":3,"result":{}}`,
 	Start: Stateless(func(p *Pass, f *session.Frame) {
-		if f.Direction != session.ServerToClient || f.Status < 400 || f.Msg.Kind != session.NoMessage {
+		if !f.HTTPErrorBody() {
 			return
 		}
 		if f.Pairing == session.ProbeFallback {
 			return // a legacy server turning down a version probe: negotiation
 		}
 		what := fmt.Sprintf("HTTP %d with no JSON-RPC answer", f.Status)
-		if f.HasText {
+		switch {
+		case f.Raw != nil:
+			what = fmt.Sprintf("HTTP %d with a JSON body that is not a JSON-RPC answer: %s", f.Status, Quote(string(f.Raw), 120))
+		case f.HasText:
 			what = fmt.Sprintf("HTTP %d with a body that is not JSON: %s", f.Status, Quote(f.Text, 120))
 		}
 		if f.AuthChallenge != "" {

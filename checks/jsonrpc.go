@@ -30,12 +30,12 @@ Fix: send logs to stderr (console.error, log to os.Stderr), never to stdout.
 Bad:  Server listening on stdio          (written to stdout)
 Good: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"listening"}}`,
 	Start: Stateless(func(p *Pass, f *session.Frame) {
-		if !f.IsProtocol() || f.Truncated {
-			return
+		if !f.IsProtocol() || f.Truncated || f.HTTPErrorBody() {
+			return // HTTP error bodies are http-error's
 		}
 		if f.HasText && f.Raw == nil {
-			if strings.TrimSpace(f.Text) == "" || (f.Status >= 400 && f.Direction == session.ServerToClient) {
-				return // blank lines are tolerated; HTTP error bodies are http-error's
+			if strings.TrimSpace(f.Text) == "" {
+				return // blank lines are tolerated
 			}
 			p.Report(f, f.Direction.String()+" text "+Quote(f.Text, 80), "%s wrote a line that is not JSON on the protocol channel: %s",
 				f.Direction.Sender(), Quote(f.Text, 120))

@@ -119,6 +119,14 @@ func (f *Frame) IsProtocol() bool {
 	return f.Direction == ClientToServer || f.Direction == ServerToClient
 }
 
+// HTTPErrorBody reports a server frame that arrived with an HTTP error
+// status and carries no JSON-RPC message: no body, a body that is not JSON,
+// or JSON that is not JSON-RPC (an OAuth {"error":"invalid_token"}, a
+// gateway's {"message":"Bad Gateway"}).
+func (f *Frame) HTTPErrorBody() bool {
+	return f.Direction == ServerToClient && f.Status >= 400 && (f.Msg.Kind == NoMessage || f.Msg.Kind == Invalid)
+}
+
 // StatusOnly reports an HTTP envelope that carries a status and no body.
 func (f *Frame) StatusOnly() bool {
 	return f.Raw == nil && !f.HasText && f.Status != 0

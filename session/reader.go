@@ -83,9 +83,17 @@ func Read(name string, r io.Reader, h Handler) error {
 			return &NotCaptureError{File: name, Reason: "gzip header: " + err.Error()}
 		}
 		defer zr.Close()
-		return read(name, &gzipErrors{zr}, h)
+		return read(name, skipBOM(bufio.NewReaderSize(&gzipErrors{zr}, 64<<10)), h)
 	}
-	return read(name, br, h)
+	return read(name, skipBOM(br), h)
+}
+
+// skipBOM drops a UTF-8 byte order mark, which some editors write.
+func skipBOM(br *bufio.Reader) *bufio.Reader {
+	if head, _ := br.Peek(3); len(head) == 3 && head[0] == 0xef && head[1] == 0xbb && head[2] == 0xbf {
+		br.Discard(3)
+	}
+	return br
 }
 
 // gzipErrors marks decompression failures so that a truncated .gz reads as

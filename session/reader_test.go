@@ -230,3 +230,52 @@ func TestEnvelopeFields(t *testing.T) {
 		t.Errorf("raw null should read as no message: %+v", s)
 	}
 }
+
+// TestLongLinesOfManyEnvelopes: a line far longer than the envelope cap,
+// holding thousands of envelopes whose strings cross the reader's buffer
+// boundaries (escapes included), is read whole.
+func TestLongLinesOfManyEnvelopes(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("\ufeff") // a byte order mark is skipped
+	const n = 6000
+	for i := 1; i <= n; i++ {
+		text := strings.Repeat(`a \\ \" \u00e9 {[`, 1+i%17)
+		b.WriteString(env(i, "stderr", "", fmt.Sprintf(`"text":"%s"`, text)))
+	}
+	b.WriteString("\n" + env(n+1, "c2s", `{"jsonrpc":"2.0","id":1,"method":"ping"}`) + "\n")
+	rec := &recorder{}
+	sp := 0
+	if err := Read("long.jsonl", strings.NewReader(b.String()), rec); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rec.frames {
+		if f.Direction == Stderr {
+			sp++
+			if f.Line != 1 || !strings.HasPrefix(f.Text, `a \ " é {[`) {
+				t.Fatalf("frame seq %d: line %d text %q", f.Seq, f.Line, f.Text)
+			}
+		}
+	}
+	if sp != n || len(rec.damage) != 0 {
+		t.Fatalf("%d of %d envelopes read, damage %+v", sp, n, rec.damage)
+	}
+	if last := rec.frames[len(rec.frames)-1]; last.Line != 2 || last.Msg.Method != "ping" {
+		t.Errorf("the envelope after the long line: line %d %q", last.Line, last.Msg.Method)
+	}
+	// the cap applies to one envelope, not to a line
+	sp2 := newSplitter(strings.NewReader(strings.Repeat(`{"a":"0123456789"}`, 1000)), 64)
+	count := 0
+	for {
+		c, err := sp2.next()
+		if err != nil {
+			break
+		}
+		if c.torn != "" {
+			t.Fatalf("envelope %d torn: %s", count, c.torn)
+		}
+		count++
+	}
+	if count != 1000 {
+		t.Errorf("%d envelopes, want 1000", count)
+	}
+}

@@ -22,6 +22,9 @@ const (
 	maxCancelled = 4096
 	// maxTasks is how many tasks are followed at once.
 	maxTasks = 4096
+	// maxHeldBytes bounds the answers a session holds back for the reorder
+	// window; fast answers that recorders misorder are small.
+	maxHeldBytes = 16 << 20
 )
 
 // ModernRevision is the first revision without the initialize handshake.
@@ -54,6 +57,7 @@ type Session struct {
 	cancelled []*Call           // cancelled calls still open, oldest first
 	lastReq   map[string]*Call  // the last client request on each HTTP connection
 	orphans   []orphan          // answers waiting for their request
+	heldBytes int               // bytes of the held answers
 	probe     *Frame            // a rejected version probe's answer, held until the next client request
 	parked    []*Operation
 	tasks     map[string]*Task
@@ -129,11 +133,10 @@ func (s *Session) add(f *Frame) {
 		if !s.response(f) {
 			return // held
 		}
-	case NoMessage:
-		if f.Direction == ServerToClient && f.Status >= 400 && s.pairExchange(f) && f.Call.probe && s.initCall == nil {
-			s.probe = f.detach()
-			return
-		}
+	}
+	if f.HTTPErrorBody() && s.pairExchange(f) && f.Call.probe && s.initCall == nil {
+		s.probe = f.detach()
+		return
 	}
 	s.emit(f)
 }
@@ -302,13 +305,23 @@ func (s *Session) response(f *Frame) bool {
 		f.Call = c
 		return s.answered(f)
 	}
-	if c := s.findRecent(reqDir, m.ID, f.ConnID); c != nil {
-		f.Call, f.Pairing = c, Duplicate
-		c.Answers++
-		return true
-	}
-	s.orphans = append(s.orphans, orphan{f: f.detach(), expires: s.Frames + ReorderWindow})
+	// Its request may still come (recorders write fast answers first, and
+	// ids may be reused once answered): a duplicate is decided when the
+	// window closes.
+	s.hold(f)
 	return false
+}
+
+// hold keeps an answer for the reorder window, within a byte budget: past
+// it the oldest held answers are decided early.
+func (s *Session) hold(f *Frame) {
+	f.detach()
+	s.heldBytes += len(f.Raw)
+	s.orphans = append(s.orphans, orphan{f: f, expires: s.Frames + ReorderWindow})
+	for s.heldBytes > maxHeldBytes && len(s.orphans) > 0 {
+		s.decideOrphan(s.orphans[0].f)
+		s.orphans = s.orphans[1:]
+	}
 }
 
 // answered records f as the answer to f.Call; false means it is held.
@@ -480,7 +493,7 @@ func (s *Session) pairExchange(f *Frame) bool {
 		return false
 	}
 	f.Call = c
-	if f.Msg.Kind == NoMessage {
+	if f.Msg.Kind != Response {
 		f.Pairing = Answered
 		c.Answers++
 		c.State = Failed
@@ -529,6 +542,9 @@ func (s *Session) close(c *Call) {
 	}
 	if i := slices.Index(s.cancelled, c); i >= 0 {
 		s.cancelled = slices.Delete(s.cancelled, i, i+1)
+	}
+	if s.lastReq[c.Conn] == c {
+		delete(s.lastReq, c.Conn) // only a pending request pairs with its exchange
 	}
 }
 
@@ -591,6 +607,7 @@ func (s *Session) adoptOrphans(c *Call) {
 			continue
 		}
 		s.orphans = slices.Delete(s.orphans, i, i+1)
+		s.heldBytes -= len(o.Raw)
 		o.Call = c
 		if s.answered(o) {
 			s.emit(o)
@@ -604,18 +621,31 @@ func (s *Session) adoptOrphans(c *Call) {
 func (s *Session) expireOrphans(all bool) {
 	n := 0
 	for n < len(s.orphans) && (all || s.orphans[n].expires < s.Frames) {
-		o := s.orphans[n].f
-		o.Pairing = Unmatched
-		if d := o.Direction.Opposite(); s.credits[d] > 0 {
-			s.credits[d]--
-			o.Pairing = Absorbed
-		}
-		s.emit(o)
+		s.decideOrphan(s.orphans[n].f)
 		n++
 	}
 	if n > 0 {
 		s.orphans = slices.Delete(s.orphans, 0, n)
 	}
+}
+
+// decideOrphan emits an answer whose request never came: a second answer
+// to a finished call, one a truncated or dropped request explains, or
+// unmatched.
+func (s *Session) decideOrphan(o *Frame) {
+	s.heldBytes -= len(o.Raw)
+	reqDir := o.Direction.Opposite()
+	switch c := s.findRecent(reqDir, o.Msg.ID, o.ConnID); {
+	case c != nil:
+		o.Call, o.Pairing = c, Duplicate
+		c.Answers++
+	case s.credits[reqDir] > 0:
+		s.credits[reqDir]--
+		o.Pairing = Absorbed
+	default:
+		o.Pairing = Unmatched
+	}
+	s.emit(o)
 }
 
 // Unfinished lists what has no answer at the end of the capture: pending

@@ -12,6 +12,9 @@ import (
 // skipped and reported, so one runaway frame cannot exhaust memory.
 const MaxEnvelope = 256 << 20
 
+// maxJunk is how much of a non-JSON line is kept to report and sniff.
+const maxJunk = 4 << 10
+
 // chunk is one top-level piece of a capture: a complete JSON object or array,
 // or something that is not (junk, a torn envelope).
 type chunk struct {
@@ -20,109 +23,69 @@ type chunk struct {
 	torn string // non-empty: why this chunk is not a complete JSON value
 }
 
-// splitter cuts a stream into top-level JSON values without a size limit per
-// line: objects may share a line, span lines, or run to tens of MB. It never
-// decodes; it only tracks strings and nesting.
+// splitter cuts a stream into top-level JSON values: objects may share a
+// line, span lines, or run to tens of MB. It reads the stream in pieces of
+// at most its buffer size and assembles a value across pieces, so memory is
+// bounded by the largest value kept (max), never by the length of a line.
+// It does not decode; it only tracks strings and nesting.
 type splitter struct {
-	r    *bufio.Reader
-	max  int
-	line int // lines fully consumed
+	r   *bufio.Reader
+	max int
 
-	buf       []byte // the value being assembled
-	start     int    // line where buf starts
+	piece       []byte // unconsumed bytes of the current piece
+	err         error  // the error that ended reading, io.EOF included
+	line        int    // line of the next unconsumed byte
+	atLineStart bool   // the next unconsumed byte starts a line
+
+	// the value being assembled
 	depth     int
 	inString  bool
-	rest      []byte // unconsumed part of the current line
-	restLine  int
-	oversized bool // buf overflowed max; discard until the value ends
-	err       error
-	lineBuf   []byte
+	escaped   bool   // a backslash ended the previous piece inside a string
+	start     int    // line where the value starts
+	buf       []byte // its bytes from earlier pieces
+	oversized bool   // it outgrew max; its bytes are dropped
+
+	// text that is skipped to the end of its line
+	junk     bool // non-JSON text, reported when its line ends
+	junkLine int
+	junkBuf  []byte
+	skipLine bool // the rest of a line after a damaged piece, dropped silently
 }
 
 func newSplitter(r io.Reader, max int) *splitter {
-	return &splitter{r: bufio.NewReaderSize(r, 256<<10), max: max}
-}
-
-// readLine returns the next line without its newline, or io.EOF. A line
-// longer than max is returned truncated with long set; the excess is read
-// and dropped.
-func (s *splitter) readLine() (line []byte, long bool, err error) {
-	s.lineBuf = s.lineBuf[:0]
-	for {
-		part, err := s.r.ReadSlice('\n')
-		if len(s.lineBuf)+len(part) <= s.max {
-			s.lineBuf = append(s.lineBuf, part...)
-		} else {
-			long = true
-		}
-		switch {
-		case err == nil:
-			s.line++
-			return bytes.TrimSuffix(s.lineBuf, []byte("\n")), long, nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case errors.Is(err, io.EOF):
-			if len(s.lineBuf) == 0 && !long {
-				return nil, false, io.EOF
-			}
-			s.line++
-			return s.lineBuf, long, nil
-		default:
-			return nil, false, err
-		}
-	}
+	return &splitter{r: bufio.NewReaderSize(r, 256<<10), max: max, line: 1, atLineStart: true}
 }
 
 // next returns the next chunk, io.EOF at the end, or a read error.
 func (s *splitter) next() (chunk, error) {
 	for {
-		if len(s.rest) == 0 {
+		if len(s.piece) == 0 {
 			if s.err != nil {
 				return s.endOfInput()
 			}
-			line, long, err := s.readLine()
-			if err != nil {
+			p, err := s.r.ReadSlice('\n')
+			if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
 				s.err = err
-				continue
 			}
-			if long {
-				if s.depth > 0 {
-					s.reset()
-				}
-				return chunk{line: s.line, torn: fmt.Sprintf("a line of more than %s was skipped", sizeText(s.max))}, nil
-			}
-			if s.depth > 0 && !s.inString && len(line) > 0 && line[0] == '{' {
-				// A new envelope at column 0 while one is open: the open one
-				// was torn (pretty-printed objects indent their members).
-				c := chunk{data: s.buf, line: s.start, torn: "an envelope that breaks off before it ends"}
-				s.reset()
-				s.rest, s.restLine = line, s.line
-				return c, nil
-			}
-			s.rest, s.restLine = line, s.line
-			if s.depth > 0 {
-				s.buf = append(s.buf, '\n')
-			}
+			s.piece = p
+			continue
 		}
 		if c, ok := s.scan(); ok {
-			return c, nil
-		}
-		if len(s.rest) == 0 && s.depth > 0 && s.inString {
-			// JSON strings cannot hold a raw newline: the value is torn.
-			c := chunk{data: s.buf, line: s.start, torn: "an envelope that breaks off inside a string"}
-			s.reset()
 			return c, nil
 		}
 	}
 }
 
 func (s *splitter) endOfInput() (chunk, error) {
-	if s.depth > 0 {
+	switch {
+	case s.depth > 0:
 		c := chunk{data: s.buf, line: s.start, torn: "the file ends inside an envelope"}
 		s.reset()
 		return c, nil
-	}
-	if errors.Is(s.err, io.EOF) {
+	case s.junk:
+		s.junk = false
+		return chunk{data: s.junkBuf, line: s.junkLine, torn: "not a JSON object"}, nil
+	case errors.Is(s.err, io.EOF):
 		return chunk{}, io.EOF
 	}
 	return chunk{}, s.err
@@ -131,55 +94,122 @@ func (s *splitter) endOfInput() (chunk, error) {
 // dropLine discards the rest of the current line: after a piece that is not
 // an envelope, reading resumes at the next line.
 func (s *splitter) dropLine() {
-	if s.depth == 0 {
-		s.rest = nil
+	if s.depth == 0 && !s.atLineStart {
+		s.skipLine = true
 	}
 }
 
 func (s *splitter) reset() {
-	s.buf, s.depth, s.inString, s.oversized = s.buf[:0], 0, false, false
+	s.buf, s.depth, s.inString, s.escaped, s.oversized = s.buf[:0], 0, false, false, false
 }
 
-// scan consumes s.rest; ok is true when a chunk is complete.
+func (s *splitter) newline() {
+	s.line++
+	s.atLineStart = true
+}
+
+// scan consumes s.piece; ok is true when a chunk is complete.
 func (s *splitter) scan() (chunk, bool) {
-	b := s.rest
+	b := s.piece
 	i := 0
-	if s.depth == 0 {
-		for i < len(b) && isSpace(b[i]) {
-			i++
-		}
-		if i == len(b) {
-			s.rest = nil
-			return chunk{}, false
-		}
-		if b[i] != '{' && b[i] != '[' {
-			// Not JSON structure: the rest of the line is one piece of junk.
-			c := chunk{data: b[i:], line: s.restLine, torn: "not a JSON object"}
-			s.rest = nil
-			return c, true
-		}
-		s.start = s.restLine
-		s.buf = s.buf[:0]
-		b = b[i:]
-		i = 0
-	}
 	for i < len(b) {
-		if s.inString {
-			j := indexQuoteOrBackslash(b[i:])
+		if s.junk || s.skipLine {
+			j := bytes.IndexByte(b[i:], '\n')
+			end := len(b)
+			if j >= 0 {
+				end = i + j
+			}
+			if s.junk && len(s.junkBuf) < maxJunk {
+				s.junkBuf = append(s.junkBuf, b[i:min(end, i+maxJunk-len(s.junkBuf))]...)
+			}
 			if j < 0 {
-				i = len(b)
 				break
 			}
-			i += j
-			if b[i] == '\\' {
-				i += 2 // the escaped byte cannot end the string
+			i = end + 1
+			s.newline()
+			if s.skipLine {
+				s.skipLine = false
 				continue
 			}
-			s.inString = false
-			i++
+			s.junk = false
+			s.piece = b[i:]
+			return chunk{data: bytes.TrimRight(s.junkBuf, "\r"), line: s.junkLine, torn: "not a JSON object"}, true
+		}
+		if s.depth == 0 {
+			c := b[i]
+			switch {
+			case c == '\n':
+				i++
+				s.newline()
+				continue
+			case isSpace(c):
+				i++
+				s.atLineStart = false
+				continue
+			case c != '{' && c != '[':
+				s.junk, s.junkLine, s.junkBuf = true, s.line, s.junkBuf[:0]
+				s.atLineStart = false
+				continue
+			}
+			s.start, s.buf, s.oversized = s.line, s.buf[:0], false
+		}
+		if c, end, ok := s.value(b, i); ok {
+			s.piece = b[end:]
+			return c, true
+		}
+		break
+	}
+	s.piece = nil
+	return chunk{}, false
+}
+
+// value scans the value under way from b[from]; ok is true when it ended
+// (whole or torn), with end the offset after what it consumed.
+func (s *splitter) value(b []byte, from int) (c chunk, end int, ok bool) {
+	startsHere := s.depth == 0 // the value begins in this piece: it may need no copy
+	i := from
+	for i < len(b) {
+		if s.inString {
+			if s.escaped && b[i] != '\n' {
+				s.escaped = false
+				i++ // the escaped byte cannot end the string
+				continue
+			}
+			for i < len(b) && !stringStop[b[i]] {
+				i++
+			}
+			if i == len(b) {
+				break
+			}
+			switch b[i] {
+			case '"':
+				s.inString = false
+				i++
+			case '\\':
+				s.escaped = true
+				i++
+			case '\n':
+				// JSON strings cannot hold a raw newline: the value is torn.
+				s.keep(b[from:i])
+				c := chunk{data: s.buf, line: s.start, torn: "an envelope that breaks off inside a string"}
+				s.reset()
+				s.newline()
+				return c, i + 1, true
+			}
 			continue
 		}
-		switch b[i] {
+		ch := b[i]
+		if s.atLineStart && ch == '{' && s.depth > 0 {
+			// A new envelope at column 0 while one is open: the open one was
+			// torn (pretty-printers indent the members of an object).
+			s.keep(b[from:i])
+			c := chunk{data: s.buf, line: s.start, torn: "an envelope that breaks off before it ends"}
+			s.reset()
+			return c, i, true
+		}
+		s.atLineStart = false
+		i++
+		switch ch {
 		case '"':
 			s.inString = true
 		case '{', '[':
@@ -187,33 +217,35 @@ func (s *splitter) scan() (chunk, bool) {
 		case '}', ']':
 			s.depth--
 			if s.depth == 0 {
-				i++
-				s.rest = b[i:]
-				if len(s.buf) == 0 && !s.oversized {
-					return chunk{data: b[:i], line: s.start}, true // the common case: no copy
+				if startsHere && len(s.buf) == 0 && !s.oversized && i-from <= s.max {
+					return chunk{data: b[from:i], line: s.start}, i, true // the common case: no copy
 				}
-				s.appendBuf(b[:i])
+				s.keep(b[from:i])
 				if s.oversized {
 					c := chunk{line: s.start, torn: fmt.Sprintf("an envelope of more than %s was skipped", sizeText(s.max))}
 					s.reset()
-					return c, true
+					return c, i, true
 				}
 				c := chunk{data: s.buf, line: s.start}
 				s.buf = s.buf[:0]
-				return c, true
+				return c, i, true
 			}
+		case '\n':
+			s.newline()
 		}
-		i++
 	}
-	if i > len(b) {
-		i = len(b)
-	}
-	s.appendBuf(b)
-	s.rest = nil
-	return chunk{}, false
+	s.keep(b[from:])
+	return chunk{}, len(b), false
 }
 
-func (s *splitter) appendBuf(b []byte) {
+// stringStop marks the bytes that end the fast path inside a string.
+var stringStop = func() (t [256]bool) {
+	t['"'], t['\\'], t['\n'] = true, true, true
+	return t
+}()
+
+// keep appends part of the value under way, up to max bytes.
+func (s *splitter) keep(b []byte) {
 	if s.oversized {
 		return
 	}
@@ -225,26 +257,11 @@ func (s *splitter) appendBuf(b []byte) {
 	s.buf = append(s.buf, b...)
 }
 
-// indexQuoteOrBackslash finds the next '"' or '\\' in b.
-func indexQuoteOrBackslash(b []byte) int {
-	q := bytes.IndexByte(b, '"')
-	if q < 0 {
-		q = len(b)
-	}
-	if bs := bytes.IndexByte(b[:q], '\\'); bs >= 0 {
-		return bs
-	}
-	if q == len(b) {
-		return -1
-	}
-	return q
-}
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
-
 func sizeText(n int) string {
 	if n >= 1<<20 {
 		return fmt.Sprintf("%d MiB", n>>20)
 	}
 	return fmt.Sprintf("%d bytes", n)
 }
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
