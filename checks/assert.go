@@ -57,13 +57,15 @@ func (t *assertTracker) frame(f *session.Frame) {
 	if task := f.Task; task != nil && task.Terminal && f.Line == task.Call.EndLine && task.Status != "cancelled" {
 		t.finished(task.Call) // a task's request ends with the task's terminal status
 	}
+	if m := &f.Msg; m.Kind == session.Request && m.Method == "tools/call" && f.Direction == session.ClientToServer && m.Req != nil {
+		t.called1(m.Req.Name, f) // any tools/call counts, even one with an unusable id
+	}
 	c := f.Call
 	if c == nil || c.Dir != session.ClientToServer {
 		return
 	}
 	switch f.Pairing {
 	case session.Opened, session.Reused:
-		t.called1(c)
 		if op := c.Op; op != nil && t.a.MaxRoundTrips > 0 && op.Requests > t.a.MaxRoundTrips {
 			if op.Requests == t.a.MaxRoundTrips+1 { // requests grow one at a time: count each operation once
 				t.roundTrips.over++
@@ -71,8 +73,8 @@ func (t *assertTracker) frame(f *session.Frame) {
 			t.roundTrips.observe(float64(op.Requests), op.First)
 		}
 	case session.Answered:
-		if c.State == session.Completed || c.State == session.Failed {
-			t.finished(c)
+		if c.Task == nil && (c.State == session.Completed || c.State == session.Failed) {
+			t.finished(c) // a task's request is measured at the task's end, above
 		}
 	case session.Late:
 		t.finished(c) // cancelled, but answered: it did take that long
@@ -80,15 +82,12 @@ func (t *assertTracker) frame(f *session.Frame) {
 }
 
 // called1 counts a tools/call of an asserted tool.
-func (t *assertTracker) called1(c *session.Call) {
-	if c.Method != "tools/call" {
-		return
-	}
-	if n, asked := t.called[c.Name]; asked {
+func (t *assertTracker) called1(name string, f *session.Frame) {
+	if n, asked := t.called[name]; asked {
 		if n == 0 {
-			t.firstCall[c.Name] = Location{File: c.File, Line: c.Line}
+			t.firstCall[name] = Location{File: f.File, Line: f.Line}
 		}
-		t.called[c.Name] = n + 1
+		t.called[name] = n + 1
 	}
 }
 

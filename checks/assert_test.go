@@ -33,6 +33,10 @@ func assertionCapture() string {
 	at(18000, "c2s", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4}}`)
 	at(24000, "s2c", `{"jsonrpc":"2.0","id":4,"result":{"content":[]}}`)
 	at(25000, "c2s", `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"hang"}}`)
+	at(26000, "c2s", `{"jsonrpc":"2.0","id":null,"method":"tools/call","params":{"name":"wipe"}}`)
+	// a task whose handle already reports it completed: measured once
+	at(27000, "c2s", `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"quick","task":{"ttl":1000}}}`)
+	at(32000, "s2c", `{"jsonrpc":"2.0","id":6,"result":{"task":{"taskId":"q-1","status":"completed"}}}`)
 	return b.String()
 }
 
@@ -76,16 +80,17 @@ func TestAssertions(t *testing.T) {
 		{"expect missing", Assertions{ExpectTools: []string{"rollback"}}, "expect-tool rollback", false, `tool "rollback" was never called`},
 		{"forbid called", Assertions{ForbidTools: []string{"hang"}}, "forbid-tool hang", false, `forbidden tool "hang" was called 1 time, first at ops.jsonl:11`},
 		{"forbid absent", Assertions{ForbidTools: []string{"rm"}}, "forbid-tool rm", true, `not called`},
-		// build (task) 5s, deploy (chain) 10.5s, search (late) 7s; the hung call is skipped
+		{"forbid counts a null-id call", Assertions{ForbidTools: []string{"wipe"}}, "forbid-tool wipe", false, `first at ops.jsonl:12`},
+		// build (task) 5s, deploy (chain) 10.5s, search (late) 7s, quick (task) 5s; the hung call is skipped
 		{"duration", Assertions{MaxDuration: dur(4 * time.Second)}, "max-duration 4s", false,
-			`3 tool calls took longer than 4s; the worst, tools/call "deploy" (id 2) at ops.jsonl:4, took 10.5s`},
+			`4 tool calls took longer than 4s; the worst, tools/call "deploy" (id 2) at ops.jsonl:4, took 10.5s`},
 		{"duration holds", Assertions{MaxDuration: dur(11 * time.Second)}, "max-duration 11s", true, ""},
 		{"duration is strict", Assertions{MaxDuration: dur(10500 * time.Millisecond)}, "max-duration 10.5s", true, ""},
 		// the deploy chain spent 0.2s + 0.3s in the server
 		{"server duration", Assertions{MaxServerDuration: dur(6 * time.Second)}, "max-server-duration 6s", false,
 			`1 tool call spent longer in the server than 6s; the worst, tools/call "search" (id 4) at ops.jsonl:8, took 7s`},
-		{"server duration of a chain", Assertions{MaxServerDuration: dur(400 * time.Millisecond)}, "max-server-duration 400ms", false, `3 tool calls spent longer`},
-		{"the user's time in a chain does not count", Assertions{MaxServerDuration: dur(4900 * time.Millisecond)}, "max-server-duration 4.9s", false, `2 tool calls spent longer`},
+		{"server duration of a chain", Assertions{MaxServerDuration: dur(400 * time.Millisecond)}, "max-server-duration 400ms", false, `4 tool calls spent longer`},
+		{"the user's time in a chain does not count", Assertions{MaxServerDuration: dur(4900 * time.Millisecond)}, "max-server-duration 4.9s", false, `3 tool calls spent longer`},
 		{"round trips", Assertions{MaxRoundTrips: 1}, "max-round-trips 1", false,
 			`1 tool call used more requests than 1; the worst, tools/call "deploy" (id 2) at ops.jsonl:4, used 2 requests`},
 		{"round trips hold", Assertions{MaxRoundTrips: 2}, "max-round-trips 2", true, ""},

@@ -261,7 +261,7 @@ func TestMessageKinds(t *testing.T) {
 			t.Errorf("%s: kind %v problem %q, want %v %q", c.raw, m.Kind, m.Problem, c.kind, c.problem)
 		}
 	}
-	for tok, kind := range map[string]IDKind{`1`: IDInteger, `-3`: IDInteger, `1.0`: IDInteger, `1.5`: IDFraction, `1e3`: IDInteger, `"a"`: IDString, `null`: IDNull, `true`: IDOther, `{"a":1}`: IDOther, `[1]`: IDOther} {
+	for tok, kind := range map[string]IDKind{`1`: IDInteger, `-3`: IDInteger, `1.0`: IDInteger, `1.5`: IDFraction, `1e3`: IDInteger, `12345678901234567890`: IDInteger, `1e400`: IDFraction, `-0.5`: IDFraction, `"a"`: IDString, `null`: IDNull, `true`: IDOther, `{"a":1}`: IDOther, `[1]`: IDOther} {
 		if got := MakeID([]byte(tok)).Kind(); got != kind {
 			t.Errorf("MakeID(%s).Kind() = %v, want %v", tok, got, kind)
 		}

@@ -3,7 +3,9 @@ package session
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"strconv"
+	"strings"
 )
 
 // Kind classifies a protocol frame's JSON-RPC value.
@@ -394,9 +396,12 @@ func (id ID) Kind() IDKind {
 	case c == 'n':
 		return IDNull
 	case c == '-' || (c >= '0' && c <= '9'):
+		if !strings.ContainsAny(id.tok, ".eE") {
+			return IDInteger // by its syntax, however large
+		}
 		f, err := strconv.ParseFloat(id.tok, 64)
-		if err == nil && f == float64(int64(f)) {
-			return IDInteger
+		if err == nil && !math.IsInf(f, 0) && f == math.Trunc(f) {
+			return IDInteger // 1.0, 1e3
 		}
 		return IDFraction
 	}
