@@ -38,6 +38,10 @@ func ParseGate(list string, rules []*Rule) (Gate, error) {
 		}
 		g.entries = append(g.entries, e)
 	}
+	if len(g.entries) == 0 && len(unknown) == 0 {
+		// An empty value (often an unset CI variable) must not turn the gate off.
+		return Gate{}, fmt.Errorf("--fail-on is empty; name signals or rule ids, or none to report only")
+	}
 	if len(unknown) > 0 {
 		return Gate{}, fmt.Errorf("--fail-on: unknown %s %s; valid are none, the signals %s, and the rule ids %s",
 			plural(len(unknown), "entry", "entries"), strings.Join(quoteAll(unknown), ", "),

@@ -3,13 +3,15 @@ package report
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
-// printable escapes control characters, so that capture text inside a
-// message cannot move the cursor, recolour a terminal or end a line.
+// printable escapes control characters and replaces invalid UTF-8, so
+// that capture text inside a message (a session id, a file name, a tool's
+// error) cannot move the cursor, recolour a terminal or forge a line.
 // Rules already quote capture text; reporters do not rely on it.
 func printable(s string) string {
-	if strings.IndexFunc(s, isControl) < 0 {
+	if strings.IndexFunc(s, isControl) < 0 && utf8.ValidString(s) {
 		return s
 	}
 	var b strings.Builder
@@ -18,7 +20,7 @@ func printable(s string) string {
 			fmt.Fprintf(&b, `\u%04x`, r)
 			continue
 		}
-		b.WriteRune(r)
+		b.WriteRune(r) // an invalid byte arrives as utf8.RuneError, U+FFFD
 	}
 	return b.String()
 }

@@ -65,7 +65,7 @@ func (t *Text) Report(w io.Writer, r *checks.Result) error {
 // by the signals mcpsnoop does not count.
 func SummaryLine(s *checks.SessionResult) string {
 	return fmt.Sprintf("session %s: errors=%d invalid=%d warnings=%d mismatches=%d pending=%d late_results=%d deprecated=%d missing_frames=%d schema_findings=%d contract=%d security=%d incomplete=%d drift=%d",
-		s.ID,
+		printable(s.ID),
 		s.Count(checks.SignalError), s.Count(checks.SignalInvalid), s.Count(checks.SignalWarn),
 		s.Count(checks.SignalMismatch), s.Count(checks.SignalPending), s.Count(checks.SignalLateResult),
 		s.Count(checks.SignalDeprecated), s.MissingFrames, s.Count(checks.SignalSchema),

@@ -69,3 +69,17 @@ func TestLookupUnknownFormatListsValidOnes(t *testing.T) {
 		t.Errorf("format names are case-insensitive: %v", err)
 	}
 }
+
+// A session id is capture data: it cannot forge a verdict line or reach the
+// terminal raw.
+func TestTextSessionIDCannotForgeLines(t *testing.T) {
+	r := emptyResult(t)
+	r.Sessions[0].ID = "s1\ncheck passed\x1b[2J\xff"
+	out := string(render(t, "text", testOptions(), r))
+	if strings.Count(out, "\n") != 2 || strings.Contains(out, "\x1b") || strings.Contains(out, "\xff") {
+		t.Errorf("session id leaked control characters or bytes:\n%q", out)
+	}
+	if !strings.HasPrefix(out, `session s1\u000acheck passed\u001b[2J`+"\ufffd: errors=0") {
+		t.Errorf("unexpected escaping: %q", out)
+	}
+}

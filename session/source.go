@@ -80,13 +80,19 @@ func directory(dir string) ([]Source, error) {
 	}
 	var out []Source
 	for _, e := range entries {
-		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") || !isCaptureName(e.Name()) {
+		if strings.HasPrefix(e.Name(), ".") || !isCaptureName(e.Name()) {
 			continue
 		}
-		out = append(out, fileSource(filepath.Join(dir, e.Name())))
+		path := filepath.Join(dir, e.Name())
+		// os.Stat follows links; an empty file is a capture being written
+		// or a failed recording, as in the state directory: skip it.
+		if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() || info.Size() == 0 {
+			continue
+		}
+		out = append(out, fileSource(path))
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no capture files in directory (looked for %s)", dir, strings.Join(captureExtensions, ", "))
+		return nil, fmt.Errorf("%s: no non-empty capture files in directory (looked for %s)", dir, strings.Join(captureExtensions, ", "))
 	}
 	return out, nil
 }

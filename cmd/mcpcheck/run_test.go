@@ -185,7 +185,8 @@ func TestUsageErrorsCheckNothing(t *testing.T) {
 		{"missing path", []string{filepath.Join(dir, "missing.jsonl")}, "no such file or directory"},
 		{"plain text", []string{plain}, plain + ":1: not an mcpsnoop capture"},
 		{"empty file", []string{empty}, empty + ": not an mcpsnoop capture: the file is empty"},
-		{"empty directory", []string{emptyDir}, "no capture files in directory"},
+		{"empty directory", []string{emptyDir}, "no non-empty capture files in directory"},
+		{"empty fail-on", []string{"--fail-on=", capture}, "--fail-on is empty"},
 		{"plain JSON-RPC", []string{jsonrpc}, jsonrpc + `:1: not an mcpsnoop capture: the first object is not an envelope`},
 		{"no session id", []string{noSession}, "no envelope has a session_id"},
 		{"one bad among good", []string{capture, plain}, plain + ":1:"},
@@ -324,6 +325,8 @@ func TestInputsStdinGzipDirectorySessionID(t *testing.T) {
 	os.WriteFile(filepath.Join(capDir, "b.jsonl"), clean, 0o644)
 	os.WriteFile(filepath.Join(capDir, "a.jsonl.gz"), buf.Bytes(), 0o644)
 	os.WriteFile(filepath.Join(capDir, "README.md"), []byte("# not a capture"), 0o644)
+	os.WriteFile(filepath.Join(capDir, "c-still-recording.jsonl"), nil, 0o644)          // empty: skipped
+	os.Symlink(filepath.Join(capDir, "b.jsonl"), filepath.Join(capDir, "d-link.jsonl")) // followed
 
 	cases := []struct {
 		name  string
@@ -334,7 +337,7 @@ func TestInputsStdinGzipDirectorySessionID(t *testing.T) {
 	}{
 		{"stdin", string(clean), nil, []string{"-"}, []string{"session notes-clean-1:", "check passed"}},
 		{"gzip", "", nil, []string{gz}, []string{"session notes-clean-1:", "check passed"}},
-		{"directory in lexical order", "", nil, []string{capDir}, []string{"session notes-clean-1:", "session notes-clean-1:", "check passed"}},
+		{"directory in lexical order", "", nil, []string{capDir}, []string{"session notes-clean-1:", "session notes-clean-1:", "session notes-clean-1:", "check passed"}},
 		{"bare session id", "", map[string]string{"MCPSNOOP_HOME": state}, []string{"notes-clean-1"}, []string{"session notes-clean-1:", "check passed"}},
 		{"xdg state", "", map[string]string{"XDG_STATE_HOME": dir, "HOME": "/nonexistent"}, []string{"notes-clean-1"}, nil},
 		{"newest session", "", map[string]string{"MCPSNOOP_HOME": state}, nil, []string{"session notes-clean-1:", "check passed"}},
