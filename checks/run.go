@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/mcpcheck/mcpcheck/session"
@@ -34,7 +35,7 @@ func Run(inputs []session.Source, cfg Config) (*Result, error) {
 		res.Files = append(res.Files, in.Name)
 		sort.SliceStable(d.order, func(i, j int) bool { return d.order[i].s.FirstLine < d.order[j].s.FirstLine })
 		for _, sr := range d.order {
-			res.Sessions = append(res.Sessions, sr.result(cfg.Gate, byID))
+			res.Sessions = append(res.Sessions, sr.result(cfg.Gate, byID, cfg.Rules))
 		}
 	}
 	res.Passed = true
@@ -71,6 +72,9 @@ func (d *driver) run(s *session.Session) *sessionRun {
 	}
 	sr := &sessionRun{s: s, asserts: newAssertTracker(&d.cfg.Assertions)}
 	for _, r := range d.cfg.Rules {
+		if r == ruleInternalError {
+			sr.reportPanics = true
+		}
 		if r.Start == nil {
 			continue
 		}
@@ -119,6 +123,8 @@ type sessionRun struct {
 	rules    []*ruleRun
 	findings []*Finding
 	asserts  *assertTracker
+
+	reportPanics bool // internal-error is enabled
 }
 
 type ruleRun struct {
@@ -156,6 +162,9 @@ func (rr *ruleRun) recoverPanic(sr *sessionRun, f *session.Frame) {
 		return
 	}
 	rr.dead = true
+	if !sr.reportPanics {
+		return // internal-error was disabled
+	}
 	at := Location{File: sr.s.File, Line: sr.s.FirstLine}
 	var seq int64
 	if f != nil {
@@ -167,7 +176,7 @@ func (rr *ruleRun) recoverPanic(sr *sessionRun, f *session.Frame) {
 }
 
 // result freezes the session: gating, counts, order and fingerprints.
-func (sr *sessionRun) result(g Gate, byID map[string]*Rule) *SessionResult {
+func (sr *sessionRun) result(g Gate, byID map[string]*Rule, enabled []*Rule) *SessionResult {
 	s := sr.s
 	out := &SessionResult{
 		ID: s.ID, Label: s.Label, File: s.File, FirstLine: s.FirstLine,
@@ -194,6 +203,9 @@ func (sr *sessionRun) result(g Gate, byID map[string]*Rule) *SessionResult {
 		k := [2]string{f.Rule, f.Subject}
 		f.Fingerprint = fingerprint(s.Label, f.Rule, f.Subject, seen[k])
 		seen[k]++
+	}
+	if !slices.Contains(enabled, ruleMissingFrames) {
+		out.MissingFrames = 0 // a disabled rule is neither reported nor counted
 	}
 	out.Recount()
 	return out

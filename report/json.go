@@ -60,7 +60,15 @@ type JSONSession struct {
 	// Failed lists the gated signals with findings, then gated single rules
 	// whose signal is not gated: why the session failed.
 	Failed []string `json:"failed"`
+	// Drift is the session's tool-definition comparison against its
+	// baseline (spec §6). It is null until mcpcheck keeps baselines; the
+	// key is always present so that consumers can rely on it.
+	Drift *JSONDrift `json:"drift"`
 }
+
+// JSONDrift will describe a session's drift against its baseline; it has no
+// members yet and is always null in version 1 reports.
+type JSONDrift struct{}
 
 // JSONCounts maps a signal name (as --fail-on spells it, e.g. "late-result")
 // to its number of findings. It marshals in signal order.

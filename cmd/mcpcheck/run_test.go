@@ -378,6 +378,22 @@ func TestDisableRemovesFindingsAndCounts(t *testing.T) {
 	}
 }
 
+func TestDisableMissingFramesAlsoDropsItsCount(t *testing.T) {
+	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	capture := filepath.Join(t.TempDir(), "gap.jsonl")
+	data, _ := os.ReadFile(testdata("clean-stdio.jsonl"))
+	gapped := strings.Replace(string(data), `"seq":5,`, `"seq":9,`, 1)
+	os.WriteFile(capture, []byte(gapped), 0o644)
+	_, out, _ := invoke(t, "", capture)
+	if !strings.Contains(out, "missing_frames=4") {
+		t.Fatalf("the gap is not counted:\n%s", out)
+	}
+	_, out, _ = invoke(t, "", "--disable", "missing-frames", capture)
+	if !strings.Contains(out, "missing_frames=0") || strings.Contains(out, "(missing-frames)") {
+		t.Errorf("a disabled rule is neither reported nor counted:\n%s", out)
+	}
+}
+
 func TestFailOnRuleID(t *testing.T) {
 	withEnv(t, map[string]string{"NO_COLOR": "1"})
 	code, out, _ := invoke(t, "", "--fail-on", "pending-request", testdata("demo-session.jsonl"))
@@ -420,6 +436,10 @@ func TestPanickingRuleBecomesInternalError(t *testing.T) {
 	_, out, _ := invoke(t, "", testdata("clean-stdio.jsonl"))
 	if !strings.Contains(out, "[error] rule broken-rule failed: index out of range") || !strings.Contains(out, "(internal-error)") {
 		t.Errorf("text output:\n%s", out)
+	}
+	code, out, _ := invoke(t, "", "--disable", "internal-error", testdata("clean-stdio.jsonl"))
+	if code != 0 || strings.Contains(out, "internal-error") {
+		t.Errorf("--disable internal-error: exit %d\n%s", code, out)
 	}
 }
 
