@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -141,7 +142,8 @@ func checkFlags(o *checkOptions) *pflag.FlagSet {
 // output is one rendering the run must produce.
 type output struct {
 	format string
-	path   string // "" for stdout
+	path   string   // "" for stdout
+	tmp    *os.File // where a file rendering is written before it is renamed to path
 	rep    report.Reporter
 }
 
@@ -170,6 +172,7 @@ func runCheck(args []string, stdin io.Reader, stdout io.Writer) (int, error) {
 	wd, _ := os.Getwd()
 	ropts := report.Options{Quiet: o.quiet, Color: color, WorkDir: wd, Version: mcpcheckVersion(), StepSummary: getenv("GITHUB_STEP_SUMMARY")}
 	outs, err := plannedOutputs(&o, ropts)
+	defer discard(outs) // whatever was not renamed into place
 	if err != nil {
 		return exitUsage, err
 	}
@@ -253,80 +256,110 @@ func useColor(mode string, stdout io.Writer) (bool, error) {
 	return false, usagef("--color: %q is not auto, always or never", mode)
 }
 
-// plannedOutputs validates --format and --output before anything is read, so
-// a typo costs no time and writes nothing.
+// plannedOutputs validates --format and --output before anything is read,
+// and opens each file's temporary file beside it, so that a typo, a missing
+// directory or an unwritable one costs no time and writes nothing.
 func plannedOutputs(o *checkOptions, ropts report.Options) ([]output, error) {
 	factory, err := report.Lookup(o.format)
 	if err != nil {
 		return nil, usageError{"--format: " + err.Error()}
 	}
-	stdoutOpts := ropts
-	outs := []output{{format: strings.ToLower(o.format), rep: factory(stdoutOpts)}}
+	outs := []output{{format: strings.ToLower(o.format), rep: factory(ropts)}}
 	seen := map[string]bool{}
 	for _, spec := range o.outputs {
 		format, path, ok := strings.Cut(spec, "=")
 		if !ok || format == "" || path == "" {
-			return nil, usagef("--output: %q is not FMT=PATH", spec)
+			return outs, usagef("--output: %q is not FMT=PATH", spec)
 		}
 		factory, err := report.Lookup(format)
 		if err != nil {
-			return nil, usageError{"--output: " + err.Error()}
+			return outs, usageError{"--output: " + err.Error()}
 		}
 		abs, _ := filepath.Abs(path)
 		if seen[abs] {
-			return nil, usagef("--output: %s named twice", path)
+			return outs, usagef("--output: %s named twice", path)
 		}
 		seen[abs] = true
+		tmp, err := reportFile(path)
+		if err != nil {
+			return outs, err
+		}
 		fileOpts := ropts
 		fileOpts.Color = false
 		fileOpts.StepSummary = "" // only the stdout rendering appends the summary
-		outs = append(outs, output{format: strings.ToLower(format), path: path, rep: factory(fileOpts)})
+		outs = append(outs, output{format: strings.ToLower(format), path: path, tmp: tmp, rep: factory(fileOpts)})
 	}
 	return outs, nil
 }
 
-// writeOutputs renders every output before any becomes visible: files go to
-// temporary files that are renamed only when all rendered, and stdout is
-// written last, so a failure leaves no half-written report.
+// reportFile opens the temporary file a report is written to before it is
+// renamed to path. The report gets the mode of the file it replaces, else
+// 0644: CI steps that run as other users must be able to read it.
+func reportFile(path string) (*os.File, error) {
+	mode := os.FileMode(0o644)
+	if info, err := os.Stat(path); err == nil {
+		if info.IsDir() {
+			return nil, usagef("--output %s: is a directory", path)
+		}
+		mode = info.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return nil, fmt.Errorf("--output %s: %w", path, err)
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return nil, fmt.Errorf("--output %s: %w", path, err)
+	}
+	return tmp, nil
+}
+
+// discard removes the temporary files of outputs not renamed into place.
+func discard(outs []output) {
+	for _, out := range outs {
+		if out.tmp != nil {
+			out.tmp.Close()
+			os.Remove(out.tmp.Name())
+		}
+	}
+}
+
+// writeOutputs renders every output before any becomes visible: the files
+// first, into their temporary files, then stdout into memory (the github
+// format appends its step summary then); only when all rendered are the
+// files renamed into place and stdout written, so a failure leaves no
+// half-written report.
 func writeOutputs(outs []output, res *checks.Result, stdout io.Writer) error {
-	type pending struct{ tmp, path string }
-	var done []pending
-	cleanup := func() {
-		for _, p := range done {
-			os.Remove(p.tmp)
+	for _, out := range outs {
+		if out.tmp == nil {
+			continue
+		}
+		bw := bufio.NewWriter(out.tmp)
+		err := out.rep.Report(bw, res)
+		if err == nil {
+			err = bw.Flush()
+		}
+		if err == nil {
+			err = out.tmp.Close()
+		}
+		if err != nil {
+			return fmt.Errorf("--output %s: %w", out.path, err)
 		}
 	}
 	var console bytes.Buffer
-	for _, out := range outs {
-		if out.path == "" {
-			if err := out.rep.Report(&console, res); err != nil {
-				cleanup()
-				return fmt.Errorf("rendering %s: %w", out.format, err)
-			}
+	if err := outs[0].rep.Report(&console, res); err != nil {
+		return fmt.Errorf("rendering %s: %w", outs[0].format, err)
+	}
+	for i := range outs {
+		out := &outs[i]
+		if out.tmp == nil {
 			continue
 		}
-		tmp, err := os.CreateTemp(filepath.Dir(out.path), "."+filepath.Base(out.path)+".*.tmp")
-		if err != nil {
-			cleanup()
+		if err := os.Rename(out.tmp.Name(), out.path); err != nil {
 			return fmt.Errorf("--output %s: %w", out.path, err)
 		}
-		done = append(done, pending{tmp.Name(), out.path})
-		err = out.rep.Report(tmp, res)
-		if cerr := tmp.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			cleanup()
-			return fmt.Errorf("--output %s: %w", out.path, err)
-		}
-	}
-	for i, p := range done {
-		if err := os.Rename(p.tmp, p.path); err != nil {
-			for _, q := range done[i:] {
-				os.Remove(q.tmp)
-			}
-			return fmt.Errorf("--output %s: %w", p.path, err)
-		}
+		out.tmp = nil // renamed: nothing to discard
 	}
 	_, err := stdout.Write(console.Bytes())
 	return err

@@ -301,6 +301,34 @@ func TestOutputIntoMissingDirectoryIsExit2AndWritesNothing(t *testing.T) {
 	}
 }
 
+func TestOutputTargetsAreCheckedBeforeReading(t *testing.T) {
+	dir := t.TempDir()
+	good, isDir := filepath.Join(dir, "a.json"), filepath.Join(dir, "reports")
+	os.Mkdir(isDir, 0o755)
+	// the capture does not exist: the output error must come first
+	code, out, errs := invoke(t, "", "--output", "json="+good, "--output", "sarif="+isDir, filepath.Join(dir, "missing.jsonl"))
+	if code != 2 || out != "" || !strings.Contains(errs, "--output "+isDir+": is a directory") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("files left behind: %v", entries)
+	}
+}
+
+func TestOutputFileModes(t *testing.T) {
+	dir := t.TempDir()
+	fresh, kept := filepath.Join(dir, "fresh.json"), filepath.Join(dir, "kept.json")
+	os.WriteFile(kept, []byte("old"), 0o640)
+	if code, _, errs := invoke(t, "", "--output", "json="+fresh, "--output", "json="+kept, testdata("clean-stdio.jsonl")); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for path, want := range map[string]os.FileMode{fresh: 0o644, kept: 0o640} {
+		if info, err := os.Stat(path); err != nil || info.Mode().Perm() != want {
+			t.Errorf("%s: mode %v, want %v (%v)", filepath.Base(path), info.Mode().Perm(), want, err)
+		}
+	}
+}
+
 func TestInputsStdinGzipDirectorySessionID(t *testing.T) {
 	withEnv(t, map[string]string{"NO_COLOR": "1"})
 	clean, err := os.ReadFile(testdata("clean-stdio.jsonl"))
