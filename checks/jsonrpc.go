@@ -21,9 +21,11 @@ var ruleInvalidFrame = &Rule{
 	Doc: `Over stdio the server's stdout is the protocol channel: every line must be one
 JSON-RPC message. A log line, a banner or a usage text printed to stdout
 ("stdout pollution") breaks the client's parser, and clients drop or abort on
-it. The same holds for a JSON array on stdio, an object with none of the
-JSON-RPC members, or members of the wrong type (a method that is not a string,
-params that are not an object, an error without an integer code).
+it. The same holds for an object with none of the JSON-RPC members, members of
+the wrong type (a method that is not a string, params that are not an object,
+an error without an integer code), and a JSON array (a batch) in any revision
+but 2025-03-26, the only one that defines batches. The messages inside a batch
+are still correlated and checked one by one.
 
 Fix: send logs to stderr (console.error, log to os.Stderr), never to stdout.
 
@@ -41,10 +43,25 @@ Good: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info"
 				f.Direction.Sender(), Quote(f.Text, 120))
 			return
 		}
+		if f.Element == 1 && !batchesAllowed(p.Session.Revision) {
+			p.Report(f, f.Direction.String()+" batch", "%s sent a JSON array of %d %s (a batch), which %s does not allow",
+				f.Direction.Sender(), f.Elements, plural(f.Elements, "message", "messages"), revisionText(p.Session.Revision))
+		}
 		if f.Msg.Kind == session.Invalid {
 			p.Report(f, f.Direction.String()+" "+f.Msg.Problem, "%s sent %s", f.Direction.Sender(), f.Msg.Problem)
 		}
 	}),
+}
+
+// batchesAllowed: only 2025-03-26 defines JSON-RPC batches; 2024-11-05 never
+// mentions them and 2025-06-18 removed them.
+func batchesAllowed(revision string) bool { return revision == "2025-03-26" }
+
+func revisionText(revision string) string {
+	if revision == "" {
+		return "MCP (but for revision 2025-03-26)"
+	}
+	return "revision " + revision
 }
 
 var ruleJSONRPCVersion = &Rule{

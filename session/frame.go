@@ -100,6 +100,11 @@ type Frame struct {
 	// Msg is Raw decoded once; every rule reads it instead of decoding Raw.
 	Msg Message
 
+	// Element is the 1-based position of this message inside a JSON array
+	// the envelope carried (0 when it carried one message); Elements is the
+	// array's length.
+	Element, Elements int
+
 	MCPMethod, MCPName, MCPProtocolVersion string
 	ParamHeaders                           []ParamHeader
 	Batch, Truncated, Redacted             bool

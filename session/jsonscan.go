@@ -287,3 +287,34 @@ func jsonInt(val []byte) (int64, bool) {
 	n, err := strconv.ParseInt(string(val), 10, 64)
 	return n, err == nil
 }
+
+// arrayElements returns the elements of a JSON array as sub-slices of b,
+// or nil when b is not a valid array.
+func arrayElements(b []byte) [][]byte {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '[' {
+		return nil
+	}
+	var out [][]byte
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return [][]byte{}
+	}
+	for {
+		start := i
+		end, err := skipValue(b, i, 1)
+		if err != nil {
+			return nil
+		}
+		out = append(out, b[start:end])
+		i = skipSpace(b, end)
+		switch {
+		case i < len(b) && b[i] == ',':
+			i = skipSpace(b, i+1)
+		case i < len(b) && b[i] == ']':
+			return out
+		default:
+			return nil
+		}
+	}
+}

@@ -135,10 +135,10 @@ func read(name string, r io.Reader, h Handler) error {
 		if err != nil {
 			var gz gzipError
 			if errors.As(err, &gz) && rd.began {
-				rd.damaged(Damage{File: name, Line: sp.line + 1, Reason: "the compressed capture breaks off: " + gz.err.Error()}, "")
+				rd.damaged(Damage{File: name, Line: sp.line, Reason: "the compressed capture breaks off: " + gz.err.Error()}, "", nil)
 				break
 			}
-			return fmt.Errorf("%s:%d: %w", name, sp.line+1, err)
+			return fmt.Errorf("%s:%d: %w", name, sp.line, err)
 		}
 		if first {
 			first = false
@@ -184,16 +184,16 @@ func (rd *reader) chunk(c chunk) bool {
 		if reason == "" {
 			reason = "a JSON array where an envelope was expected"
 		}
-		rd.damaged(Damage{File: rd.name, Line: c.line, Reason: reason}, sniffSessionID(c.data))
+		rd.damaged(Damage{File: rd.name, Line: c.line, Reason: reason}, sniffSessionID(c.data), c.data)
 		return false
 	}
 	var env envelope
 	if err := env.decode(c.data); err != nil {
-		rd.damaged(Damage{File: rd.name, Line: c.line, Reason: "an envelope that is not valid JSON: " + err.Error()}, sniffSessionID(c.data))
+		rd.damaged(Damage{File: rd.name, Line: c.line, Reason: "an envelope that is not valid JSON: " + err.Error()}, sniffSessionID(c.data), c.data)
 		return false
 	}
 	if env.SessionID == "" {
-		rd.damaged(Damage{File: rd.name, Line: c.line, Reason: "an envelope without a session_id"}, "")
+		rd.damaged(Damage{File: rd.name, Line: c.line, Reason: "an envelope without a session_id"}, "", nil)
 		return false
 	}
 	s := rd.sessions[env.SessionID]
@@ -209,13 +209,15 @@ func (rd *reader) chunk(c chunk) bool {
 	}
 	rd.began = true
 	rd.last = s
-	s.add(env.frame(rd.name, c.line))
+	for _, f := range env.frames(rd.name, c.line) {
+		s.add(f)
+	}
 	return true
 }
 
 // damaged hands d to the session it belongs to: the one named inside the
 // damaged bytes, else the previous envelope's, else the next one to appear.
-func (rd *reader) damaged(d Damage, sessionID string) {
+func (rd *reader) damaged(d Damage, sessionID string, data []byte) {
 	s := rd.sessions[sessionID]
 	if s == nil {
 		s = rd.last
@@ -224,17 +226,65 @@ func (rd *reader) damaged(d Damage, sessionID string) {
 		rd.damage = append(rd.damage, d)
 		return
 	}
-	s.noteDamage(sessionID != "" && s.ID == sessionID)
+	if sessionID != "" && s.ID == sessionID {
+		s.noteDamage(sniffSeqs(data))
+	}
 	rd.h.Damage(s, d)
 }
 
-// noteDamage lets a damaged frame of this session explain one unmatched
-// answer, as a truncated request would.
-func (s *Session) noteDamage(named bool) {
-	if named {
-		s.credits[ClientToServer]++
-		s.credits[ServerToClient]++
+// noteDamage accounts for a damaged envelope of this session: it may have
+// been the request of an unmatched answer or the answer of a pending
+// request, and the seqs that survived in it (several when envelopes were
+// glued together) are not dropped frames.
+func (s *Session) noteDamage(seqs []int64) {
+	s.credits[ClientToServer]++
+	s.credits[ServerToClient]++
+	for _, seq := range seqs {
+		if seq == s.highestSeq+1 {
+			s.highestSeq = seq
+		}
 	}
+}
+
+// sniffSeqs finds the seqs in a damaged envelope, in order.
+func sniffSeqs(b []byte) []int64 {
+	var seqs []int64
+	for {
+		i := bytes.Index(b, []byte(`"seq":`))
+		if i < 0 {
+			return seqs
+		}
+		b = b[i+6:]
+		n := 0
+		for n < len(b) && b[n] >= '0' && b[n] <= '9' {
+			n++
+		}
+		if seq, ok := jsonInt(b[:n]); ok {
+			seqs = append(seqs, seq)
+		}
+	}
+}
+
+// frames turns an envelope into frames: one, or one per element when the
+// protocol channel carried a JSON array (a batch), so that every message
+// in it is correlated.
+func (e *envelope) frames(file string, line int) []*Frame {
+	f := e.frame(file, line)
+	if !f.IsProtocol() || firstByte(f.Raw) != '[' {
+		return []*Frame{f}
+	}
+	elems := arrayElements(f.Raw)
+	if len(elems) == 0 {
+		return []*Frame{f} // an empty or broken array: invalid as a whole
+	}
+	out := make([]*Frame, len(elems))
+	for i, el := range elems {
+		g := *f
+		g.Raw, g.Msg = el, decodeMessage(el)
+		g.Batch, g.Element, g.Elements = true, i+1, len(elems)
+		out[i] = &g
+	}
+	return out
 }
 
 func (e *envelope) frame(file string, line int) *Frame {

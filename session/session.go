@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"slices"
 	"sort"
 	"strings"
@@ -62,7 +63,7 @@ type Session struct {
 	parked    []*Operation
 	tasks     map[string]*Task
 	taskOrder []string
-	credits   [3]int // truncated frames per direction that may explain one unmatched answer each
+	credits   [3]int // damaged, truncated or dropped frames per direction: each may explain one unmatched answer or one unanswered request
 
 	emit func(*Frame)
 }
@@ -120,8 +121,8 @@ func (s *Session) add(f *Frame) {
 		s.highestSeq = f.Seq
 	}
 	s.expireOrphans(false)
-	if f.Truncated && f.IsProtocol() && f.Msg.Kind != Request {
-		s.credits[f.Direction]++
+	if f.Truncated && f.IsProtocol() && (f.Msg.Kind == NoMessage || f.Msg.Kind == Invalid) {
+		s.truncated(f)
 	}
 	switch f.Msg.Kind {
 	case Request:
@@ -132,6 +133,14 @@ func (s *Session) add(f *Frame) {
 	case Response:
 		if !s.response(f) {
 			return // held
+		}
+	case Invalid:
+		// A malformed answer (an error without an integer code, say) is still
+		// the answer its id names: the request is not left pending as well.
+		if m := &f.Msg; m.HasID && m.Method == "" && !f.HTTPErrorBody() {
+			if c := s.find(f.Direction.Opposite(), m.ID, f.ConnID, false); c != nil {
+				s.settle(f, c, Failed)
+			}
 		}
 	}
 	if f.HTTPErrorBody() && s.pairExchange(f) && f.Call.probe && s.initCall == nil {
@@ -494,14 +503,20 @@ func (s *Session) pairExchange(f *Frame) bool {
 	}
 	f.Call = c
 	if f.Msg.Kind != Response {
-		f.Pairing = Answered
-		c.Answers++
-		c.State = Failed
-		c.End, c.EndLine = f.Time, f.Line
-		s.close(c)
-		s.remember(c)
+		s.settle(f, c, Failed)
 	}
 	return true
+}
+
+// settle closes c with an answer that carries no JSON-RPC result or error
+// to judge (an HTTP error, a malformed or truncated answer): the state is
+// decided by the caller.
+func (s *Session) settle(f *Frame, c *Call, state CallState) {
+	f.Call, f.Pairing = c, Answered
+	c.Answers++
+	c.State, c.End, c.EndLine = state, f.Time, f.Line
+	s.close(c)
+	s.remember(c)
 }
 
 // find returns the open call of dir with id: on conn first, then on any
@@ -648,8 +663,46 @@ func (s *Session) decideOrphan(o *Frame) {
 	s.emit(o)
 }
 
+// truncated makes what it can of a frame the recorder cut short. An answer
+// whose id survived closes its call. Otherwise the frame may have been the
+// request of an answer without one, or the answer of a request without
+// one: it excuses one of either (credits).
+func (s *Session) truncated(f *Frame) {
+	text := []byte(f.Text)
+	if f.Raw != nil {
+		text = f.Raw
+	}
+	if id, ok := sniffID(text); ok && !bytes.Contains(text, []byte(`"method"`)) {
+		if c := s.find(f.Direction.Opposite(), id, f.ConnID, false); c != nil {
+			s.settle(f, c, Completed) // its outcome was cut off
+			return
+		}
+	}
+	s.credits[f.Direction]++
+}
+
+// sniffID finds the id of a JSON-RPC message cut short, if it survived.
+func sniffID(text []byte) (ID, bool) {
+	i := bytes.Index(text, []byte(`"id":`))
+	if i < 0 {
+		return ID{}, false
+	}
+	rest := bytes.TrimLeft(text[i+5:], " ")
+	end := bytes.IndexAny(rest, ",}")
+	if end <= 0 {
+		return ID{}, false
+	}
+	tok := bytes.TrimSpace(rest[:end])
+	if tok[0] == '"' && (len(tok) < 2 || tok[len(tok)-1] != '"') {
+		return ID{}, false
+	}
+	return MakeID(tok), true
+}
+
 // Unfinished lists what has no answer at the end of the capture: pending
-// requests, parked operations and running tasks, in capture order.
+// requests, parked operations and running tasks, in capture order. A
+// request whose answer may be a frame the capture damaged, truncated or
+// dropped is not listed (the latest ones are excused first).
 func (s *Session) Unfinished() []*Call {
 	var out []*Call
 	for _, c := range s.open {
@@ -657,6 +710,15 @@ func (s *Session) Unfinished() []*Call {
 			out = append(out, c)
 		}
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Line > out[j].Line })
+	credits := s.credits
+	out = slices.DeleteFunc(out, func(c *Call) bool {
+		if d := c.Dir.Opposite(); credits[d] > 0 {
+			credits[d]--
+			return true
+		}
+		return false
+	})
 	for _, op := range s.parked {
 		out = append(out, op.Last)
 	}
