@@ -199,18 +199,11 @@ func callSubject(c *session.Call) string {
 
 func quoteName(s string) string { return Quote(s, 80) }
 
-// firstText is the first text content item of a result, quoted for a message.
+// firstText is the first text content item of a result, quoted for a
+// message; only its beginning is decoded.
 func firstText(content json.RawMessage) string {
-	var items []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if json.Unmarshal(content, &items) == nil {
-		for _, it := range items {
-			if it.Type == "text" && it.Text != "" {
-				return Quote(it.Text, 200)
-			}
-		}
+	if text, ok := session.FirstText(content, 1024); ok && text != "" {
+		return Quote(text, 200)
 	}
 	return "(no text content)"
 }

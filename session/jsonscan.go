@@ -318,3 +318,51 @@ func arrayElements(b []byte) [][]byte {
 		}
 	}
 }
+
+// FirstText returns the beginning (about max bytes) of the first text item
+// of a content array, without decoding the rest: a tool's error result can
+// carry megabytes, and a message quotes a line of it.
+func FirstText(content []byte, max int) (string, bool) {
+	for _, item := range arrayElements(content) {
+		var typ, text []byte
+		_ = eachMember(item, func(name, val []byte) {
+			switch string(name) {
+			case "type":
+				typ = val
+			case "text":
+				text = val
+			}
+		})
+		if t, _ := jsonString(typ); t == "text" && len(text) >= 2 && text[0] == '"' {
+			return stringPrefix(text, max), true
+		}
+	}
+	return "", false
+}
+
+// stringPrefix decodes about the first max bytes of a validated JSON string.
+func stringPrefix(tok []byte, max int) string {
+	inner := tok[1 : len(tok)-1]
+	if len(inner) <= max {
+		s, _ := jsonString(tok)
+		return s
+	}
+	// Cut before max, never inside an escape, and decode that much.
+	cut := 0
+	for cut < max {
+		if inner[cut] == '\\' {
+			n := 2
+			if cut+1 < len(inner) && inner[cut+1] == 'u' {
+				n = 6
+			}
+			if cut+n > max {
+				break
+			}
+			cut += n
+			continue
+		}
+		cut++
+	}
+	s, _ := jsonString(append(append([]byte{'"'}, inner[:cut]...), '"'))
+	return s
+}
