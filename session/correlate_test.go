@@ -318,7 +318,11 @@ func TestFinishedCallsRing(t *testing.T) {
 	for i := 0; i < recentCalls+10; i++ {
 		r.add(s, &Call{Dir: ClientToServer, ID: MakeID([]byte(fmt.Sprint(i % 20))), Conn: fmt.Sprint(i)})
 	}
-	if c := r.find(s, ClientToServer, MakeID([]byte("3")), fmt.Sprint(recentCalls+3)); c == nil {
+	newest := recentCalls + 9
+	for newest%20 != 3 {
+		newest--
+	}
+	if c := r.find(s, ClientToServer, MakeID([]byte("3")), fmt.Sprint(newest)); c == nil || c.Conn != fmt.Sprint(newest) {
 		t.Error("the newest call of an id on its connection is not found")
 	}
 	if c := r.find(s, ClientToServer, MakeID([]byte("3")), "3"); c != nil {
