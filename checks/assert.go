@@ -46,9 +46,12 @@ func (b *budget) observe(value float64, call *session.Call) {
 }
 
 func newAssertTracker(a *Assertions) *assertTracker {
-	t := &assertTracker{a: a, called: map[string]int{}, firstCall: map[string]Location{}}
-	for _, n := range append(append([]string(nil), a.ExpectTools...), a.ForbidTools...) {
-		t.called[n] = 0
+	t := &assertTracker{a: a}
+	if len(a.ExpectTools)+len(a.ForbidTools) > 0 { // nothing to remember otherwise
+		t.called, t.firstCall = map[string]int{}, map[string]Location{}
+		for _, n := range append(append([]string(nil), a.ExpectTools...), a.ForbidTools...) {
+			t.called[n] = 0
+		}
 	}
 	return t
 }

@@ -27,7 +27,7 @@ the server's handler.
 
 Bad:  {"jsonrpc":"2.0","id":4,"error":{"code":-32603,"message":"Internal error"}}
 Good: {"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"ok"}]}}`,
-	Start: Stateless(func(p *Pass, f *session.Frame) {
+	Check: func(p *Pass, f *session.Frame) {
 		e := f.Msg.Error
 		if e == nil || f.Msg.Kind != session.Response {
 			return
@@ -50,7 +50,7 @@ Good: {"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"ok"}]}
 				p.Report(f, "id "+f.Msg.ID.String(), "%s sent %s for id %s, which no request used", f.Direction.Sender(), what, f.Msg.ID)
 			}
 		}
-	}),
+	},
 }
 
 var ruleToolError = &Rule{
@@ -68,7 +68,7 @@ sent, the tool's environment, or the tool.
 
 Bad:  {"result":{"content":[{"type":"text","text":"ENOENT: no such file"}],"isError":true}}
 Good: {"result":{"content":[{"type":"text","text":"file contents"}]}}`,
-	Start: Stateless(func(p *Pass, f *session.Frame) {
+	Check: func(p *Pass, f *session.Frame) {
 		r := f.Msg.Res
 		if r == nil || !r.IsError || f.Msg.Error != nil {
 			return
@@ -87,7 +87,7 @@ Good: {"result":{"content":[{"type":"text","text":"file contents"}]}}`,
 		}
 		p.Report(f, callSubject(f.Call), "%s reported an error: %s", what, text).
 			Relate(f.Call.File, f.Call.Line, "request sent here")
-	}),
+	},
 }
 
 var ruleHTTPError = &Rule{
@@ -107,7 +107,7 @@ or fix the server or proxy so that errors come back as JSON-RPC error objects.
 
 Bad:  status 502 with body "Bad Gateway"
 Good: status 200 with {"jsonrpc":"2.0","id":3,"result":{}}`,
-	Start: Stateless(func(p *Pass, f *session.Frame) {
+	Check: func(p *Pass, f *session.Frame) {
 		if !f.HTTPErrorBody() {
 			return
 		}
@@ -130,7 +130,7 @@ Good: status 200 with {"jsonrpc":"2.0","id":3,"result":{}}`,
 			return
 		}
 		p.Report(f, fmt.Sprintf("status %d", f.Status), "the server answered %s", what)
-	}),
+	},
 }
 
 var ruleTaskFailed = &Rule{
@@ -149,15 +149,19 @@ a failed tool call.
 
 Bad:  {"method":"notifications/tasks/status","params":{"taskId":"t1","status":"failed"}}
 Good: {"method":"notifications/tasks/status","params":{"taskId":"t1","status":"completed"}}`,
-	Start: func(*session.Session) any { return &taskFailed{reported: map[*session.Task]bool{}} },
+	Start: func(*session.Session) any { return &taskFailed{} },
 }
 
+// taskFailed reports each task once, however often its failure is repeated.
 type taskFailed struct{ reported map[*session.Task]bool }
 
 func (t *taskFailed) Frame(p *Pass, f *session.Frame) {
 	task := f.Task
 	if task == nil || t.reported[task] || (task.Status != "failed" && !task.ResultError) {
 		return
+	}
+	if t.reported == nil {
+		t.reported = map[*session.Task]bool{}
 	}
 	t.reported[task] = true
 	c := task.Call

@@ -54,12 +54,12 @@ func fixtureRules(r *Rule) []*Rule {
 
 var panicOnToolsCall = &Rule{
 	ID: "test-panics", Title: "panics on tools/call", Doc: "test only", Signal: SignalWarn, Revisions: "all",
-	Start: Stateless(func(p *Pass, f *session.Frame) {
+	Check: func(p *Pass, f *session.Frame) {
 		if f.Msg.Method == "tools/call" {
 			var m map[string]int
 			m["boom"]++ // a nil-map write, as a real bug would
 		}
-	}),
+	},
 }
 
 func checkFixture(t *testing.T, r *Rule, path string, bad bool) {

@@ -31,7 +31,7 @@ Fix: send logs to stderr (console.error, log to os.Stderr), never to stdout.
 
 Bad:  Server listening on stdio          (written to stdout)
 Good: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"listening"}}`,
-	Start: Stateless(func(p *Pass, f *session.Frame) {
+	Check: func(p *Pass, f *session.Frame) {
 		if !f.IsProtocol() || f.Truncated || f.HTTPErrorBody() {
 			return // HTTP error bodies are http-error's
 		}
@@ -50,7 +50,7 @@ Good: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info"
 		if f.Msg.Kind == session.Invalid {
 			p.Report(f, f.Direction.String()+" "+f.Msg.Problem, "%s sent %s", f.Direction.Sender(), f.Msg.Problem)
 		}
-	}),
+	},
 }
 
 // batchesAllowed: only 2025-03-26 defines JSON-RPC batches; 2024-11-05 never
@@ -77,7 +77,7 @@ Fix: set "jsonrpc": "2.0" on every request, notification and response.
 
 Bad:  {"id":1,"method":"ping"}
 Good: {"jsonrpc":"2.0","id":1,"method":"ping"}`,
-	Start: Stateless(func(p *Pass, f *session.Frame) {
+	Check: func(p *Pass, f *session.Frame) {
 		m := &f.Msg
 		if !judgeable(f) || m.Kind == session.Invalid || m.Version == "2.0" {
 			return
@@ -91,7 +91,7 @@ Good: {"jsonrpc":"2.0","id":1,"method":"ping"}`,
 		default:
 			p.Report(f, subject, `%s %s has jsonrpc %s, not "2.0"`, f.Direction.Sender(), describe(m), Quote(m.Version, 20))
 		}
-	}),
+	},
 }
 
 var ruleRequestID = &Rule{
@@ -110,7 +110,7 @@ answer is wanted.
 
 Bad:  {"jsonrpc":"2.0","id":null,"method":"tools/list"}
 Good: {"jsonrpc":"2.0","id":7,"method":"tools/list"}`,
-	Start: Stateless(func(p *Pass, f *session.Frame) {
+	Check: func(p *Pass, f *session.Frame) {
 		m := &f.Msg
 		if !judgeable(f) || m.Kind != session.Request {
 			return
@@ -127,7 +127,7 @@ Good: {"jsonrpc":"2.0","id":7,"method":"tools/list"}`,
 			return
 		}
 		p.Report(f, m.Method+" id "+m.ID.String(), "%s request %s has %s", f.Direction.Sender(), m.Method, what)
-	}),
+	},
 }
 
 var ruleResponseShape = &Rule{
@@ -144,7 +144,7 @@ Fix: send either result or error, and echo the request's id.
 
 Bad:  {"jsonrpc":"2.0","id":3,"result":{},"error":{"code":-32603,"message":"x"}}
 Good: {"jsonrpc":"2.0","id":3,"result":{}}`,
-	Start: Stateless(func(p *Pass, f *session.Frame) {
+	Check: func(p *Pass, f *session.Frame) {
 		m := &f.Msg
 		if !judgeable(f) || m.Kind != session.Response {
 			return
@@ -158,7 +158,7 @@ Good: {"jsonrpc":"2.0","id":3,"result":{}}`,
 		case m.Result != nil && (m.ID.Kind() == session.IDAbsent || m.ID.Kind() == session.IDNull):
 			p.Report(f, "result without id", "%s sent a result with a null or missing id", f.Direction.Sender())
 		}
-	}),
+	},
 }
 
 var ruleIDReuse = &Rule{
@@ -175,14 +175,14 @@ Fix: allocate ids from a counter that never repeats within a session.
 
 Bad:  {"id":5,"method":"tools/call",…} then {"id":5,"method":"tools/list"} before id 5 is answered
 Good: {"id":5,"method":"tools/call",…} then {"id":6,"method":"tools/list"}`,
-	Start: Stateless(func(p *Pass, f *session.Frame) {
+	Check: func(p *Pass, f *session.Frame) {
 		if f.Pairing != session.Reused || !judgeable(f) {
 			return
 		}
 		old := f.Call.Superseded
 		p.Report(f, callSubject(f.Call), "%s reused id %s while %s was still in flight", f.Direction.Sender(), f.Call.ID, old.Label()).
 			Relate(old.File, old.Line, "earlier request with this id")
-	}),
+	},
 }
 
 var ruleUnmatchedResponse = &Rule{
@@ -203,7 +203,7 @@ Fix: echo the request's id exactly, with its JSON type.
 
 Bad:  request {"id":"7",…} answered by {"id":7,"result":{}}
 Good: request {"id":"7",…} answered by {"id":"7","result":{}}`,
-	Start: Stateless(func(p *Pass, f *session.Frame) {
+	Check: func(p *Pass, f *session.Frame) {
 		if f.Pairing != session.Unmatched || !judgeable(f) {
 			return
 		}
@@ -212,7 +212,7 @@ Good: request {"id":"7",…} answered by {"id":"7","result":{}}`,
 		}
 		p.Report(f, "id "+f.Msg.ID.String(), "%s answered id %s, which no %s request used",
 			f.Direction.Sender(), f.Msg.ID, f.Direction.Opposite().Sender())
-	}),
+	},
 }
 
 var ruleDuplicateResponse = &Rule{
@@ -228,7 +228,7 @@ Fix: make sure each request's handler answers once, on one path.
 
 Bad:  {"id":4,"result":{}} and later again {"id":4,"result":{}}
 Good: one answer per id`,
-	Start: Stateless(func(p *Pass, f *session.Frame) {
+	Check: func(p *Pass, f *session.Frame) {
 		if f.Pairing != session.Duplicate || !judgeable(f) {
 			return
 		}
@@ -236,7 +236,7 @@ Good: one answer per id`,
 		p.Report(f, callSubject(c), "%s answered %s again (answer %d)", f.Direction.Sender(), c.Label(), c.Answers).
 			Relate(c.File, c.Line, "request sent here").
 			Relate(c.File, c.EndLine, "first answer here")
-	}),
+	},
 }
 
 // describe names a message for messages: `request tools/list (id 3)`.

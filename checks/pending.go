@@ -66,14 +66,14 @@ drop its answer once cancelled.
 
 Bad:  {"method":"notifications/cancelled","params":{"requestId":5}} then {"id":5,"result":{…}}
 Good: {"method":"notifications/cancelled","params":{"requestId":5}} and no answer for id 5`,
-	Start: Stateless(func(p *Pass, f *session.Frame) {
+	Check: func(p *Pass, f *session.Frame) {
 		if f.Pairing != session.Late {
 			return
 		}
 		c := f.Call
 		p.Report(f, callSubject(c), "%s was answered after the %s cancelled it", c.Label(), c.Dir.Sender()).
 			Relate(c.File, c.Line, "request sent here")
-	}),
+	},
 }
 
 var ruleMissingFrames = &Rule{
@@ -91,14 +91,14 @@ Fix: re-record with enough buffer, or check the complete capture file.
 
 Bad:  seq 1, 2, 5 (frames 3 and 4 are missing)
 Good: seq 1, 2, 3, 4, 5`,
-	Start: Stateless(func(p *Pass, f *session.Frame) {
+	Check: func(p *Pass, f *session.Frame) {
 		if f.GapBefore <= 0 {
 			return
 		}
 		from := f.Seq - f.GapBefore
 		p.Report(f, fmt.Sprintf("seq %d", from), "%d %s missing before seq %d (seq %d to %d were not recorded)",
 			f.GapBefore, plural(int(f.GapBefore), "frame is", "frames are"), f.Seq, from, f.Seq-1)
-	}),
+	},
 }
 
 var ruleTruncatedCapture = &Rule{

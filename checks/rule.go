@@ -86,9 +86,12 @@ type Rule struct {
 	Severity  Severity
 	Revisions string // the protocol revisions it judges, for the catalogue
 
-	// Start returns the rule's checker for one session. The checker may
-	// implement any of FrameChecker, DamageChecker and EndChecker. A nil
-	// Start means the driver itself reports the rule (internal-error).
+	// Check judges one frame on its own, for rules without state.
+	Check FrameFunc
+	// Start returns the rule's checker for one session, for rules with
+	// state. The checker may implement any of FrameChecker, DamageChecker
+	// and EndChecker. A rule with neither Check nor Start is reported by
+	// the driver itself (internal-error).
 	Start func(s *session.Session) any
 }
 
@@ -107,15 +110,8 @@ type EndChecker interface {
 	End(p *Pass, s *session.Session)
 }
 
-// FrameFunc adapts a function to a FrameChecker, for rules without state.
+// FrameFunc is a rule's look at one frame.
 type FrameFunc func(p *Pass, f *session.Frame)
-
-func (fn FrameFunc) Frame(p *Pass, f *session.Frame) { fn(p, f) }
-
-// Stateless returns a Start for a rule that looks at each frame on its own.
-func Stateless(fn FrameFunc) func(*session.Session) any {
-	return func(*session.Session) any { return fn }
-}
 
 var ruleIDPattern = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
 

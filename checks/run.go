@@ -28,7 +28,7 @@ func Run(inputs []session.Source, cfg Config) (*Result, error) {
 		byID[r.ID] = r
 	}
 	for _, in := range inputs {
-		d := &driver{cfg: &cfg, runs: map[*session.Session]*sessionRun{}}
+		d := newDriver(&cfg)
 		if err := readInput(in, d); err != nil {
 			return nil, err
 		}
@@ -61,26 +61,38 @@ func readInput(in session.Source, h session.Handler) error {
 
 // driver is the session.Handler that feeds rules.
 type driver struct {
-	cfg   *Config
-	runs  map[*session.Session]*sessionRun
-	order []*sessionRun
+	cfg       *Config
+	stateless []*Rule // rules with a Check: one function for every session
+	stateful  []*Rule // rules with a Start: a checker per session
+	runs      map[*session.Session]*sessionRun
+	order     []*sessionRun
 }
 
+func newDriver(cfg *Config) *driver {
+	d := &driver{cfg: cfg, runs: map[*session.Session]*sessionRun{}}
+	for _, r := range cfg.Rules {
+		if r.Check != nil {
+			d.stateless = append(d.stateless, r)
+		}
+		if r.Start != nil {
+			d.stateful = append(d.stateful, r)
+		}
+	}
+	return d
+}
+
+// run is the state of s, made on its first event. Only stateful rules cost
+// memory per session: a file may interleave many sessions.
 func (d *driver) run(s *session.Session) *sessionRun {
 	if sr := d.runs[s]; sr != nil {
 		return sr
 	}
 	sr := &sessionRun{s: s, asserts: newAssertTracker(&d.cfg.Assertions)}
-	for _, r := range d.cfg.Rules {
-		if r == ruleInternalError {
-			sr.reportPanics = true
-		}
-		if r.Start == nil {
-			continue
-		}
-		rr := &ruleRun{rule: r, pass: &Pass{Session: s, rule: r, sink: sr}}
-		sr.rules = append(sr.rules, rr)
-		rr.guard(sr, nil, func() { rr.init(r.Start(s)) })
+	sr.pass = Pass{Session: s, sink: sr}
+	sr.reportPanics = slices.Contains(d.cfg.Rules, ruleInternalError)
+	sr.checkers = make([]any, len(d.stateful))
+	for i, r := range d.stateful {
+		sr.guard(r, nil, func() { sr.checkers[i] = r.Start(s) })
 	}
 	d.runs[s] = sr
 	d.order = append(d.order, sr)
@@ -89,9 +101,14 @@ func (d *driver) run(s *session.Session) *sessionRun {
 
 func (d *driver) Frame(s *session.Session, f *session.Frame) {
 	sr := d.run(s)
-	for _, rr := range sr.rules {
-		if rr.frame != nil && !rr.dead {
-			rr.onFrame(sr, f)
+	for _, r := range d.stateless {
+		if !sr.dead[r] {
+			sr.check(r, f)
+		}
+	}
+	for i, r := range d.stateful {
+		if fc, ok := sr.checkers[i].(FrameChecker); ok && !sr.dead[r] {
+			sr.frame(r, fc, f)
 		}
 	}
 	sr.asserts.frame(f)
@@ -99,69 +116,71 @@ func (d *driver) Frame(s *session.Session, f *session.Frame) {
 
 func (d *driver) Damage(s *session.Session, dmg session.Damage) {
 	sr := d.run(s)
-	for _, rr := range sr.rules {
-		if rr.damage != nil && !rr.dead {
-			rr.guard(sr, nil, func() { rr.damage.Damage(rr.pass, dmg) })
+	for i, r := range d.stateful {
+		if dc, ok := sr.checkers[i].(DamageChecker); ok && !sr.dead[r] {
+			sr.guard(r, nil, func() { dc.Damage(sr.passFor(r), dmg) })
 		}
 	}
 }
 
 func (d *driver) End(s *session.Session) {
 	sr := d.run(s)
-	for _, rr := range sr.rules {
-		if rr.end != nil && !rr.dead {
-			rr.guard(sr, nil, func() { rr.end.End(rr.pass, s) })
+	for i, r := range d.stateful {
+		if ec, ok := sr.checkers[i].(EndChecker); ok && !sr.dead[r] {
+			sr.guard(r, nil, func() { ec.End(sr.passFor(r), s) })
 		}
 	}
 	delete(d.runs, s) // the session's rule state is no longer needed
-	sr.rules = nil
+	sr.checkers = nil
 }
 
 // sessionRun is one session's rule states and findings.
 type sessionRun struct {
 	s        *session.Session
-	rules    []*ruleRun
+	pass     Pass  // reused for every call: rules do not keep it
+	checkers []any // the stateful rules' checkers, by driver.stateful index
+	dead     map[*Rule]bool
 	findings []*Finding
 	asserts  *assertTracker
 
 	reportPanics bool // internal-error is enabled
 }
 
-type ruleRun struct {
-	rule   *Rule
-	pass   *Pass
-	frame  FrameChecker
-	damage DamageChecker
-	end    EndChecker
-	dead   bool // panicked: not called again for this session
+func (sr *sessionRun) passFor(r *Rule) *Pass {
+	sr.pass.rule = r
+	return &sr.pass
 }
 
-func (rr *ruleRun) init(c any) {
-	rr.frame, _ = c.(FrameChecker)
-	rr.damage, _ = c.(DamageChecker)
-	rr.end, _ = c.(EndChecker)
-}
-
-// guard runs fn; a panic becomes an internal-error finding and retires the
-// rule for this session, so one broken rule cannot stop the others.
-func (rr *ruleRun) guard(sr *sessionRun, f *session.Frame, fn func()) {
-	defer rr.recoverPanic(sr, f)
+// guard runs fn for rule r; a panic becomes an internal-error finding and
+// retires the rule for this session, so one broken rule cannot stop the
+// others.
+func (sr *sessionRun) guard(r *Rule, f *session.Frame, fn func()) {
+	defer sr.recoverPanic(r, f)
 	fn()
 }
 
-// onFrame is guard for the hot path, without a closure per rule and frame.
-func (rr *ruleRun) onFrame(sr *sessionRun, f *session.Frame) {
-	defer rr.recoverPanic(sr, f)
-	rr.frame.Frame(rr.pass, f)
+// check and frame are guard for the hot path, without a closure per rule
+// and frame.
+func (sr *sessionRun) check(r *Rule, f *session.Frame) {
+	defer sr.recoverPanic(r, f)
+	r.Check(sr.passFor(r), f)
+}
+
+func (sr *sessionRun) frame(r *Rule, fc FrameChecker, f *session.Frame) {
+	defer sr.recoverPanic(r, f)
+	fc.Frame(sr.passFor(r), f)
 }
 
 // recoverPanic must be deferred directly: recover only works there.
-func (rr *ruleRun) recoverPanic(sr *sessionRun, f *session.Frame) {
+func (sr *sessionRun) recoverPanic(r *Rule, f *session.Frame) {
 	v := recover()
 	if v == nil {
 		return
 	}
-	rr.dead = true
+	if sr.dead == nil {
+		sr.dead = map[*Rule]bool{}
+	}
+	sr.dead[r] = true
 	if !sr.reportPanics {
 		return // internal-error was disabled
 	}
@@ -170,9 +189,8 @@ func (rr *ruleRun) recoverPanic(sr *sessionRun, f *session.Frame) {
 	if f != nil {
 		at, seq = Location{File: f.File, Line: f.Line}, f.Seq
 	}
-	internal := &Pass{Session: sr.s, rule: ruleInternalError, sink: sr}
-	internal.ReportAt(at, seq, rr.rule.ID,
-		"rule %s failed: %v; its findings for this session are incomplete", rr.rule.ID, v)
+	sr.passFor(ruleInternalError).ReportAt(at, seq, r.ID,
+		"rule %s failed: %v; its findings for this session are incomplete", r.ID, v)
 }
 
 // result freezes the session: gating, counts, order and fingerprints.

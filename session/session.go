@@ -85,14 +85,8 @@ type orphan struct {
 }
 
 func newSession(file, id string, line int, recent *finishedCalls, emit func(*Frame)) *Session {
-	return &Session{
-		File: file, ID: id, FirstLine: line, recent: recent,
-		open:     map[callKey]*Call{},
-		openByID: map[idKey][]*Call{},
-		lastReq:  map[string]*Call{},
-		tasks:    map[string]*Task{},
-		emit:     emit,
-	}
+	// The maps are made on first use: a file may interleave many sessions.
+	return &Session{File: file, ID: id, FirstLine: line, recent: recent, emit: emit}
 }
 
 // NormalizeRevision maps `draft` to the revision it currently aliases.
@@ -210,11 +204,19 @@ func (s *Session) request(f *Frame) {
 		c.probe = f.Direction == ClientToServer
 	}
 	s.link(c, m.Req)
+	if s.open == nil {
+		s.open = map[callKey]*Call{}
+	}
 	s.open[k] = c
-	ik := idKey{c.Dir, c.ID.tok}
-	s.openByID[ik] = append(s.openByID[ik], c)
-	if f.Direction == ClientToServer && f.ConnID != "" {
-		s.lastReq[f.ConnID] = c
+	if c.Conn != "" { // only HTTP has other connections to look on
+		if s.openByID == nil {
+			s.openByID, s.lastReq = map[idKey][]*Call{}, map[string]*Call{}
+		}
+		ik := idKey{c.Dir, c.ID.tok}
+		s.openByID[ik] = append(s.openByID[ik], c)
+		if f.Direction == ClientToServer {
+			s.lastReq[f.ConnID] = c
+		}
 	}
 	s.emit(f)
 	s.adoptOrphans(c)
@@ -428,6 +430,9 @@ func (s *Session) startTask(f *Frame, c *Call, t *TaskFields) {
 	c.State = TaskRunning
 	task := &Task{ID: t.TaskID, Call: c, Status: t.Status}
 	c.Task = task
+	if s.tasks == nil {
+		s.tasks = map[string]*Task{}
+	}
 	if _, seen := s.tasks[t.TaskID]; !seen {
 		s.taskOrder = append(s.taskOrder, t.TaskID)
 	}

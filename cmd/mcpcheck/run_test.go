@@ -440,11 +440,11 @@ func TestPanickingRuleBecomesInternalError(t *testing.T) {
 	old := catalogue
 	catalogue = func() []*checks.Rule {
 		broken := &checks.Rule{ID: "broken-rule", Title: "panics", Doc: "test", Signal: checks.SignalMismatch, Revisions: "all",
-			Start: checks.Stateless(func(p *checks.Pass, f *session.Frame) {
+			Check: func(p *checks.Pass, f *session.Frame) {
 				if f.Msg.Method == "tools/list" {
 					panic("index out of range")
 				}
-			})}
+			}}
 		return append(old(), broken)
 	}
 	t.Cleanup(func() { catalogue = old })
