@@ -50,7 +50,8 @@ type Call struct {
 	Task       *Task      // the task this request created, if it was answered with a task handle
 	TaskRef    string     // the task a tasks/* request is about
 
-	probe bool // server/discover, a possible dual-era version probe
+	probe           bool // server/discover, a possible dual-era version probe
+	listedCancelled bool // in Session.cancelled
 }
 
 // Label renders the call for messages: `tools/call "echo" (id 3)`.

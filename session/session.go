@@ -284,6 +284,7 @@ func (s *Session) notification(f *Frame) {
 		f.Call, f.Pairing = c, Cancelling
 		if c.State == Pending {
 			c.State = Cancelled
+			c.listedCancelled = true
 			s.cancelled = append(s.cancelled, c)
 			if len(s.cancelled) > maxCancelled {
 				s.close(s.cancelled[0])
@@ -560,8 +561,11 @@ func (s *Session) close(c *Call) {
 			s.openByID[ik] = cs
 		}
 	}
-	if i := slices.Index(s.cancelled, c); i >= 0 {
-		s.cancelled = slices.Delete(s.cancelled, i, i+1)
+	if c.listedCancelled {
+		c.listedCancelled = false
+		if i := slices.Index(s.cancelled, c); i >= 0 {
+			s.cancelled = slices.Delete(s.cancelled, i, i+1)
+		}
 	}
 	if s.lastReq[c.Conn] == c {
 		delete(s.lastReq, c.Conn) // only a pending request pairs with its exchange
