@@ -366,3 +366,45 @@ func stringPrefix(tok []byte, max int) string {
 	s, _ := jsonString(append(append([]byte{'"'}, inner[:cut]...), '"'))
 	return s
 }
+
+// sniffTop reads what survives of a JSON object that may be cut short: fn
+// sees each top-level member whose value is complete, a scalar's bytes or
+// nil for an object or array. Nested members are never mistaken for top
+// ones (a cut tool result may hold ids of its own).
+func sniffTop(b []byte, fn func(name string, val []byte)) {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return
+	}
+	i++
+	for {
+		i = skipSpace(b, i)
+		if i >= len(b) || b[i] != '"' {
+			return
+		}
+		end, err := skipString(b, i)
+		if err != nil {
+			return
+		}
+		name := string(unquoteKey(b[i:end]))
+		i = skipSpace(b, end)
+		if i >= len(b) || b[i] != ':' {
+			return
+		}
+		i = skipSpace(b, i+1)
+		vend, err := skipValue(b, i, 1)
+		if err != nil {
+			return // cut inside this value
+		}
+		if c := b[i]; c == '{' || c == '[' {
+			fn(name, nil)
+		} else {
+			fn(name, b[i:vend])
+		}
+		i = skipSpace(b, vend)
+		if i >= len(b) || b[i] != ',' {
+			return
+		}
+		i++
+	}
+}

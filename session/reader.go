@@ -227,18 +227,31 @@ func (rd *reader) damaged(d Damage, sessionID string, data []byte) {
 		return
 	}
 	if sessionID != "" && s.ID == sessionID {
-		s.noteDamage(sniffSeqs(data))
+		dir := DirUnknown
+		sniffTop(data, func(name string, val []byte) {
+			if name == "direction" {
+				d, _ := jsonString(val)
+				dir = parseDirection(d)
+			}
+		})
+		s.noteDamage(dir, sniffSeqs(data))
 	}
 	rd.h.Damage(s, d)
 }
 
-// noteDamage accounts for a damaged envelope of this session: it may have
-// been the request of an unmatched answer or the answer of a pending
-// request, and the seqs that survived in it (several when envelopes were
-// glued together) are not dropped frames.
-func (s *Session) noteDamage(seqs []int64) {
-	s.credits[ClientToServer]++
-	s.credits[ServerToClient]++
+// noteDamage accounts for a damaged envelope of this session. A protocol
+// frame, or one whose direction was lost, may have been the request of an
+// unmatched answer or the answer of a pending request; the seqs that
+// survived in it (several when envelopes were glued together) are not
+// dropped frames.
+func (s *Session) noteDamage(dir Direction, seqs []int64) {
+	switch dir {
+	case ClientToServer, ServerToClient:
+		s.credits[dir]++
+	case DirUnknown:
+		s.credits[ClientToServer]++
+		s.credits[ServerToClient]++
+	}
 	for _, seq := range seqs {
 		if seq == s.highestSeq+1 {
 			s.highestSeq = seq

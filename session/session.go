@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"slices"
 	"sort"
 	"strings"
@@ -681,39 +680,35 @@ func (s *Session) decideOrphan(o *Frame) {
 }
 
 // truncated makes what it can of a frame the recorder cut short. An answer
-// whose id survived closes its call. Otherwise the frame may have been the
-// request of an answer without one, or the answer of a request without
-// one: it excuses one of either (credits).
+// whose own id survived closes its call. A frame that shows it was a
+// notification explains nothing. Any other may have been the request of an
+// answer without one, or the answer of a request without one: it excuses
+// one of either in its direction (credits).
 func (s *Session) truncated(f *Frame) {
 	text := []byte(f.Text)
 	if f.Raw != nil {
 		text = f.Raw
 	}
-	if id, ok := sniffID(text); ok && !bytes.Contains(text, []byte(`"method"`)) {
-		if c := s.find(f.Direction.Opposite(), id, f.ConnID, false); c != nil {
+	var id []byte
+	method := false
+	sniffTop(text, func(name string, val []byte) {
+		switch name {
+		case "id":
+			id = val
+		case "method":
+			method = true
+		}
+	})
+	switch {
+	case method && id == nil:
+		return // a notification
+	case id != nil && !method:
+		if c := s.find(f.Direction.Opposite(), MakeID(id), f.ConnID, false); c != nil {
 			s.settle(f, c, Completed) // its outcome was cut off
 			return
 		}
 	}
 	s.credits[f.Direction]++
-}
-
-// sniffID finds the id of a JSON-RPC message cut short, if it survived.
-func sniffID(text []byte) (ID, bool) {
-	i := bytes.Index(text, []byte(`"id":`))
-	if i < 0 {
-		return ID{}, false
-	}
-	rest := bytes.TrimLeft(text[i+5:], " ")
-	end := bytes.IndexAny(rest, ",}")
-	if end <= 0 {
-		return ID{}, false
-	}
-	tok := bytes.TrimSpace(rest[:end])
-	if tok[0] == '"' && (len(tok) < 2 || tok[len(tok)-1] != '"') {
-		return ID{}, false
-	}
-	return MakeID(tok), true
 }
 
 // Unfinished lists what has no answer at the end of the capture: pending
