@@ -146,8 +146,8 @@ func read(name string, r io.Reader, h Handler) error {
 				return err
 			}
 		}
-		if !rd.chunk(c) && c.torn == "" {
-			sp.dropLine()
+		if rd.chunk(c) == unparsable {
+			sp.dropLine() // what follows on the line cannot be trusted either
 		}
 	}
 	if len(rd.order) == 0 {
@@ -177,24 +177,38 @@ func checkFirst(name string, c chunk) error {
 	return &NotCaptureError{File: name, Line: c.line, Reason: "the first line is not a JSON envelope"}
 }
 
-// chunk reads one piece of the capture; false means it was damage.
-func (rd *reader) chunk(c chunk) bool {
-	if c.torn != "" || c.data[0] != '{' {
-		reason := c.torn
-		if reason == "" {
-			reason = "a JSON array where an envelope was expected"
+// chunkKind is what a piece of the capture turned out to be.
+type chunkKind uint8
+
+const (
+	envelopeRead chunkKind = iota
+	notEnvelope            // valid JSON, but not an envelope of a session
+	unparsable             // a complete piece that is not valid JSON
+	tornPiece              // the splitter already cut it off
+)
+
+// chunk reads one piece of the capture.
+func (rd *reader) chunk(c chunk) chunkKind {
+	if c.torn != "" {
+		rd.damaged(Damage{File: rd.name, Line: c.line, Reason: c.torn}, sniffSessionID(c.data), c.data)
+		return tornPiece
+	}
+	if c.data[0] != '{' {
+		kind, reason := notEnvelope, "a JSON array where an envelope was expected"
+		if _, err := skipValue(c.data, 0, 0); err != nil {
+			kind, reason = unparsable, "not JSON: "+err.Error()
 		}
 		rd.damaged(Damage{File: rd.name, Line: c.line, Reason: reason}, sniffSessionID(c.data), c.data)
-		return false
+		return kind
 	}
 	var env envelope
 	if err := env.decode(c.data); err != nil {
 		rd.damaged(Damage{File: rd.name, Line: c.line, Reason: "an envelope that is not valid JSON: " + err.Error()}, sniffSessionID(c.data), c.data)
-		return false
+		return unparsable
 	}
 	if env.SessionID == "" {
 		rd.damaged(Damage{File: rd.name, Line: c.line, Reason: "an envelope without a session_id"}, "", nil)
-		return false
+		return notEnvelope
 	}
 	s := rd.sessions[env.SessionID]
 	if s == nil {
@@ -212,7 +226,7 @@ func (rd *reader) chunk(c chunk) bool {
 	for _, f := range env.frames(rd.name, c.line) {
 		s.add(f)
 	}
-	return true
+	return envelopeRead
 }
 
 // damaged hands d to the session it belongs to: the one named inside the

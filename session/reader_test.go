@@ -302,3 +302,23 @@ func TestFirstText(t *testing.T) {
 		t.Errorf("prefix of a long text: %q %v", got, ok)
 	}
 }
+
+// Pretty-printers that do not indent put nested objects at column 0; only
+// a '{' that cannot continue the open envelope starts the next one.
+func TestColumnZeroBraces(t *testing.T) {
+	unindented := "{\n\"session_id\": \"s1\",\n\"seq\": 1,\n\"direction\": \"s2c\",\n\"raw\": \n{\n\"jsonrpc\": \"2.0\",\n\"id\": 1,\n\"result\": {\n\"content\": [\n{\n\"type\": \"text\",\n\"text\": \"ok\"\n},\n{\n\"type\": \"text\",\n\"text\": \"two\"\n}\n]\n}\n}\n}\n"
+	rec := readString(t, unindented)
+	if len(rec.damage) != 0 || len(rec.frames) != 1 || rec.frames[0].Msg.Res == nil {
+		t.Fatalf("an unindented envelope was cut: damage %+v, %d frames", rec.damage, len(rec.frames))
+	}
+	for _, torn := range []string{
+		`{"session_id":"s1","seq":1,"direction":"s2c","raw":{"jsonrpc":"2.0","id":7`,
+		`{"session_id":"s1","seq":1,"direction":"s2c","raw":{"jsonrpc":"2.0",`,
+		`{"session_id":"s1","seq":1,"direction":"s2c","raw":{"result":true}`,
+	} {
+		rec := readString(t, lines(torn, env(2, "c2s", `{"jsonrpc":"2.0","id":2,"method":"ping"}`)))
+		if len(rec.damage) != 1 || rec.damage[0].Line != 1 || len(rec.frames) != 1 || rec.frames[0].Line != 2 {
+			t.Errorf("%s: damage %+v, frames %d", torn, rec.damage, len(rec.frames))
+		}
+	}
+}

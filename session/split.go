@@ -39,6 +39,8 @@ type splitter struct {
 
 	// the value being assembled
 	depth     int
+	arrays    []bool // for each open container, whether it is an array (up to maxDepth)
+	prev      byte   // the last structural byte outside strings ('"' for a string)
 	inString  bool
 	escaped   bool   // a backslash ended the previous piece inside a string
 	start     int    // line where the value starts
@@ -101,6 +103,20 @@ func (s *splitter) dropLine() {
 
 func (s *splitter) reset() {
 	s.buf, s.depth, s.inString, s.escaped, s.oversized = s.buf[:0], 0, false, false, false
+	s.arrays, s.prev = s.arrays[:0], 0
+}
+
+// continues reports whether a '{' could continue the open value here: as a
+// member's value, or as an element of an array. A '{' at the start of a
+// line that could not is the next envelope, and the open one was torn.
+func (s *splitter) continues() bool {
+	switch s.prev {
+	case ':', '[':
+		return true
+	case ',':
+		return len(s.arrays) > 0 && s.arrays[len(s.arrays)-1]
+	}
+	return false
 }
 
 func (s *splitter) newline() {
@@ -183,7 +199,7 @@ func (s *splitter) value(b []byte, from int) (c chunk, end int, ok bool) {
 			}
 			switch b[i] {
 			case '"':
-				s.inString = false
+				s.inString, s.prev = false, '"'
 				i++
 			case '\\':
 				s.escaped = true
@@ -199,9 +215,9 @@ func (s *splitter) value(b []byte, from int) (c chunk, end int, ok bool) {
 			continue
 		}
 		ch := b[i]
-		if s.atLineStart && ch == '{' && s.depth > 0 {
-			// A new envelope at column 0 while one is open: the open one was
-			// torn (pretty-printers indent the members of an object).
+		if s.atLineStart && ch == '{' && s.depth > 0 && !s.continues() {
+			// A new envelope at column 0 where the open one cannot go on:
+			// the open one was torn.
 			s.keep(b[from:i])
 			c := chunk{data: s.buf, line: s.start, torn: "an envelope that breaks off before it ends"}
 			s.reset()
@@ -214,8 +230,18 @@ func (s *splitter) value(b []byte, from int) (c chunk, end int, ok bool) {
 			s.inString = true
 		case '{', '[':
 			s.depth++
+			if len(s.arrays) < maxDepth {
+				s.arrays = append(s.arrays, ch == '[')
+			}
+			s.prev = ch
+		case ',', ':':
+			s.prev = ch
 		case '}', ']':
 			s.depth--
+			if len(s.arrays) > s.depth {
+				s.arrays = s.arrays[:s.depth]
+			}
+			s.prev = ch
 			if s.depth == 0 {
 				if startsHere && len(s.buf) == 0 && !s.oversized && i-from <= s.max {
 					return chunk{data: b[from:i], line: s.start}, i, true // the common case: no copy
@@ -232,6 +258,9 @@ func (s *splitter) value(b []byte, from int) (c chunk, end int, ok bool) {
 			}
 		case '\n':
 			s.newline()
+		case ' ', '\t', '\r':
+		default:
+			s.prev = 'v' // inside a number or a literal
 		}
 	}
 	s.keep(b[from:])
