@@ -117,17 +117,42 @@ recorder's frame cap, or re-record.
 
 Bad:  {"session_id":"s1","seq":7,"direction":"s2c","raw":{"jsonrpc":"2.0","id":3,"res
 Good: {"session_id":"s1","seq":7,"direction":"s2c","raw":{"jsonrpc":"2.0","id":3,"result":{}}}`,
-	Start: func(*session.Session) any { return truncatedCapture{} },
+	Start: func(*session.Session) any { return &truncatedCapture{} },
 }
 
-type truncatedCapture struct{}
+// maxDamageFindings is how many damaged pieces a session lists one by one;
+// a file of garbage must not become millions of findings.
+const maxDamageFindings = 100
 
-func (truncatedCapture) Damage(p *Pass, d session.Damage) {
+type truncatedCapture struct {
+	listed, more int
+	last         Location
+}
+
+func (t *truncatedCapture) Damage(p *Pass, d session.Damage) {
+	if t.listed == maxDamageFindings {
+		t.more, t.last = t.more+1, Location{File: d.File, Line: d.Line}
+		return
+	}
+	t.listed++
 	p.ReportAt(Location{File: d.File, Line: d.Line}, 0, "damaged envelope", "unreadable envelope: %s", d.Reason)
 }
 
-func (truncatedCapture) Frame(p *Pass, f *session.Frame) {
-	if f.Truncated {
-		p.Report(f, "truncated "+f.Direction.String(), "the recorder truncated this %s frame at its size cap", f.Direction)
+func (t *truncatedCapture) Frame(p *Pass, f *session.Frame) {
+	if !f.Truncated {
+		return
+	}
+	if t.listed == maxDamageFindings {
+		t.more, t.last = t.more+1, Location{File: f.File, Line: f.Line}
+		return
+	}
+	t.listed++
+	p.Report(f, "truncated "+f.Direction.String(), "the recorder truncated this %s frame at its size cap", f.Direction)
+}
+
+func (t *truncatedCapture) End(p *Pass, s *session.Session) {
+	if t.more > 0 {
+		p.ReportAt(t.last, 0, "more damage", "%d more damaged or truncated %s not listed; the last at line %d",
+			t.more, plural(t.more, "piece", "pieces"), t.last.Line)
 	}
 }

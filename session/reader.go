@@ -113,19 +113,20 @@ func (g *gzipErrors) Read(p []byte) (int, error) {
 }
 
 type reader struct {
-	name     string
-	h        Handler
-	sessions map[string]*Session
-	order    []*Session
-	last     *Session // the session of the previous envelope, home for damage
-	damage   []Damage // damage seen before any session
-	recent   *finishedCalls
-	began    bool // the first envelope was seen
+	name       string
+	h          Handler
+	sessions   map[string]*Session
+	order      []*Session
+	last       *Session // the session of the previous envelope, home for damage
+	damage     []damage // damage seen before any session
+	moreDamage int      // beyond maxEarlyDamage
+	recent     *finishedCalls
+	began      bool // the first envelope was seen
 }
 
 func read(name string, r io.Reader, h Handler) error {
 	rd := &reader{name: name, h: h, sessions: map[string]*Session{}, recent: newFinishedCalls()}
-	sp := newSplitter(r, MaxEnvelope)
+	sp := newSplitter(r, maxEnvelope)
 	first := true
 	for {
 		c, err := sp.next()
@@ -216,10 +217,14 @@ func (rd *reader) chunk(c chunk) chunkKind {
 		s.emit = func(f *Frame) { rd.h.Frame(s, f) }
 		rd.sessions[env.SessionID] = s
 		rd.order = append(rd.order, s)
-		for _, d := range rd.damage {
-			rd.h.Damage(s, d)
+		for _, pd := range rd.damage {
+			rd.deliver(s, pd)
 		}
-		rd.damage = nil
+		if rd.moreDamage > 0 {
+			rd.h.Damage(s, Damage{File: rd.name, Line: rd.damage[len(rd.damage)-1].Line,
+				Reason: fmt.Sprintf("and %d more unreadable pieces before the first envelope", rd.moreDamage)})
+		}
+		rd.damage, rd.moreDamage = nil, 0
 	}
 	rd.began = true
 	rd.last = s
@@ -229,28 +234,50 @@ func (rd *reader) chunk(c chunk) chunkKind {
 	return envelopeRead
 }
 
+// damage is a damaged piece with what survived of its envelope.
+type damage struct {
+	Damage
+	sessionID string
+	dir       Direction
+	seqs      []int64
+}
+
+// maxEarlyDamage bounds the damage kept before any session exists.
+const maxEarlyDamage = 100
+
 // damaged hands d to the session it belongs to: the one named inside the
 // damaged bytes, else the previous envelope's, else the next one to appear.
 func (rd *reader) damaged(d Damage, sessionID string, data []byte) {
+	pd := damage{Damage: d, sessionID: sessionID, dir: DirUnknown}
+	if sessionID != "" {
+		sniffTop(data, func(name string, val []byte) {
+			if name == "direction" {
+				dir, _ := jsonString(val)
+				pd.dir = parseDirection(dir)
+			}
+		})
+		pd.seqs = sniffSeqs(data)
+	}
 	s := rd.sessions[sessionID]
 	if s == nil {
 		s = rd.last
 	}
 	if s == nil {
-		rd.damage = append(rd.damage, d)
+		if len(rd.damage) < maxEarlyDamage {
+			rd.damage = append(rd.damage, pd)
+		} else {
+			rd.moreDamage++
+		}
 		return
 	}
-	if sessionID != "" && s.ID == sessionID {
-		dir := DirUnknown
-		sniffTop(data, func(name string, val []byte) {
-			if name == "direction" {
-				d, _ := jsonString(val)
-				dir = parseDirection(d)
-			}
-		})
-		s.noteDamage(dir, sniffSeqs(data))
+	rd.deliver(s, pd)
+}
+
+func (rd *reader) deliver(s *Session, pd damage) {
+	if pd.sessionID != "" && s.ID == pd.sessionID {
+		s.noteDamage(pd.dir, pd.seqs)
 	}
-	rd.h.Damage(s, d)
+	rd.h.Damage(s, pd.Damage)
 }
 
 // noteDamage accounts for a damaged envelope of this session. A protocol

@@ -322,3 +322,18 @@ func TestColumnZeroBraces(t *testing.T) {
 		}
 	}
 }
+
+// An envelope over the cap is skipped and reported, even as the first one,
+// and its seq, which survives in its head, is not a dropped frame.
+func TestOversizedFirstEnvelope(t *testing.T) {
+	maxEnvelope = 4096
+	t.Cleanup(func() { maxEnvelope = MaxEnvelope })
+	big := env(1, "s2c", `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"`+strings.Repeat("z", 10000)+`"}}`)
+	rec := readString(t, lines(big, env(2, "c2s", `{"jsonrpc":"2.0","id":1,"method":"ping"}`)))
+	if len(rec.damage) != 1 || !strings.Contains(rec.damage[0].Reason, "more than 4096 bytes") || len(rec.frames) != 1 {
+		t.Fatalf("damage %+v, %d frames", rec.damage, len(rec.frames))
+	}
+	if rec.frames[0].GapBefore != 0 || rec.sessions[0].MissingFrames != 0 {
+		t.Errorf("the skipped envelope's seq counted as dropped")
+	}
+}

@@ -12,6 +12,9 @@ import (
 // skipped and reported, so one runaway frame cannot exhaust memory.
 const MaxEnvelope = 256 << 20
 
+// maxEnvelope is MaxEnvelope, smaller in tests.
+var maxEnvelope = MaxEnvelope
+
 // maxJunk is how much of a non-JSON line is kept to report and sniff.
 const maxJunk = 4 << 10
 
@@ -167,6 +170,9 @@ func (s *splitter) scan() (chunk, bool) {
 				s.atLineStart = false
 				continue
 			}
+			if cap(s.buf) > 1<<20 {
+				s.buf = nil // the last envelope was large: do not keep its buffer
+			}
 			s.start, s.buf, s.oversized = s.line, s.buf[:0], false
 		}
 		if c, end, ok := s.value(b, i); ok {
@@ -248,7 +254,7 @@ func (s *splitter) value(b []byte, from int) (c chunk, end int, ok bool) {
 				}
 				s.keep(b[from:i])
 				if s.oversized {
-					c := chunk{line: s.start, torn: fmt.Sprintf("an envelope of more than %s was skipped", sizeText(s.max))}
+					c := chunk{data: s.buf, line: s.start, torn: fmt.Sprintf("an envelope of more than %s was skipped", sizeText(s.max))}
 					s.reset()
 					return c, i, true
 				}
@@ -279,8 +285,12 @@ func (s *splitter) keep(b []byte) {
 		return
 	}
 	if len(s.buf)+len(b) > s.max {
+		// Keep only a head, enough to name the envelope's session and seq,
+		// and let the large buffer go.
 		s.oversized = true
-		s.buf = s.buf[:0]
+		head := make([]byte, 0, maxJunk)
+		head = append(head, s.buf[:min(len(s.buf), maxJunk)]...)
+		s.buf = append(head, b[:min(len(b), maxJunk-len(head))]...)
 		return
 	}
 	s.buf = append(s.buf, b...)
