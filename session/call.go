@@ -52,6 +52,7 @@ type Call struct {
 
 	probe           bool // server/discover, a possible dual-era version probe
 	listedCancelled bool // in Session.cancelled
+	byIDPos         int  // position in Session.openByID
 }
 
 // Label renders the call for messages: `tools/call "echo" (id 3)`.

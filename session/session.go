@@ -212,6 +212,7 @@ func (s *Session) request(f *Frame) {
 			s.openByID, s.lastReq = map[idKey][]*Call{}, map[string]*Call{}
 		}
 		ik := idKey{c.Dir, c.ID.tok}
+		c.byIDPos = len(s.openByID[ik])
 		s.openByID[ik] = append(s.openByID[ik], c)
 		if f.Direction == ClientToServer {
 			s.lastReq[f.ConnID] = c
@@ -552,9 +553,12 @@ func (s *Session) close(c *Call) {
 		delete(s.open, k)
 	}
 	ik := idKey{c.Dir, c.ID.tok}
-	if cs := s.openByID[ik]; len(cs) > 0 {
-		cs = slices.DeleteFunc(cs, func(x *Call) bool { return x == c })
-		if len(cs) == 0 {
+	if cs := s.openByID[ik]; c.byIDPos < len(cs) && cs[c.byIDPos] == c {
+		// swap the last one into c's place: many concurrent calls may share
+		// an id across connections, and this must not be quadratic
+		last := cs[len(cs)-1]
+		cs[c.byIDPos], last.byIDPos = last, c.byIDPos
+		if cs = cs[:len(cs)-1]; len(cs) == 0 {
 			delete(s.openByID, ik)
 		} else {
 			s.openByID[ik] = cs
