@@ -286,6 +286,8 @@ func TestEarlyAnswerWithAReusedID(t *testing.T) {
 // Held answers are bounded in bytes: past the budget the oldest is decided
 // at once, and its request, when it comes, finds nothing to pair with.
 func TestHeldAnswersAreBounded(t *testing.T) {
+	maxHeldBytes = 16 << 20
+	t.Cleanup(func() { maxHeldBytes = 64 << 20 })
 	big := strings.Repeat("x", 6<<20)
 	var ls []string
 	for i := 1; i <= 4; i++ {

@@ -120,12 +120,12 @@ type reader struct {
 	last       *Session // the session of the previous envelope, home for damage
 	damage     []damage // damage seen before any session
 	moreDamage int      // beyond maxEarlyDamage
-	recent     *finishedCalls
+	shared     *fileState
 	began      bool // the first envelope was seen
 }
 
 func read(name string, r io.Reader, h Handler) error {
-	rd := &reader{name: name, h: h, sessions: map[string]*Session{}, recent: newFinishedCalls()}
+	rd := &reader{name: name, h: h, sessions: map[string]*Session{}, shared: newFileState()}
 	sp := newSplitter(r, maxEnvelope)
 	first := true
 	for {
@@ -213,7 +213,7 @@ func (rd *reader) chunk(c chunk) chunkKind {
 	}
 	s := rd.sessions[env.SessionID]
 	if s == nil {
-		s = newSession(rd.name, env.SessionID, c.line, rd.recent, nil)
+		s = newSession(rd.name, env.SessionID, c.line, rd.shared, nil)
 		s.emit = func(f *Frame) { rd.h.Frame(s, f) }
 		rd.sessions[env.SessionID] = s
 		rd.order = append(rd.order, s)

@@ -22,10 +22,12 @@ const (
 	maxCancelled = 4096
 	// maxTasks is how many tasks are followed at once.
 	maxTasks = 4096
-	// maxHeldBytes bounds the answers a session holds back for the reorder
-	// window; fast answers that recorders misorder are small.
-	maxHeldBytes = 16 << 20
 )
+
+// maxHeldBytes bounds the answers the sessions of a file hold back for the
+// reorder window; past it the oldest are decided early. (A variable for
+// tests.)
+var maxHeldBytes = 64 << 20
 
 // ModernRevision is the first revision without the initialize handshake.
 const ModernRevision = "2026-07-28"
@@ -53,11 +55,10 @@ type Session struct {
 
 	open      map[callKey]*Call // requests not answered yet (cancelled ones included)
 	openByID  map[idKey][]*Call // the same calls across connections
-	recent    *finishedCalls    // shared by the sessions of one file
+	shared    *fileState        // what the sessions of one file share
 	cancelled []*Call           // cancelled calls still open, oldest first
 	lastReq   map[string]*Call  // the last client request on each HTTP connection
 	orphans   []orphan          // answers waiting for their request
-	heldBytes int               // bytes of the held answers
 	probe     *Frame            // a rejected version probe's answer, held until the next client request
 	parked    []*Operation
 	tasks     map[string]*Task
@@ -83,9 +84,18 @@ type orphan struct {
 	expires int64
 }
 
-func newSession(file, id string, line int, recent *finishedCalls, emit func(*Frame)) *Session {
+// fileState is shared by the sessions of one capture file, so that its
+// bounds hold however many sessions the file interleaves.
+type fileState struct {
+	recent    *finishedCalls
+	heldBytes int // bytes of the answers held for the reorder window
+}
+
+func newFileState() *fileState { return &fileState{recent: newFinishedCalls()} }
+
+func newSession(file, id string, line int, shared *fileState, emit func(*Frame)) *Session {
 	// The maps are made on first use: a file may interleave many sessions.
-	return &Session{File: file, ID: id, FirstLine: line, recent: recent, emit: emit}
+	return &Session{File: file, ID: id, FirstLine: line, shared: shared, emit: emit}
 }
 
 // NormalizeRevision maps `draft` to the revision it currently aliases.
@@ -324,13 +334,13 @@ func (s *Session) response(f *Frame) bool {
 	return false
 }
 
-// hold keeps an answer for the reorder window, within a byte budget: past
-// it the oldest held answers are decided early.
+// hold keeps an answer for the reorder window, within the file's byte
+// budget: past it this session's oldest held answers are decided early.
 func (s *Session) hold(f *Frame) {
 	f.detach()
-	s.heldBytes += len(f.Raw)
+	s.shared.heldBytes += len(f.Raw)
 	s.orphans = append(s.orphans, orphan{f: f, expires: s.Frames + ReorderWindow})
-	for s.heldBytes > maxHeldBytes && len(s.orphans) > 0 {
+	for s.shared.heldBytes > maxHeldBytes && len(s.orphans) > 0 {
 		s.decideOrphan(s.orphans[0].f)
 		s.orphans = s.orphans[1:]
 	}
@@ -543,7 +553,7 @@ func (s *Session) find(dir Direction, id ID, conn string, includeRecent bool) *C
 }
 
 func (s *Session) findRecent(dir Direction, id ID, conn string) *Call {
-	return s.recent.find(s, dir, id, conn)
+	return s.shared.recent.find(s, dir, id, conn)
 }
 
 // close removes c from the open indexes.
@@ -575,7 +585,7 @@ func (s *Session) close(c *Call) {
 	}
 }
 
-func (s *Session) remember(c *Call) { s.recent.add(s, c) }
+func (s *Session) remember(c *Call) { s.shared.recent.add(s, c) }
 
 // finishedCalls remembers the most recently finished calls of all the
 // sessions of one capture file, to recognise duplicate answers. One ring per
@@ -642,7 +652,7 @@ func (s *Session) adoptOrphans(c *Call) {
 			continue
 		}
 		s.orphans = slices.Delete(s.orphans, i, i+1)
-		s.heldBytes -= len(o.Raw)
+		s.shared.heldBytes -= len(o.Raw)
 		o.Call = c
 		if s.answered(o) {
 			s.emit(o)
@@ -668,7 +678,7 @@ func (s *Session) expireOrphans(all bool) {
 // to a finished call, one a truncated or dropped request explains, or
 // unmatched.
 func (s *Session) decideOrphan(o *Frame) {
-	s.heldBytes -= len(o.Raw)
+	s.shared.heldBytes -= len(o.Raw)
 	reqDir := o.Direction.Opposite()
 	switch c := s.findRecent(reqDir, o.Msg.ID, o.ConnID); {
 	case c != nil:
