@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/mcpcheck/mcpcheck/session"
@@ -43,9 +44,12 @@ Good: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info"
 				f.Direction.Sender(), Quote(f.Text, 120))
 			return
 		}
-		if f.Element == 1 && !batchesAllowed(p.Session.Revision) {
-			p.Report(f, f.Direction.String()+" batch", "%s sent a JSON array of %d %s (a batch), which %s does not allow",
-				f.Direction.Sender(), f.Elements, plural(f.Elements, "message", "messages"), revisionText(p.Session.Revision))
+		if f.BatchStart && !batchesAllowed(p.Session.Revision) {
+			what := "a JSON-RPC batch (the recorder split it into envelopes)"
+			if f.Elements > 0 {
+				what = fmt.Sprintf("a JSON array of %d %s (a batch)", f.Elements, plural(f.Elements, "message", "messages"))
+			}
+			p.Report(f, f.Direction.String()+" batch", "%s sent %s, which %s does not allow", f.Direction.Sender(), what, revisionText(p.Session.Revision))
 		}
 		if f.Msg.Kind == session.Invalid {
 			p.Report(f, f.Direction.String()+" "+f.Msg.Problem, "%s sent %s", f.Direction.Sender(), f.Msg.Problem)

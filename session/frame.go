@@ -104,6 +104,9 @@ type Frame struct {
 	// the envelope carried (0 when it carried one message); Elements is the
 	// array's length.
 	Element, Elements int
+	// BatchStart marks the first message of a JSON-RPC batch: of such an
+	// array, or of a run of envelopes the recorder marked "batch".
+	BatchStart bool
 
 	MCPMethod, MCPName, MCPProtocolVersion string
 	ParamHeaders                           []ParamHeader

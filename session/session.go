@@ -63,7 +63,11 @@ type Session struct {
 	parked    []*Operation
 	tasks     map[string]*Task
 	taskOrder []string
-	credits   [3]int // damaged, truncated or dropped frames per direction: each may explain one unmatched answer or one unanswered request
+	batchRun  [3]struct {
+		on   bool
+		conn string
+	} // per direction: whether the last frame was a batch element, and on which connection
+	credits [3]int // damaged, truncated or dropped frames per direction: each may explain one unmatched answer or one unanswered request
 
 	emit func(*Frame)
 }
@@ -123,6 +127,7 @@ func (s *Session) add(f *Frame) {
 		s.credits[ServerToClient] += int(min(f.GapBefore, MaxParkedOperations))
 		s.highestSeq = f.Seq
 	}
+	s.markBatch(f)
 	s.expireOrphans(false)
 	if f.Truncated && f.IsProtocol() && (f.Msg.Kind == NoMessage || f.Msg.Kind == Invalid) {
 		s.truncated(f)
@@ -151,6 +156,22 @@ func (s *Session) add(f *Frame) {
 		return
 	}
 	s.emit(f)
+}
+
+// markBatch finds where batches start: an array's first element, or the
+// first of consecutive "batch" envelopes in one direction on one connection.
+func (s *Session) markBatch(f *Frame) {
+	if !f.IsProtocol() {
+		return
+	}
+	prev := &s.batchRun[f.Direction]
+	switch {
+	case f.Element > 0:
+		f.BatchStart = f.Element == 1
+	case f.Batch:
+		f.BatchStart = !(prev.on && prev.conn == f.ConnID)
+	}
+	prev.on, prev.conn = f.Batch, f.ConnID
 }
 
 // finish emits everything still held; the session has no more frames.
