@@ -91,35 +91,44 @@ func (fd *Finding) Relate(file string, line int, message string) *Finding {
 	return fd
 }
 
-// Quote renders capture text for a message: control and invisible
-// characters escaped, at most max runes, in double quotes.
+// Quote renders capture text for a message: runs of white space (line
+// breaks included) folded into one space, control and invisible characters
+// escaped, at most max runes, in double quotes. Error texts often carry
+// pretty-printed JSON; a finding is one line.
 func Quote(s string, max int) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	n := 0
-	for _, r := range s {
-		if n == max {
-			b.WriteString("…")
+	space := false
+	for _, r := range strings.TrimSpace(s) {
+		if r == ' ' || r == '\t' || r == '\n' || r == '\r' {
+			space = true
+			continue
+		}
+		if space {
+			space = false
+			if n++; n > max {
+				break
+			}
+			b.WriteByte(' ')
+		}
+		if n++; n > max {
 			break
 		}
-		n++
 		switch {
 		case r == utf8.RuneError:
 			b.WriteRune(utf8.RuneError) // invalid UTF-8 in the capture
 		case r == '"' || r == '\\':
 			b.WriteByte('\\')
 			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\r':
-			b.WriteString(`\r`)
 		case r < 0x20 || r == 0x7f || unicode.In(r, unicode.Cf, unicode.Cc, unicode.Co, unicode.Zl, unicode.Zp):
 			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
 			b.WriteRune(r)
 		}
+	}
+	if n > max {
+		b.WriteString("…")
 	}
 	b.WriteByte('"')
 	return b.String()

@@ -58,3 +58,24 @@ func fingerprints(t *testing.T, capture []byte) []string {
 	}
 	return out
 }
+
+func TestQuote(t *testing.T) {
+	cases := []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"ENOENT: no such file", 80, `"ENOENT: no such file"`},
+		{"[\n  {\n    \"code\": \"invalid\"\n  }\n]", 80, `"[ { \"code\": \"invalid\" } ]"`},
+		{"  padded\t\ttext  ", 80, `"padded text"`},
+		{"bell\x07 and \u200b zero width", 80, `"bell\u0007 and \u200b zero width"`},
+		{"abcdefghij", 5, `"abcde…"`},
+		{"ab  cdefgh", 5, `"ab cd…"`},
+		{"abcde", 5, `"abcde"`},
+	}
+	for _, c := range cases {
+		if got := Quote(c.in, c.max); got != c.want {
+			t.Errorf("Quote(%q, %d) = %s, want %s", c.in, c.max, got, c.want)
+		}
+	}
+}
