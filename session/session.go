@@ -725,18 +725,20 @@ func (s *Session) truncated(f *Frame) {
 		text = f.Raw
 	}
 	var id []byte
-	method := false
+	method, notification := false, false
 	sniffTop(text, func(name string, val []byte) {
 		switch name {
 		case "id":
 			id = val
 		case "method":
 			method = true
+			m, _ := jsonString(val)
+			notification = strings.HasPrefix(m, "notifications/")
 		}
 	})
 	switch {
-	case method && id == nil:
-		return // a notification
+	case notification && id == nil:
+		return // a notification (a request may have lost its id: SDKs write it last)
 	case id != nil && !method:
 		if c := s.find(f.Direction.Opposite(), MakeID(id), f.ConnID, false); c != nil {
 			s.settle(f, c, Completed) // its outcome was cut off

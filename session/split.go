@@ -15,6 +15,9 @@ const MaxEnvelope = 256 << 20
 // maxEnvelope is MaxEnvelope, smaller in tests.
 var maxEnvelope = MaxEnvelope
 
+// envelopeStart is how mcpsnoop starts every envelope it writes.
+var envelopeStart = []byte(`{"session_id"`)
+
 // maxJunk is how much of a non-JSON line is kept to report and sniff.
 const maxJunk = 4 << 10
 
@@ -221,9 +224,10 @@ func (s *splitter) value(b []byte, from int) (c chunk, end int, ok bool) {
 			continue
 		}
 		ch := b[i]
-		if s.atLineStart && ch == '{' && s.depth > 0 && !s.continues() {
-			// A new envelope at column 0 where the open one cannot go on:
-			// the open one was torn.
+		if s.atLineStart && ch == '{' && s.depth > 0 && (!s.continues() || bytes.HasPrefix(b[i:], envelopeStart)) {
+			// A new envelope at column 0 where the open one cannot go on,
+			// or one that starts as mcpsnoop writes them: the open one was
+			// torn.
 			s.keep(b[from:i])
 			c := chunk{data: s.buf, line: s.start, torn: "an envelope that breaks off before it ends"}
 			s.reset()
