@@ -142,8 +142,10 @@ func checkFlags(o *checkOptions) *pflag.FlagSet {
 // output is one rendering the run must produce.
 type output struct {
 	format string
-	path   string   // "" for stdout
-	tmp    *os.File // where a file rendering is written before it is renamed to path
+	path   string   // as given; "" for stdout
+	target string   // the file that receives the report: path with links resolved
+	tmp    *os.File // where the report is written before it is renamed to target
+	device bool     // target is not a regular file (/dev/stdout, a pipe): written in place
 	rep    report.Reporter
 }
 
@@ -280,39 +282,51 @@ func plannedOutputs(o *checkOptions, ropts report.Options) ([]output, error) {
 			return outs, usagef("--output: %s named twice", path)
 		}
 		seen[abs] = true
-		tmp, err := reportFile(path)
-		if err != nil {
-			return outs, err
-		}
 		fileOpts := ropts
 		fileOpts.Color = false
 		fileOpts.StepSummary = "" // only the stdout rendering appends the summary
-		outs = append(outs, output{format: strings.ToLower(format), path: path, tmp: tmp, rep: factory(fileOpts)})
+		out := output{format: strings.ToLower(format), path: path, rep: factory(fileOpts)}
+		if err := out.open(); err != nil {
+			return outs, err
+		}
+		outs = append(outs, out)
 	}
 	return outs, nil
 }
 
-// reportFile opens the temporary file a report is written to before it is
-// renamed to path. The report gets the mode of the file it replaces, else
-// 0644: CI steps that run as other users must be able to read it.
-func reportFile(path string) (*os.File, error) {
+// open prepares the file a report goes to. A link is followed, so the
+// file it points to receives the report and the link stays. A regular file
+// (or a new one) is written through a temporary file beside it, created
+// with the mode of the file it replaces, else 0644, so that CI steps
+// running as other users can read it. Anything else (/dev/stdout, a named
+// pipe) is written in place.
+func (o *output) open() error {
+	o.target = o.path
+	if resolved, err := filepath.EvalSymlinks(o.path); err == nil {
+		o.target = resolved
+	}
 	mode := os.FileMode(0o644)
-	if info, err := os.Stat(path); err == nil {
-		if info.IsDir() {
-			return nil, usagef("--output %s: is a directory", path)
+	if info, err := os.Stat(o.target); err == nil {
+		switch {
+		case info.IsDir():
+			return usagef("--output %s: is a directory", o.path)
+		case !info.Mode().IsRegular():
+			o.device = true
+			return nil
 		}
 		mode = info.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	tmp, err := os.CreateTemp(filepath.Dir(o.target), "."+filepath.Base(o.target)+".*.tmp")
 	if err != nil {
-		return nil, fmt.Errorf("--output %s: %w", path, err)
+		return fmt.Errorf("--output %s: %w", o.path, err)
 	}
 	if err := tmp.Chmod(mode); err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
-		return nil, fmt.Errorf("--output %s: %w", path, err)
+		return fmt.Errorf("--output %s: %w", o.path, err)
 	}
-	return tmp, nil
+	o.tmp = tmp
+	return nil
 }
 
 // discard removes the temporary files of outputs not renamed into place.
@@ -356,13 +370,40 @@ func writeOutputs(outs []output, res *checks.Result, stdout io.Writer) error {
 		if out.tmp == nil {
 			continue
 		}
-		if err := os.Rename(out.tmp.Name(), out.path); err != nil {
+		if err := os.Rename(out.tmp.Name(), out.target); err != nil {
 			return fmt.Errorf("--output %s: %w", out.path, err)
 		}
 		out.tmp = nil // renamed: nothing to discard
 	}
+	for _, out := range outs {
+		if out.device {
+			if err := writeDevice(out, res); err != nil {
+				return err
+			}
+		}
+	}
 	_, err := stdout.Write(console.Bytes())
 	return err
+}
+
+// writeDevice writes a report to a target that is not a regular file.
+func writeDevice(out output, res *checks.Result) error {
+	f, err := os.OpenFile(out.target, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("--output %s: %w", out.path, err)
+	}
+	bw := bufio.NewWriter(f)
+	err = out.rep.Report(bw, res)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("--output %s: %w", out.path, err)
+	}
+	return nil
 }
 
 func runRules(args []string, stdout io.Writer) (int, error) {

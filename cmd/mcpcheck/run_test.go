@@ -329,6 +329,30 @@ func TestOutputFileModes(t *testing.T) {
 	}
 }
 
+// A link is followed (the file it names gets the report, the link stays);
+// a target that is not a regular file is written in place.
+func TestOutputThroughLinksAndDevices(t *testing.T) {
+	dir := t.TempDir()
+	real, link := filepath.Join(dir, "real.json"), filepath.Join(dir, "link.json")
+	os.WriteFile(real, []byte("old"), 0o644)
+	os.Symlink("real.json", link)
+	if code, _, errs := invoke(t, "", "--output", "json="+link, testdata("clean-stdio.jsonl")); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if info, err := os.Lstat(link); err != nil || info.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced by a file")
+	}
+	if data, _ := os.ReadFile(real); !strings.Contains(string(data), `"version": 1`) {
+		t.Errorf("the linked file did not get the report: %.40q", data)
+	}
+	if code, _, errs := invoke(t, "", "--output", "json=/dev/null", testdata("clean-stdio.jsonl")); code != 0 {
+		t.Errorf("--output to /dev/null: exit %d: %s", code, errs)
+	}
+	if info, err := os.Lstat("/dev/null"); err != nil || info.Mode().IsRegular() {
+		t.Fatalf("/dev/null was replaced by a regular file")
+	}
+}
+
 func TestInputsStdinGzipDirectorySessionID(t *testing.T) {
 	withEnv(t, map[string]string{"NO_COLOR": "1"})
 	clean, err := os.ReadFile(testdata("clean-stdio.jsonl"))
