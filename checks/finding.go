@@ -42,6 +42,11 @@ type Finding struct {
 	// Gated is true when the finding's signal or rule is selected by
 	// --fail-on: it fails the gate and is reported at level error.
 	Gated bool
+
+	// Also is how many more occurrences this finding stands for, when a
+	// rule lists a flood of the same problem once: they are counted, not
+	// listed.
+	Also int
 }
 
 // Level is how reports show the finding: error when gated, note otherwise.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mcpcheck/mcpcheck/session"
@@ -77,5 +78,24 @@ func TestQuote(t *testing.T) {
 		if got := Quote(c.in, c.max); got != c.want {
 			t.Errorf("Quote(%q, %d) = %s, want %s", c.in, c.max, got, c.want)
 		}
+	}
+}
+
+// A flood of damage is listed up to a bound and counted in full.
+func TestDamageIsCountedBeyondTheListed(t *testing.T) {
+	capture := `{"session_id":"s1","seq":1,"direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","method":"notifications/initialized"}}` + "\n" +
+		strings.Repeat("Segmentation fault (core dumped)\n", 150)
+	src := session.Source{Name: "flood.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(capture)), nil }}
+	gate, _ := ParseGate(DefaultGate, All())
+	res, err := Run([]session.Source{src}, Config{Rules: All(), Gate: gate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := res.Sessions[0]
+	if len(s.Findings) != maxDamageFindings+1 || s.Count(SignalIncomplete) != 150 {
+		t.Errorf("%d findings listed, %d counted; want %d and 150", len(s.Findings), s.Count(SignalIncomplete), maxDamageFindings+1)
+	}
+	if last := s.Findings[len(s.Findings)-1]; last.Also != 49 || !strings.Contains(last.Message, "50 more damaged") || last.Line != 151 {
+		t.Errorf("summary finding %+v", last)
 	}
 }

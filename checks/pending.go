@@ -152,7 +152,8 @@ func (t *truncatedCapture) Frame(p *Pass, f *session.Frame) {
 
 func (t *truncatedCapture) End(p *Pass, s *session.Session) {
 	if t.more > 0 {
-		p.ReportAt(t.last, 0, "more damage", "%d more damaged or truncated %s not listed; the last at line %d",
+		fd := p.ReportAt(t.last, 0, "more damage", "%d more damaged or truncated %s not listed; the last at line %d",
 			t.more, plural(t.more, "piece", "pieces"), t.last.Line)
+		fd.Also = t.more - 1 // the counts still say how many pieces were damaged
 	}
 }

@@ -81,7 +81,7 @@ type Assertion struct {
 func (s *SessionResult) Recount() {
 	s.counts = [numSignals]int{}
 	for _, f := range s.Findings {
-		s.counts[f.Signal]++
+		s.counts[f.Signal] += 1 + f.Also
 	}
 }
 

@@ -90,6 +90,9 @@ type JSONFinding struct {
 	// lines or timestamps.
 	Fingerprint string         `json:"fingerprint"`
 	Related     []JSONLocation `json:"related"`
+	// Also is how many more occurrences the finding stands for when a rule
+	// lists a flood once (absent when none); counts include them.
+	Also int `json:"also,omitempty"`
 }
 
 // JSONLocation is a related place in a capture ("request sent here").
@@ -159,6 +162,7 @@ func jsonFinding(f *checks.Finding) JSONFinding {
 		File: f.File, Line: f.Line, Seq: f.Seq, Subject: f.Subject,
 		Fingerprint: f.Fingerprint,
 		Related:     make([]JSONLocation, 0, len(f.Related)),
+		Also:        f.Also,
 	}
 	for _, l := range f.Related {
 		jf.Related = append(jf.Related, JSONLocation{File: l.File, Line: l.Line, Message: l.Message})

@@ -74,19 +74,21 @@ func junitSuite(id int, s *checks.SessionResult, g checks.Gate) junit.Testsuite 
 func signalCase(sig checks.Signal, findings []*checks.Finding) junit.Testcase {
 	tc := junit.Testcase{Name: sig.String(), Classname: "mcpcheck." + sig.String()}
 	var failing, other []string
+	failed := 0 // findings standing for several occurrences count as many
 	for _, f := range findings {
 		if f.Signal != sig {
 			continue
 		}
 		if f.Gated {
 			failing = append(failing, findingLine(f))
+			failed += 1 + f.Also
 		} else {
 			other = append(other, findingLine(f))
 		}
 	}
 	if len(failing) > 0 {
 		tc.Failure = &junit.Result{
-			Message: countNoun(len(failing), sig.String()+" finding", sig.String()+" findings"),
+			Message: countNoun(failed, sig.String()+" finding", sig.String()+" findings"),
 			Data:    strings.Join(failing, ""),
 		}
 	}
