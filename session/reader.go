@@ -120,6 +120,7 @@ type reader struct {
 	last       *Session // the session of the previous envelope, home for damage
 	damage     []damage // damage seen before any session
 	moreDamage int      // beyond maxEarlyDamage
+	moreLine   int      // the last of those
 	shared     *fileState
 	began      bool // the first envelope was seen
 }
@@ -156,6 +157,9 @@ func read(name string, r io.Reader, h Handler) error {
 			return &NotCaptureError{File: name, Reason: "the file is empty"}
 		}
 		return &NotCaptureError{File: name, Reason: "no envelope has a session_id"}
+	}
+	for _, pd := range rd.damage { // named sessions that never appeared
+		rd.deliver(rd.order[0], pd)
 	}
 	for _, s := range rd.order {
 		s.finish()
@@ -217,14 +221,7 @@ func (rd *reader) chunk(c chunk) chunkKind {
 		s.emit = func(f *Frame) { rd.h.Frame(s, f) }
 		rd.sessions[env.SessionID] = s
 		rd.order = append(rd.order, s)
-		for _, pd := range rd.damage {
-			rd.deliver(s, pd)
-		}
-		if rd.moreDamage > 0 {
-			rd.h.Damage(s, Damage{File: rd.name, Line: rd.damage[len(rd.damage)-1].Line,
-				Reason: fmt.Sprintf("and %d more unreadable pieces before the first envelope", rd.moreDamage)})
-		}
-		rd.damage, rd.moreDamage = nil, 0
+		rd.release(s)
 	}
 	rd.began = true
 	rd.last = s
@@ -258,19 +255,36 @@ func (rd *reader) damaged(d Damage, sessionID string, data []byte) {
 		})
 		pd.seqs = sniffSeqs(data)
 	}
-	s := rd.sessions[sessionID]
-	if s == nil {
-		s = rd.last
+	switch s := rd.sessions[sessionID]; {
+	case s != nil:
+		rd.deliver(s, pd)
+	case sessionID == "" && rd.last != nil:
+		rd.deliver(rd.last, pd) // unnamed: the session of the envelope before it
+	case len(rd.damage) < maxEarlyDamage:
+		rd.damage = append(rd.damage, pd) // until its session, or any, appears
+	default:
+		rd.moreDamage, rd.moreLine = rd.moreDamage+1, pd.Line
 	}
-	if s == nil {
-		if len(rd.damage) < maxEarlyDamage {
-			rd.damage = append(rd.damage, pd)
+}
+
+// release delivers the damage held for s: what names it, and, when s is
+// the first session, what names none.
+func (rd *reader) release(s *Session) {
+	first := len(rd.order) == 1
+	kept := rd.damage[:0]
+	for _, pd := range rd.damage {
+		if pd.sessionID == s.ID || (first && pd.sessionID == "") {
+			rd.deliver(s, pd)
 		} else {
-			rd.moreDamage++
+			kept = append(kept, pd)
 		}
-		return
 	}
-	rd.deliver(s, pd)
+	rd.damage = kept
+	if first && rd.moreDamage > 0 {
+		rd.h.Damage(s, Damage{File: rd.name, Line: rd.moreLine,
+			Reason: fmt.Sprintf("and %d more unreadable pieces before the first envelope", rd.moreDamage)})
+		rd.moreDamage = 0
+	}
 }
 
 func (rd *reader) deliver(s *Session, pd damage) {

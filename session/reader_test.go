@@ -337,3 +337,32 @@ func TestOversizedFirstEnvelope(t *testing.T) {
 		t.Errorf("the skipped envelope's seq counted as dropped")
 	}
 }
+
+// Damage that names a session not seen yet waits for that session: its seq
+// is not a dropped frame there, and it is reported with that session.
+func TestDamageWaitsForTheSessionItNames(t *testing.T) {
+	a := `{"session_id":"A","seq":1,"direction":"c2s","raw":{"jsonrpc":"2.0","method":"notifications/initialized"}}`
+	tornB := `{"session_id":"B","seq":1,"direction":"c2s","raw":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x`
+	b := `{"session_id":"B","seq":2,"direction":"s2c","raw":{"jsonrpc":"2.0","id":1,"result":{}}}`
+	rec := &damageRecorder{}
+	if err := Read("two.jsonl", strings.NewReader(lines(a, tornB, b)), rec); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(rec.damageSessions); got != "[B]" {
+		t.Errorf("damage reported with sessions %s, want [B]", got)
+	}
+	for _, s := range rec.sessions {
+		if s.ID == "B" && s.MissingFrames != 0 {
+			t.Errorf("the torn envelope's seq counted as dropped in B")
+		}
+	}
+}
+
+type damageRecorder struct {
+	recorder
+	damageSessions []string
+}
+
+func (r *damageRecorder) Damage(s *Session, d Damage) {
+	r.damageSessions = append(r.damageSessions, s.ID)
+}
