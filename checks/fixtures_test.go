@@ -56,8 +56,7 @@ var panicOnToolsCall = &Rule{
 	ID: "test-panics", Title: "panics on tools/call", Doc: "test only", Signal: SignalWarn, Revisions: "all",
 	Check: func(p *Pass, f *session.Frame) {
 		if f.Msg.Method == "tools/call" {
-			var m map[string]int
-			m["boom"]++ // a nil-map write, as a real bug would
+			panic("assignment to entry in nil map") // as a real bug would
 		}
 	},
 }
