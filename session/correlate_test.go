@@ -338,3 +338,23 @@ func TestFinishedCallsRing(t *testing.T) {
 		t.Errorf("index holds %d calls, the ring %d", total, recentCalls)
 	}
 }
+
+// A request's own revision: its _meta version, else its header, else the
+// session's; `draft` is 2026-07-28. A session whose initialize was never
+// answered takes the version the client offered.
+func TestRevisions(t *testing.T) {
+	rec := readString(t, lines(
+		env(1, "c2s", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`),
+		env(2, "c2s", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"draft"}}}`),
+		env(3, "c2s", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, `"mcp_protocol_version":"draft"`),
+		env(4, "c2s", `{"jsonrpc":"2.0","id":3,"method":"ping"}`),
+	))
+	for i, want := range []string{"", ModernRevision, ModernRevision, ""} {
+		if got := rec.frames[i].Call.Revision; got != want {
+			t.Errorf("frame %d: revision %q, want %q", i+1, got, want)
+		}
+	}
+	if rev := rec.sessions[0].Revision; rev != "2025-03-26" {
+		t.Errorf("session revision %q, want the offered 2025-03-26", rev)
+	}
+}

@@ -122,9 +122,10 @@ func (s *Session) add(f *Frame) {
 	if f.Seq > s.highestSeq {
 		f.GapBefore = f.Seq - s.highestSeq - 1
 		s.MissingFrames += f.GapBefore
-		// a dropped frame may have been the request of an answer to come
-		s.credits[ClientToServer] += int(min(f.GapBefore, MaxParkedOperations))
-		s.credits[ServerToClient] += int(min(f.GapBefore, MaxParkedOperations))
+		// a dropped frame may have been the request of an answer to come,
+		// or the answer of a request; a huge gap excuses no more than a window
+		s.credits[ClientToServer] += int(min(f.GapBefore, ReorderWindow))
+		s.credits[ServerToClient] += int(min(f.GapBefore, ReorderWindow))
 		s.highestSeq = f.Seq
 	}
 	s.markBatch(f)
@@ -151,11 +152,20 @@ func (s *Session) add(f *Frame) {
 			}
 		}
 	}
-	if f.HTTPErrorBody() && s.pairExchange(f) && f.Call.probe && s.initCall == nil {
-		s.probe = f.detach()
+	if f.HTTPErrorBody() && s.pairExchange(f) && s.holdProbe(f) {
 		return
 	}
 	s.emit(f)
+}
+
+// holdProbe keeps back the answer that turned down a server/discover probe
+// until the client's next request shows whether it fell back to initialize.
+func (s *Session) holdProbe(f *Frame) bool {
+	if !f.Call.probe || s.initCall != nil || !rejectsProbe(f) {
+		return false
+	}
+	s.probe = f.detach()
+	return true
 }
 
 // markBatch finds where batches start: an array's first element, or the
@@ -392,17 +402,13 @@ func (s *Session) answered(f *Frame) bool {
 		s.declared = c.Revision // a handshake-less (2026-07-28) session's revision
 	}
 	if m.Res != nil {
-		s.result(f, c) // an isError tasks/result still ends its task
+		s.result(f, c)
 	}
-	if c.probe && rejectsProbe(f) && s.initCall == nil {
-		s.probe = f.detach()
-		return false
-	}
-	return true
+	return !s.holdProbe(f)
 }
 
-// result follows what a successful answer starts: the negotiated revision,
-// a parked operation, a task.
+// result follows what a result starts or ends: the negotiated revision, a
+// parked operation, a task (an isError tasks/result ends its task too).
 func (s *Session) result(f *Frame, c *Call) {
 	r := f.Msg.Res
 	if c == s.initCall && r.ProtocolVersion != "" {
