@@ -3,6 +3,7 @@ package checks
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
 
 	"github.com/mcpcheck/mcpcheck/session"
 )
@@ -206,7 +207,7 @@ func quoteName(s string) string { return Quote(s, 80) }
 // firstText is the first text content item of a result, quoted for a
 // message; only its beginning is decoded.
 func firstText(content json.RawMessage) string {
-	if text, ok := session.FirstText(content, 1024); ok && text != "" {
+	if text, ok := jsonscan.FirstText(content, 1024); ok && text != "" {
 		return Quote(text, 200)
 	}
 	return "(no text content)"

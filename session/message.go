@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
 	"math"
 	"strconv"
 	"strings"
@@ -109,7 +110,7 @@ type wireMessage struct {
 // raw.
 func decodeMessage(raw json.RawMessage) Message {
 	var m Message
-	switch firstByte(raw) {
+	switch jsonscan.FirstByte(raw) {
 	case '{':
 	case '[':
 		m.Kind, m.Problem = Invalid, "a JSON array (a batch) where one JSON-RPC object was expected"
@@ -118,11 +119,11 @@ func decodeMessage(raw json.RawMessage) Message {
 		m.Kind, m.Problem = Invalid, "a JSON string where a JSON-RPC object was expected"
 		return m
 	default:
-		m.Kind, m.Problem = Invalid, "a bare JSON "+jsonKind(raw)+" where a JSON-RPC object was expected"
+		m.Kind, m.Problem = Invalid, "a bare JSON "+jsonscan.Kind(raw)+" where a JSON-RPC object was expected"
 		return m
 	}
 	var w wireMessage
-	err := eachMember(raw, func(name, v []byte) {
+	err := jsonscan.EachMember(raw, func(name, v []byte) {
 		switch string(name) {
 		case "jsonrpc":
 			w.JSONRPC = v
@@ -148,7 +149,7 @@ func decodeMessage(raw json.RawMessage) Message {
 	}
 	if w.JSONRPC != nil {
 		m.HasVersion = true
-		m.Version, _ = jsonString(w.JSONRPC) // a non-string leaves Version empty
+		m.Version, _ = jsonscan.String(w.JSONRPC) // a non-string leaves Version empty
 	}
 	if w.ID != nil {
 		m.HasID = true
@@ -157,17 +158,17 @@ func decodeMessage(raw json.RawMessage) Message {
 	m.Params, m.Result = w.Params, w.Result
 	if w.Method != nil {
 		var ok bool
-		if m.Method, ok = jsonString(w.Method); !ok {
-			m.Kind, m.Problem = Invalid, "method is a JSON "+jsonKind(w.Method)+", not a string"
+		if m.Method, ok = jsonscan.String(w.Method); !ok {
+			m.Kind, m.Problem = Invalid, "method is a JSON "+jsonscan.Kind(w.Method)+", not a string"
 			return m
 		}
 		if w.Params != nil {
-			switch firstByte(w.Params) {
+			switch jsonscan.FirstByte(w.Params) {
 			case '{':
 				m.Req = decodeParams(w.Params) // mistyped fields stay empty; rules judge them
 			case '[':
 			default:
-				m.Kind, m.Problem = Invalid, "params is a JSON "+jsonKind(w.Params)+", not an object"
+				m.Kind, m.Problem = Invalid, "params is a JSON "+jsonscan.Kind(w.Params)+", not an object"
 				return m
 			}
 		}
@@ -186,7 +187,7 @@ func decodeMessage(raw json.RawMessage) Message {
 		}
 		m.Error = e
 	}
-	if firstByte(w.Result) == '{' {
+	if jsonscan.FirstByte(w.Result) == '{' {
 		m.Res = decodeResult(w.Result)
 	}
 	return m
@@ -194,35 +195,35 @@ func decodeMessage(raw json.RawMessage) Message {
 
 func decodeParams(v []byte) *RequestParams {
 	p := new(RequestParams)
-	_ = eachMember(v, func(name, val []byte) {
+	_ = jsonscan.EachMember(v, func(name, val []byte) {
 		switch string(name) {
 		case "name":
-			p.Name, _ = jsonString(val)
+			p.Name, _ = jsonscan.String(val)
 		case "uri":
-			p.URI, _ = jsonString(val)
+			p.URI, _ = jsonscan.String(val)
 		case "_meta":
-			_ = eachMember(val, func(name, val []byte) {
+			_ = jsonscan.EachMember(val, func(name, val []byte) {
 				switch string(name) {
 				case "io.modelcontextprotocol/protocolVersion":
-					p.Meta.ProtocolVersion, _ = jsonString(val)
+					p.Meta.ProtocolVersion, _ = jsonscan.String(val)
 				case "progressToken":
 					p.Meta.ProgressToken = val
 				}
 			})
 		case "protocolVersion":
-			p.ProtocolVersion, _ = jsonString(val)
+			p.ProtocolVersion, _ = jsonscan.String(val)
 		case "requestId":
 			p.RequestID = val
 		case "requestState":
-			if s, ok := jsonString(val); ok {
+			if s, ok := jsonscan.String(val); ok {
 				p.RequestState = &s
 			}
 		case "inputResponses":
 			p.InputResponses = members(val)
 		case "taskId":
-			p.TaskID, _ = jsonString(val)
+			p.TaskID, _ = jsonscan.String(val)
 		case "status":
-			p.Status, _ = jsonString(val)
+			p.Status, _ = jsonscan.String(val)
 		case "task":
 			p.Task = val
 		case "arguments":
@@ -234,29 +235,29 @@ func decodeParams(v []byte) *RequestParams {
 
 func decodeResult(v []byte) *ResultFields {
 	r := new(ResultFields)
-	_ = eachMember(v, func(name, val []byte) {
+	_ = jsonscan.EachMember(v, func(name, val []byte) {
 		switch string(name) {
 		case "isError":
-			r.IsError = jsonBool(val)
+			r.IsError = jsonscan.Bool(val)
 		case "resultType":
 			r.ResultType = val
 		case "protocolVersion":
-			r.ProtocolVersion, _ = jsonString(val)
+			r.ProtocolVersion, _ = jsonscan.String(val)
 		case "requestState":
-			if s, ok := jsonString(val); ok {
+			if s, ok := jsonscan.String(val); ok {
 				r.RequestState = &s
 			}
 		case "inputRequests":
 			r.InputRequests = members(val)
 		case "task":
-			if firstByte(val) == '{' {
+			if jsonscan.FirstByte(val) == '{' {
 				t := taskObject(val)
 				r.Task = &t
 			}
 		case "taskId":
-			r.TaskID, _ = jsonString(val)
+			r.TaskID, _ = jsonscan.String(val)
 		case "status":
-			r.Status, _ = jsonString(val)
+			r.Status, _ = jsonscan.String(val)
 		case "content":
 			r.Content = val
 		}
@@ -267,23 +268,23 @@ func decodeResult(v []byte) *ResultFields {
 // members maps an object's member names to their raw values; nil when val
 // is not an object.
 func members(val []byte) map[string]json.RawMessage {
-	if firstByte(val) != '{' {
+	if jsonscan.FirstByte(val) != '{' {
 		return nil
 	}
 	m := map[string]json.RawMessage{}
-	_ = eachMember(val, func(name, v []byte) { m[string(name)] = v })
+	_ = jsonscan.EachMember(val, func(name, v []byte) { m[string(name)] = v })
 	return m
 }
 
 // taskObject reads the members of a task object correlation follows.
 func taskObject(raw []byte) TaskFields {
 	var t TaskFields
-	_ = eachMember(raw, func(name, val []byte) {
+	_ = jsonscan.EachMember(raw, func(name, val []byte) {
 		switch string(name) {
 		case "taskId":
-			t.TaskID, _ = jsonString(val)
+			t.TaskID, _ = jsonscan.String(val)
 		case "status":
-			t.Status, _ = jsonString(val)
+			t.Status, _ = jsonscan.String(val)
 		}
 	})
 	return t
@@ -291,7 +292,7 @@ func taskObject(raw []byte) TaskFields {
 
 func decodeError(raw []byte, e *RPCError) bool {
 	var code, msg []byte
-	if eachMember(raw, func(name, val []byte) {
+	if jsonscan.EachMember(raw, func(name, val []byte) {
 		switch string(name) {
 		case "code":
 			code = val
@@ -303,42 +304,15 @@ func decodeError(raw []byte, e *RPCError) bool {
 	}) != nil {
 		return false
 	}
-	n, ok := jsonInt(code)
+	n, ok := jsonscan.Int(code)
 	if !ok {
 		return false
 	}
-	if e.Message, ok = jsonString(msg); !ok {
+	if e.Message, ok = jsonscan.String(msg); !ok {
 		return false
 	}
 	e.Code = n
 	return true
-}
-
-func firstByte(b []byte) byte {
-	b = bytes.TrimLeft(b, " \t\r\n")
-	if len(b) == 0 {
-		return 0
-	}
-	return b[0]
-}
-
-// jsonKind names the type of a JSON value for messages.
-func jsonKind(raw []byte) string {
-	switch firstByte(raw) {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "boolean"
-	case 'n':
-		return "null"
-	case 0:
-		return "nothing"
-	}
-	return "number"
 }
 
 // ID is a JSON-RPC id as its exact token: 1, 1.0 and "1" are three ids.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
 	"io"
 	"time"
 )
@@ -200,7 +201,7 @@ func (rd *reader) chunk(c chunk) chunkKind {
 	}
 	if c.data[0] != '{' {
 		kind, reason := notEnvelope, "a JSON array where an envelope was expected"
-		if _, err := skipValue(c.data, 0, 0); err != nil {
+		if _, err := jsonscan.SkipValue(c.data, 0, 0); err != nil {
 			kind, reason = unparsable, "not JSON: "+err.Error()
 		}
 		rd.damaged(Damage{File: rd.name, Line: c.line, Reason: reason}, sniffSessionID(c.data), c.data)
@@ -247,9 +248,9 @@ const maxEarlyDamage = 100
 func (rd *reader) damaged(d Damage, sessionID string, data []byte) {
 	pd := damage{Damage: d, sessionID: sessionID, dir: DirUnknown}
 	if sessionID != "" {
-		sniffTop(data, func(name string, val []byte) {
+		jsonscan.Top(data, func(name string, val []byte) {
 			if name == "direction" {
-				dir, _ := jsonString(val)
+				dir, _ := jsonscan.String(val)
 				pd.dir = parseDirection(dir)
 			}
 		})
@@ -327,7 +328,7 @@ func sniffSeqs(b []byte) []int64 {
 		for n < len(b) && b[n] >= '0' && b[n] <= '9' {
 			n++
 		}
-		if seq, ok := jsonInt(b[:n]); ok {
+		if seq, ok := jsonscan.Int(b[:n]); ok {
 			seqs = append(seqs, seq)
 		}
 	}
@@ -338,10 +339,10 @@ func sniffSeqs(b []byte) []int64 {
 // in it is correlated.
 func (e *envelope) frames(file string, line int) []*Frame {
 	f := e.frame(file, line)
-	if !f.IsProtocol() || firstByte(f.Raw) != '[' {
+	if !f.IsProtocol() || jsonscan.FirstByte(f.Raw) != '[' {
 		return []*Frame{f}
 	}
-	elems := arrayElements(f.Raw)
+	elems := jsonscan.Elements(f.Raw)
 	if len(elems) == 0 {
 		return []*Frame{f} // an empty or broken array: invalid as a whole
 	}
@@ -400,53 +401,53 @@ func sniffSessionID(b []byte) string {
 // decode reads an envelope; a member of the wrong type reads as absent, as
 // encoding/json would leave it, and only broken JSON is an error.
 func (e *envelope) decode(data []byte) error {
-	return eachMember(data, func(name, val []byte) {
+	return jsonscan.EachMember(data, func(name, val []byte) {
 		switch string(name) {
 		case "session_id":
-			e.SessionID, _ = jsonString(val)
+			e.SessionID, _ = jsonscan.String(val)
 		case "server_label":
-			e.ServerLabel, _ = jsonString(val)
+			e.ServerLabel, _ = jsonscan.String(val)
 		case "seq":
-			e.Seq, _ = jsonInt(val)
+			e.Seq, _ = jsonscan.Int(val)
 		case "ts":
-			e.TS, _ = jsonString(val)
+			e.TS, _ = jsonscan.String(val)
 		case "direction":
-			e.Direction, _ = jsonString(val)
+			e.Direction, _ = jsonscan.String(val)
 		case "transport":
-			e.Transport, _ = jsonString(val)
+			e.Transport, _ = jsonscan.String(val)
 		case "raw":
 			e.Raw = val
 		case "text":
-			if s, ok := jsonString(val); ok {
+			if s, ok := jsonscan.String(val); ok {
 				e.Text = &s
 			}
 		case "mcp_method":
-			e.MCPMethod, _ = jsonString(val)
+			e.MCPMethod, _ = jsonscan.String(val)
 		case "mcp_name":
-			e.MCPName, _ = jsonString(val)
+			e.MCPName, _ = jsonscan.String(val)
 		case "mcp_protocol_version":
-			e.MCPProtocolVersion, _ = jsonString(val)
+			e.MCPProtocolVersion, _ = jsonscan.String(val)
 		case "mcp_param_headers":
 			_ = json.Unmarshal(val, &e.MCPParamHeaders)
 		case "batch":
-			e.Batch = jsonBool(val)
+			e.Batch = jsonscan.Bool(val)
 		case "conn_id":
-			e.ConnID, _ = jsonString(val)
+			e.ConnID, _ = jsonscan.String(val)
 		case "truncated":
-			e.Truncated = jsonBool(val)
+			e.Truncated = jsonscan.Bool(val)
 		case "redacted":
-			e.Redacted = jsonBool(val)
+			e.Redacted = jsonscan.Bool(val)
 		case "status":
-			n, _ := jsonInt(val)
+			n, _ := jsonscan.Int(val)
 			e.Status = int(n)
 		case "auth_challenge":
-			e.AuthChallenge, _ = jsonString(val)
+			e.AuthChallenge, _ = jsonscan.String(val)
 		case "content_type":
-			e.ContentType, _ = jsonString(val)
+			e.ContentType, _ = jsonscan.String(val)
 		case "accept":
-			e.Accept, _ = jsonString(val)
+			e.Accept, _ = jsonscan.String(val)
 		case "origin":
-			e.Origin, _ = jsonString(val)
+			e.Origin, _ = jsonscan.String(val)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
 	"slices"
 	"sort"
 	"strings"
@@ -732,13 +733,13 @@ func (s *Session) truncated(f *Frame) {
 	}
 	var id []byte
 	method, notification := false, false
-	sniffTop(text, func(name string, val []byte) {
+	jsonscan.Top(text, func(name string, val []byte) {
 		switch name {
 		case "id":
 			id = val
 		case "method":
 			method = true
-			m, _ := jsonString(val)
+			m, _ := jsonscan.String(val)
 			notification = strings.HasPrefix(m, "notifications/")
 		}
 	})

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
 	"io"
 )
 
@@ -240,7 +241,7 @@ func (s *splitter) value(b []byte, from int) (c chunk, end int, ok bool) {
 			s.inString = true
 		case '{', '[':
 			s.depth++
-			if len(s.arrays) < maxDepth {
+			if len(s.arrays) < jsonscan.MaxDepth {
 				s.arrays = append(s.arrays, ch == '[')
 			}
 			s.prev = ch

@@ -1,6 +1,10 @@
-package session
+// Package jsonscan is a small validating JSON scanner shared by the capture
+// readers and the MCP views: values are walked in place and handed out as
+// sub-slices, so large members are scanned once and decoded only on demand.
+package jsonscan
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -12,9 +16,9 @@ import (
 // and decoded again by every json.Unmarshal on the way down (a profile put
 // two thirds of an older checker's time there).
 
-// maxDepth bounds nesting, as encoding/json does, so hostile input cannot
+// MaxDepth bounds nesting, as encoding/json does, so hostile input cannot
 // exhaust the stack.
-const maxDepth = 10000
+const MaxDepth = 10000
 
 type scanError struct {
 	off int
@@ -32,21 +36,21 @@ var stringSpecial = func() (t [256]bool) {
 	return t
 }()
 
-func skipSpace(b []byte, i int) int {
+func SkipSpace(b []byte, i int) int {
 	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
 		i++
 	}
 	return i
 }
 
-// skipValue validates the value at b[i] and returns the offset after it.
-func skipValue(b []byte, i, depth int) (int, error) {
+// SkipValue validates the value at b[i] and returns the offset after it.
+func SkipValue(b []byte, i, depth int) (int, error) {
 	if i >= len(b) {
 		return i, &scanError{i, "unexpected end of JSON"}
 	}
 	switch c := b[i]; {
 	case c == '"':
-		return skipString(b, i)
+		return SkipString(b, i)
 	case c == '{':
 		return skipObject(b, i, depth+1)
 	case c == '[':
@@ -64,7 +68,7 @@ func skipValue(b []byte, i, depth int) (int, error) {
 	}
 }
 
-func skipString(b []byte, i int) (int, error) {
+func SkipString(b []byte, i int) (int, error) {
 	start := i
 	i++
 	for {
@@ -152,25 +156,25 @@ func skipNumber(b []byte, i int) (int, error) {
 }
 
 func skipArray(b []byte, i, depth int) (int, error) {
-	if depth > maxDepth {
+	if depth > MaxDepth {
 		return i, &scanError{i, "JSON nested too deeply"}
 	}
-	i = skipSpace(b, i+1)
+	i = SkipSpace(b, i+1)
 	if i < len(b) && b[i] == ']' {
 		return i + 1, nil
 	}
 	for {
 		var err error
-		if i, err = skipValue(b, i, depth); err != nil {
+		if i, err = SkipValue(b, i, depth); err != nil {
 			return i, err
 		}
-		i = skipSpace(b, i)
+		i = SkipSpace(b, i)
 		if i >= len(b) {
 			return i, &scanError{i, "unexpected end of JSON in array"}
 		}
 		switch b[i] {
 		case ',':
-			i = skipSpace(b, i+1)
+			i = SkipSpace(b, i+1)
 		case ']':
 			return i + 1, nil
 		default:
@@ -180,7 +184,7 @@ func skipArray(b []byte, i, depth int) (int, error) {
 }
 
 func skipObject(b []byte, i, depth int) (int, error) {
-	if depth > maxDepth {
+	if depth > MaxDepth {
 		return i, &scanError{i, "JSON nested too deeply"}
 	}
 	return walkObject(b, i, depth, nil)
@@ -189,7 +193,7 @@ func skipObject(b []byte, i, depth int) (int, error) {
 // walkObject validates the object at b[i]; fn, when set, sees each member's
 // key (still quoted) and value.
 func walkObject(b []byte, i, depth int, fn func(key, val []byte)) (int, error) {
-	i = skipSpace(b, i+1)
+	i = SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return i + 1, nil
 	}
@@ -197,30 +201,30 @@ func walkObject(b []byte, i, depth int, fn func(key, val []byte)) (int, error) {
 		if i >= len(b) || b[i] != '"' {
 			return i, &scanError{i, "expected a member name"}
 		}
-		keyEnd, err := skipString(b, i)
+		keyEnd, err := SkipString(b, i)
 		if err != nil {
 			return keyEnd, err
 		}
 		key := b[i:keyEnd]
-		i = skipSpace(b, keyEnd)
+		i = SkipSpace(b, keyEnd)
 		if i >= len(b) || b[i] != ':' {
 			return i, &scanError{i, "expected ':' after a member name"}
 		}
-		i = skipSpace(b, i+1)
+		i = SkipSpace(b, i+1)
 		valStart := i
-		if i, err = skipValue(b, i, depth); err != nil {
+		if i, err = SkipValue(b, i, depth); err != nil {
 			return i, err
 		}
 		if fn != nil {
 			fn(key, b[valStart:i])
 		}
-		i = skipSpace(b, i)
+		i = SkipSpace(b, i)
 		if i >= len(b) {
 			return i, &scanError{i, "unexpected end of JSON in object"}
 		}
 		switch b[i] {
 		case ',':
-			i = skipSpace(b, i+1)
+			i = SkipSpace(b, i+1)
 		case '}':
 			return i + 1, nil
 		default:
@@ -229,12 +233,12 @@ func walkObject(b []byte, i, depth int, fn func(key, val []byte)) (int, error) {
 	}
 }
 
-// eachMember validates that b is exactly one JSON object (surrounding space
+// EachMember validates that b is exactly one JSON object (surrounding space
 // allowed) and calls fn with each member's unquoted name and raw value. Both
 // slices alias b (or a scratch buffer): callers switch on string(name),
 // which does not allocate, and copy what they keep.
-func eachMember(b []byte, fn func(name, val []byte)) error {
-	i := skipSpace(b, 0)
+func EachMember(b []byte, fn func(name, val []byte)) error {
+	i := SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return &scanError{i, "not a JSON object"}
 	}
@@ -242,7 +246,7 @@ func eachMember(b []byte, fn func(name, val []byte)) error {
 	if err != nil {
 		return err
 	}
-	if rest := skipSpace(b, end); rest != len(b) {
+	if rest := SkipSpace(b, end); rest != len(b) {
 		return &scanError{rest, "data after the JSON object"}
 	}
 	return nil
@@ -262,9 +266,9 @@ func unquoteKey(key []byte) []byte {
 	return inner
 }
 
-// jsonString returns the string a validated value holds, or "" for any
+// String returns the string a validated value holds, or "" for any
 // other type (a mistyped field reads as absent, as with encoding/json).
-func jsonString(val []byte) (string, bool) {
+func String(val []byte) (string, bool) {
 	if len(val) < 2 || val[0] != '"' {
 		return "", false
 	}
@@ -281,36 +285,36 @@ func jsonString(val []byte) (string, bool) {
 	return string(inner), true
 }
 
-func jsonBool(val []byte) bool { return string(val) == "true" }
+func Bool(val []byte) bool { return string(val) == "true" }
 
-func jsonInt(val []byte) (int64, bool) {
+func Int(val []byte) (int64, bool) {
 	n, err := strconv.ParseInt(string(val), 10, 64)
 	return n, err == nil
 }
 
-// arrayElements returns the elements of a JSON array as sub-slices of b,
+// Elements returns the elements of a JSON array as sub-slices of b,
 // or nil when b is not a valid array.
-func arrayElements(b []byte) [][]byte {
-	i := skipSpace(b, 0)
+func Elements(b []byte) [][]byte {
+	i := SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '[' {
 		return nil
 	}
 	var out [][]byte
-	i = skipSpace(b, i+1)
+	i = SkipSpace(b, i+1)
 	if i < len(b) && b[i] == ']' {
 		return [][]byte{}
 	}
 	for {
 		start := i
-		end, err := skipValue(b, i, 1)
+		end, err := SkipValue(b, i, 1)
 		if err != nil {
 			return nil
 		}
 		out = append(out, b[start:end])
-		i = skipSpace(b, end)
+		i = SkipSpace(b, end)
 		switch {
 		case i < len(b) && b[i] == ',':
-			i = skipSpace(b, i+1)
+			i = SkipSpace(b, i+1)
 		case i < len(b) && b[i] == ']':
 			return out
 		default:
@@ -323,9 +327,9 @@ func arrayElements(b []byte) [][]byte {
 // of a content array, without decoding the rest: a tool's error result can
 // carry megabytes, and a message quotes a line of it.
 func FirstText(content []byte, max int) (string, bool) {
-	for _, item := range arrayElements(content) {
+	for _, item := range Elements(content) {
 		var typ, text []byte
-		_ = eachMember(item, func(name, val []byte) {
+		_ = EachMember(item, func(name, val []byte) {
 			switch string(name) {
 			case "type":
 				typ = val
@@ -333,7 +337,7 @@ func FirstText(content []byte, max int) (string, bool) {
 				text = val
 			}
 		})
-		if t, _ := jsonString(typ); t == "text" && len(text) >= 2 && text[0] == '"' {
+		if t, _ := String(typ); t == "text" && len(text) >= 2 && text[0] == '"' {
 			return stringPrefix(text, max), true
 		}
 	}
@@ -344,7 +348,7 @@ func FirstText(content []byte, max int) (string, bool) {
 func stringPrefix(tok []byte, max int) string {
 	inner := tok[1 : len(tok)-1]
 	if len(inner) <= max {
-		s, _ := jsonString(tok)
+		s, _ := String(tok)
 		return s
 	}
 	// Cut before max, never inside an escape, and decode that much.
@@ -363,36 +367,36 @@ func stringPrefix(tok []byte, max int) string {
 		}
 		cut++
 	}
-	s, _ := jsonString(append(append([]byte{'"'}, inner[:cut]...), '"'))
+	s, _ := String(append(append([]byte{'"'}, inner[:cut]...), '"'))
 	return s
 }
 
-// sniffTop reads what survives of a JSON object that may be cut short: fn
+// Top reads what survives of a JSON object that may be cut short: fn
 // sees each top-level member whose value is complete, a scalar's bytes or
 // nil for an object or array. Nested members are never mistaken for top
 // ones (a cut tool result may hold ids of its own).
-func sniffTop(b []byte, fn func(name string, val []byte)) {
-	i := skipSpace(b, 0)
+func Top(b []byte, fn func(name string, val []byte)) {
+	i := SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return
 	}
 	i++
 	for {
-		i = skipSpace(b, i)
+		i = SkipSpace(b, i)
 		if i >= len(b) || b[i] != '"' {
 			return
 		}
-		end, err := skipString(b, i)
+		end, err := SkipString(b, i)
 		if err != nil {
 			return
 		}
 		name := string(unquoteKey(b[i:end]))
-		i = skipSpace(b, end)
+		i = SkipSpace(b, end)
 		if i >= len(b) || b[i] != ':' {
 			return
 		}
-		i = skipSpace(b, i+1)
-		vend, err := skipValue(b, i, 1)
+		i = SkipSpace(b, i+1)
+		vend, err := SkipValue(b, i, 1)
 		if err != nil {
 			return // cut inside this value
 		}
@@ -401,10 +405,38 @@ func sniffTop(b []byte, fn func(name string, val []byte)) {
 		} else {
 			fn(name, b[i:vend])
 		}
-		i = skipSpace(b, vend)
+		i = SkipSpace(b, vend)
 		if i >= len(b) || b[i] != ',' {
 			return
 		}
 		i++
 	}
+}
+
+// FirstByte is the first byte of b after white space, 0 when there is none.
+func FirstByte(b []byte) byte {
+	b = bytes.TrimLeft(b, " \t\r\n")
+	if len(b) == 0 {
+		return 0
+	}
+	return b[0]
+}
+
+// Kind names the type of a JSON value for messages.
+func Kind(raw []byte) string {
+	switch FirstByte(raw) {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	case 0:
+		return "nothing"
+	}
+	return "number"
 }
