@@ -280,7 +280,6 @@ func TestLongLinesOfManyEnvelopes(t *testing.T) {
 	}
 }
 
-
 // Pretty-printers that do not indent put nested objects at column 0; only
 // a '{' that cannot continue the open envelope starts the next one.
 func TestColumnZeroBraces(t *testing.T) {
