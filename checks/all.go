@@ -43,7 +43,7 @@ func MarkdownTable(rules []*Rule) string {
 		if gate.Selects(r) {
 			gated = "yes"
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", r.ID, r.Signal, gated, r.Severity, strings.ReplaceAll(r.Title, "|", `\|`))
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", r.ID, r.Signal, gated, r.Severity, strings.ReplaceAll(r.Doc.Summary, "|", `\|`))
 	}
 	return b.String()
 }

@@ -8,6 +8,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mcpcheck/mcpcheck/facts"
+
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -68,6 +70,20 @@ type Pass struct {
 	Session *session.Session
 	rule    *Rule
 	sink    *sessionRun
+}
+
+// Fact returns the session's tracker of k to a rule that declared it in
+// Rule.Facts; reading an undeclared fact fails the rule (internal-error).
+func (p *Pass) Fact(k *facts.Key) facts.Tracker {
+	for _, d := range p.rule.Facts {
+		if d.Key() == k {
+			if t := p.sink.facts.Get(k); t != nil {
+				return t
+			}
+			panic(fmt.Sprintf("fact %s is not available", k.Name))
+		}
+	}
+	panic(fmt.Sprintf("rule %s reads fact %s without declaring it in Facts", p.rule.ID, k.Name))
 }
 
 // Report records a finding at frame f.

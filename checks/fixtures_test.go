@@ -53,12 +53,17 @@ func fixtureRules(r *Rule) []*Rule {
 }
 
 var panicOnToolsCall = &Rule{
-	ID: "test-panics", Title: "panics on tools/call", Doc: "test only", Signal: SignalWarn, Revisions: "all",
-	Check: func(p *Pass, f *session.Frame) {
+	ID: "test-panics", Doc: testDoc("panics on tools/call"), Signal: SignalWarn,
+	New: EachFrame(func(p *Pass, f *session.Frame) {
 		if f.Msg.Method == "tools/call" {
 			panic("assignment to entry in nil map") // as a real bug would
 		}
-	},
+	}),
+}
+
+// testDoc is the documentation of a rule that exists only in tests.
+func testDoc(summary string) Doc {
+	return Doc{Summary: summary, Why: "Test only.", Fix: "None.", Bad: "-", Good: "-", Since: "0.0.0"}
 }
 
 func checkFixture(t *testing.T, r *Rule, path string, bad bool) {

@@ -5,8 +5,10 @@ package checks
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
+	"github.com/mcpcheck/mcpcheck/facts"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -80,68 +82,188 @@ func (s Severity) String() string {
 // reports through the Pass it is given; it never prints or decides the exit.
 type Rule struct {
 	ID        string // stable kebab-case id, never renamed once released
-	Title     string // one line
-	Doc       string // why it matters, how to fix it, a bad and a good example
+	Doc       Doc
 	Signal    Signal
 	Severity  Severity
-	Revisions string // the protocol revisions it judges, for the catalogue
+	Revisions Revisions    // the requests it judges, by their own revision
+	Facts     []facts.Fact // the session facts it reads
+	Options   []Setting    // the options it reads, for explain and Validate
 
-	// Check judges one frame on its own, for rules without state.
-	Check FrameFunc
-	// Start returns the rule's checker for one session, for rules with
-	// state. The checker may implement any of FrameChecker, DamageChecker
-	// and EndChecker. A rule with neither Check nor Start is reported by
-	// the driver itself (internal-error).
-	Start func(s *session.Session) any
+	// New returns the rule's checker for one session. Rules that judge each
+	// frame on its own use EachFrame, which shares one checker.
+	New func() Checker
 }
 
-// FrameChecker sees every frame of a session, correlated.
-type FrameChecker interface {
+// Checker is a rule's look at one session. Embed Base and override what the
+// rule needs: a method with the wrong signature then fails to compile
+// instead of never being called.
+type Checker interface {
+	// Frame sees every correlated frame whose revision the rule judges.
 	Frame(p *Pass, f *session.Frame)
-}
-
-// DamageChecker sees envelopes that could not be read.
-type DamageChecker interface {
+	// Damage sees every piece of the capture that could not be read.
 	Damage(p *Pass, d session.Damage)
+	// End runs once after the session's last frame.
+	End(p *Pass)
+	base() Base
 }
 
-// EndChecker runs once after a session's last frame.
-type EndChecker interface {
-	End(p *Pass, s *session.Session)
+// Base is the no-op Checker every checker embeds.
+type Base struct{}
+
+func (Base) Frame(*Pass, *session.Frame)  {}
+func (Base) Damage(*Pass, session.Damage) {}
+func (Base) End(*Pass)                    {}
+func (Base) base() Base                   { return Base{} }
+
+// EachFrame makes a stateless rule's checkers: fn judges each frame on its
+// own, and one checker serves every session.
+func EachFrame(fn func(p *Pass, f *session.Frame)) func() Checker {
+	c := &frameFunc{fn: fn}
+	return func() Checker { return c }
 }
 
-// FrameFunc is a rule's look at one frame.
-type FrameFunc func(p *Pass, f *session.Frame)
+type frameFunc struct {
+	Base
+	fn func(p *Pass, f *session.Frame)
+}
 
-var ruleIDPattern = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+func (c *frameFunc) Frame(p *Pass, f *session.Frame) { c.fn(p, f) }
 
-// Validate checks the catalogue: unique kebab-case ids, metadata present, and
-// ids that do not collide with signal names (both are --fail-on words).
+// Revisions is the range of protocol revisions a rule judges, inclusive and
+// compared as dates; an empty bound is open. A request is judged by its own
+// revision (its _meta, its MCP-Protocol-Version header, else the session's).
+// A frame whose revision is unknown is judged only by rules without a lower
+// bound: a rule about what a revision introduced needs the revision shown.
+type Revisions struct{ Since, Until string }
+
+// AllRevisions judges every frame.
+var AllRevisions = Revisions{}
+
+// Includes reports whether a frame of revision rev is judged.
+func (r Revisions) Includes(rev string) bool {
+	if rev == "" {
+		return r.Since == ""
+	}
+	return (r.Since == "" || rev >= r.Since) && (r.Until == "" || rev <= r.Until)
+}
+
+func (r Revisions) String() string {
+	switch {
+	case r.Since == "" && r.Until == "":
+		return "all"
+	case r.Until == "":
+		return r.Since + " and later"
+	case r.Since == "":
+		return r.Until + " and earlier"
+	case r.Since == r.Until:
+		return r.Since
+	}
+	return r.Since + " to " + r.Until
+}
+
+// Setting describes a rule option for explain and Validate.
+type Setting interface {
+	OptionName() string
+	OptionDoc() string
+}
+
+// Option is a typed setting a rule reads through its Pass. The code that
+// builds a Config sets it (a flag, a test); otherwise Default holds.
+type Option[T any] struct {
+	Name    string // kebab-case, unique among the rule's options
+	Doc     string
+	Default T
+}
+
+func (o *Option[T]) OptionName() string { return o.Name }
+func (o *Option[T]) OptionDoc() string  { return o.Doc }
+
+// Set makes v the option's value for runs of cfg.
+func (o *Option[T]) Set(cfg *Config, v T) {
+	if cfg.options == nil {
+		cfg.options = map[Setting]any{}
+	}
+	cfg.options[o] = v
+}
+
+// Get returns the option's value for the rule p runs. A rule that reads an
+// option it does not declare fails (internal-error), as with facts.
+func (o *Option[T]) Get(p *Pass) T {
+	if !slices.Contains(p.rule.Options, Setting(o)) {
+		panic(fmt.Sprintf("rule %s reads option %s without declaring it", p.rule.ID, o.Name))
+	}
+	if v, ok := p.sink.cfg.options[o]; ok {
+		return v.(T)
+	}
+	return o.Default
+}
+
+var (
+	ruleIDPattern  = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+	revisionFormat = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	versionFormat  = regexp.MustCompile(`^\d+\.\d+\.\d+$`)
+)
+
+// Validate checks the catalogue: unique kebab-case ids that do not collide
+// with signal names (both are --fail-on words), complete documentation,
+// revisions that are dates, a checker, and declared options with names.
 func Validate(rules []*Rule) error {
 	seen := map[string]bool{}
 	var problems []string
+	add := func(r *Rule, format string, args ...any) {
+		problems = append(problems, fmt.Sprintf("rule %q: ", r.ID)+fmt.Sprintf(format, args...))
+	}
 	for _, r := range rules {
 		switch {
 		case !ruleIDPattern.MatchString(r.ID):
-			problems = append(problems, fmt.Sprintf("rule %q: id is not kebab-case", r.ID))
+			add(r, "id is not kebab-case")
 		case seen[r.ID]:
-			problems = append(problems, fmt.Sprintf("rule %q: id used twice", r.ID))
+			add(r, "id used twice")
 		}
 		if sig, clash := ParseSignal(r.ID); clash && sig != r.Signal {
-			problems = append(problems, fmt.Sprintf("rule %q: id is also a signal name", r.ID))
+			add(r, "id is also a signal name")
 		}
 		seen[r.ID] = true
-		if r.Title == "" || strings.Contains(r.Title, "\n") {
-			problems = append(problems, fmt.Sprintf("rule %q: title must be one line", r.ID))
+		d := r.Doc
+		if d.Summary == "" || strings.Contains(d.Summary, "\n") {
+			add(r, "Doc.Summary must be one line")
 		}
-		if r.Doc == "" {
-			problems = append(problems, fmt.Sprintf("rule %q: no documentation", r.ID))
+		for _, part := range []struct{ name, text string }{{"Why", d.Why}, {"Fix", d.Fix}, {"Bad", d.Bad}, {"Good", d.Good}} {
+			if strings.TrimSpace(part.text) == "" {
+				add(r, "Doc.%s is empty", part.name)
+			}
+		}
+		if strings.Contains(d.Bad, "\n") || strings.Contains(d.Good, "\n") {
+			add(r, "Doc.Bad and Doc.Good are one line each")
+		}
+		if !versionFormat.MatchString(d.Since) {
+			add(r, "Doc.Since %q is not a version like 0.2.0", d.Since)
+		}
+		for _, b := range []string{r.Revisions.Since, r.Revisions.Until} {
+			if b != "" && !revisionFormat.MatchString(b) {
+				add(r, "revision bound %q is not a date", b)
+			}
+		}
+		if r.Revisions.Since != "" && r.Revisions.Until != "" && r.Revisions.Since > r.Revisions.Until {
+			add(r, "revisions %s: the range is empty", r.Revisions)
 		}
 		if r.Signal >= numSignals {
-			problems = append(problems, fmt.Sprintf("rule %q: unknown signal", r.ID))
+			add(r, "unknown signal")
 		}
-		if r.Revisions == "" {
-			problems = append(problems, fmt.Sprintf("rule %q: revisions not stated", r.ID))
+		if r.New == nil {
+			add(r, "no checker (New is nil)")
+		}
+		names := map[string]bool{}
+		for _, o := range r.Options {
+			switch {
+			case !ruleIDPattern.MatchString(o.OptionName()):
+				add(r, "option %q is not kebab-case", o.OptionName())
+			case names[o.OptionName()]:
+				add(r, "option %q declared twice", o.OptionName())
+			case o.OptionDoc() == "":
+				add(r, "option %q is not documented", o.OptionName())
+			}
+			names[o.OptionName()] = true
 		}
 	}
 	if len(problems) > 0 {

@@ -3,7 +3,9 @@ package checks
 import (
 	"slices"
 	"sort"
+	"strings"
 
+	"github.com/mcpcheck/mcpcheck/facts"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -13,6 +15,8 @@ type Config struct {
 	Catalogue  []*Rule // every rule, for reporters; defaults to All()
 	Gate       Gate
 	Assertions Assertions
+
+	options map[Setting]any // rule options set by Option.Set
 }
 
 // Run reads every input once, runs the rules and assertions, and returns the
@@ -61,38 +65,39 @@ func readInput(in session.Source, h session.Handler) error {
 
 // driver is the session.Handler that feeds rules.
 type driver struct {
-	cfg       *Config
-	stateless []*Rule // rules with a Check: one function for every session
-	stateful  []*Rule // rules with a Start: a checker per session
-	runs      map[*session.Session]*sessionRun
-	order     []*sessionRun
+	cfg      *Config
+	allRevs  []bool       // per rule: it judges every revision
+	factKeys []*facts.Key // the facts the rules declare, and what those require
+	runs     map[*session.Session]*sessionRun
+	order    []*sessionRun
 }
 
 func newDriver(cfg *Config) *driver {
 	d := &driver{cfg: cfg, runs: map[*session.Session]*sessionRun{}}
+	var declared []*facts.Key
 	for _, r := range cfg.Rules {
-		if r.Check != nil {
-			d.stateless = append(d.stateless, r)
-		}
-		if r.Start != nil {
-			d.stateful = append(d.stateful, r)
+		d.allRevs = append(d.allRevs, r.Revisions == AllRevisions)
+		for _, f := range r.Facts {
+			declared = append(declared, f.Key())
 		}
 	}
+	d.factKeys = facts.Closure(declared)
 	return d
 }
 
-// run is the state of s, made on its first event. Only stateful rules cost
-// memory per session: a file may interleave many sessions.
+// run is the state of s, made on its first event.
 func (d *driver) run(s *session.Session) *sessionRun {
 	if sr := d.runs[s]; sr != nil {
 		return sr
 	}
-	sr := &sessionRun{s: s, asserts: newAssertTracker(&d.cfg.Assertions)}
+	sr := &sessionRun{s: s, cfg: d.cfg, asserts: newAssertTracker(&d.cfg.Assertions)}
 	sr.pass = Pass{Session: s, sink: sr}
 	sr.reportPanics = slices.Contains(d.cfg.Rules, ruleInternalError)
-	sr.checkers = make([]any, len(d.stateful))
-	for i, r := range d.stateful {
-		sr.guard(r, nil, func() { sr.checkers[i] = r.Start(s) })
+	sr.facts = facts.NewSet(s, d.factKeys)
+	sr.checkers = make([]Checker, len(d.cfg.Rules))
+	sr.dead = make([]bool, len(d.cfg.Rules))
+	for i, r := range d.cfg.Rules {
+		sr.start(i, r)
 	}
 	d.runs[s] = sr
 	d.order = append(d.order, sr)
@@ -101,14 +106,16 @@ func (d *driver) run(s *session.Session) *sessionRun {
 
 func (d *driver) Frame(s *session.Session, f *session.Frame) {
 	sr := d.run(s)
-	for _, r := range d.stateless {
-		if !sr.dead[r] {
-			sr.check(r, f)
-		}
+	if k, v := sr.facts.Frame(f); k != nil {
+		sr.factFailed(k, v, f)
 	}
-	for i, r := range d.stateful {
-		if fc, ok := sr.checkers[i].(FrameChecker); ok && !sr.dead[r] {
-			sr.frame(r, fc, f)
+	rev := ""
+	if slices.Contains(d.allRevs, false) {
+		rev = f.Revision(s)
+	}
+	for i, r := range d.cfg.Rules {
+		if !sr.dead[i] && (d.allRevs[i] || r.Revisions.Includes(rev)) {
+			sr.frame(i, f)
 		}
 	}
 	sr.asserts.frame(f)
@@ -116,30 +123,32 @@ func (d *driver) Frame(s *session.Session, f *session.Frame) {
 
 func (d *driver) Damage(s *session.Session, dmg session.Damage) {
 	sr := d.run(s)
-	for i, r := range d.stateful {
-		if dc, ok := sr.checkers[i].(DamageChecker); ok && !sr.dead[r] {
-			sr.guard(r, nil, func() { dc.Damage(sr.passFor(r), dmg) })
+	for i := range d.cfg.Rules {
+		if !sr.dead[i] {
+			sr.damage(i, dmg)
 		}
 	}
 }
 
 func (d *driver) End(s *session.Session) {
 	sr := d.run(s)
-	for i, r := range d.stateful {
-		if ec, ok := sr.checkers[i].(EndChecker); ok && !sr.dead[r] {
-			sr.guard(r, nil, func() { ec.End(sr.passFor(r), s) })
+	for i := range d.cfg.Rules {
+		if !sr.dead[i] {
+			sr.end(i)
 		}
 	}
 	delete(d.runs, s) // the session's rule state is no longer needed
-	sr.checkers = nil
+	sr.checkers, sr.facts = nil, nil
 }
 
-// sessionRun is one session's rule states and findings.
+// sessionRun is one session's rule states, facts and findings.
 type sessionRun struct {
 	s        *session.Session
-	pass     Pass  // reused for every call: rules do not keep it
-	checkers []any // the stateful rules' checkers, by driver.stateful index
-	dead     map[*Rule]bool
+	cfg      *Config
+	pass     Pass      // reused for every call: rules do not keep it
+	checkers []Checker // by rule index in cfg.Rules
+	dead     []bool    // rules that panicked in this session
+	facts    *facts.Set
 	findings []*Finding
 	asserts  *assertTracker
 
@@ -151,36 +160,57 @@ func (sr *sessionRun) passFor(r *Rule) *Pass {
 	return &sr.pass
 }
 
-// guard runs fn for rule r; a panic becomes an internal-error finding and
-// retires the rule for this session, so one broken rule cannot stop the
-// others.
-func (sr *sessionRun) guard(r *Rule, f *session.Frame, fn func()) {
-	defer sr.recoverPanic(r, f)
-	fn()
+// start, frame, damage and end call rule i under recoverPanic: a panic
+// becomes an internal-error finding and retires the rule for this session,
+// so one broken rule cannot stop the others. (One method each, without a
+// closure per rule and frame on the hot path.)
+func (sr *sessionRun) start(i int, r *Rule) {
+	defer sr.recoverPanic(i, nil)
+	sr.checkers[i] = r.New()
 }
 
-// check and frame are guard for the hot path, without a closure per rule
-// and frame.
-func (sr *sessionRun) check(r *Rule, f *session.Frame) {
-	defer sr.recoverPanic(r, f)
-	r.Check(sr.passFor(r), f)
+func (sr *sessionRun) frame(i int, f *session.Frame) {
+	defer sr.recoverPanic(i, f)
+	sr.checkers[i].Frame(sr.passFor(sr.cfg.Rules[i]), f)
 }
 
-func (sr *sessionRun) frame(r *Rule, fc FrameChecker, f *session.Frame) {
-	defer sr.recoverPanic(r, f)
-	fc.Frame(sr.passFor(r), f)
+func (sr *sessionRun) damage(i int, d session.Damage) {
+	defer sr.recoverPanic(i, nil)
+	sr.checkers[i].Damage(sr.passFor(sr.cfg.Rules[i]), d)
+}
+
+func (sr *sessionRun) end(i int) {
+	defer sr.recoverPanic(i, nil)
+	sr.checkers[i].End(sr.passFor(sr.cfg.Rules[i]))
 }
 
 // recoverPanic must be deferred directly: recover only works there.
-func (sr *sessionRun) recoverPanic(r *Rule, f *session.Frame) {
+func (sr *sessionRun) recoverPanic(i int, f *session.Frame) {
 	v := recover()
 	if v == nil {
 		return
 	}
-	if sr.dead == nil {
-		sr.dead = map[*Rule]bool{}
+	sr.dead[i] = true
+	r := sr.cfg.Rules[i]
+	sr.internalError(f, r.ID, "rule %s failed: %v; its findings for this session are incomplete", r.ID, v)
+}
+
+// factFailed retires every rule that reads a fact whose tracker panicked:
+// what they would judge is unknown.
+func (sr *sessionRun) factFailed(k *facts.Key, v any, f *session.Frame) {
+	var retired []string
+	for i, r := range sr.cfg.Rules {
+		for _, k2 := range facts.Closure(factKeys(r)) {
+			if k2 == k && !sr.dead[i] {
+				sr.dead[i] = true
+				retired = append(retired, r.ID)
+			}
+		}
 	}
-	sr.dead[r] = true
+	sr.internalError(f, "fact "+k.Name, "fact %s failed: %v; the findings of %s for this session are incomplete", k.Name, v, strings.Join(retired, ", "))
+}
+
+func (sr *sessionRun) internalError(f *session.Frame, subject, format string, args ...any) {
 	if !sr.reportPanics {
 		return // internal-error was disabled
 	}
@@ -189,8 +219,15 @@ func (sr *sessionRun) recoverPanic(r *Rule, f *session.Frame) {
 	if f != nil {
 		at, seq = Location{File: f.File, Line: f.Line}, f.Seq
 	}
-	sr.passFor(ruleInternalError).ReportAt(at, seq, r.ID,
-		"rule %s failed: %v; its findings for this session are incomplete", r.ID, v)
+	sr.passFor(ruleInternalError).ReportAt(at, seq, subject, format, args...)
+}
+
+func factKeys(r *Rule) []*facts.Key {
+	keys := make([]*facts.Key, len(r.Facts))
+	for i, f := range r.Facts {
+		keys[i] = f.Key()
+	}
+	return keys
 }
 
 // result freezes the session: gating, counts, order and fingerprints.

@@ -19,12 +19,12 @@ const testWorkDir = "/work/project"
 // otherSignalRules stand in for rules of signals the catalogue does not
 // cover yet, so that the shared result exercises every signal.
 var otherSignalRules = []*checks.Rule{
-	{ID: "routing-header", Title: "Mcp-Method or Mcp-Name disagrees with the body", Signal: checks.SignalMismatch, Severity: checks.SeverityWarning, Revisions: "2026-07-28", Doc: "Routing headers must agree with the body."},
-	{ID: "tool-drift", Title: "A tool definition differs from the baseline", Signal: checks.SignalDrift, Severity: checks.SeverityWarning, Revisions: "all", Doc: "Tools changed."},
-	{ID: "deprecated-feature", Title: "Use of a feature 2026-07-28 deprecates", Signal: checks.SignalDeprecated, Severity: checks.SeverityNote, Revisions: "all", Doc: "Roots, sampling and logging are deprecated."},
-	{ID: "schema-construct", Title: "A schema construct some clients mishandle", Signal: checks.SignalSchema, Severity: checks.SeverityNote, Revisions: "all", Doc: "oneOf and friends."},
-	{ID: "input-schema", Title: "tools/call arguments that do not validate", Signal: checks.SignalContract, Severity: checks.SeverityWarning, Revisions: "all", Doc: "Arguments must match the inputSchema."},
-	{ID: "tool-poisoning", Title: "Hidden or deceptive content in tool metadata", Signal: checks.SignalSecurity, Severity: checks.SeverityError, Revisions: "all", Doc: "Invisible Unicode and instructions aimed at the model."},
+	{ID: "routing-header", Signal: checks.SignalMismatch, Severity: checks.SeverityWarning, Doc: checks.Doc{Summary: "Mcp-Method or Mcp-Name disagrees with the body", Why: "Routing headers must agree with the body.", Fix: "Fix it.", Bad: "-", Good: "-", Since: "0.0.0"}, New: func() checks.Checker { return checks.Base{} }},
+	{ID: "tool-drift", Signal: checks.SignalDrift, Severity: checks.SeverityWarning, Doc: checks.Doc{Summary: "A tool definition differs from the baseline", Why: "Tools changed.", Fix: "Fix it.", Bad: "-", Good: "-", Since: "0.0.0"}, New: func() checks.Checker { return checks.Base{} }},
+	{ID: "deprecated-feature", Signal: checks.SignalDeprecated, Severity: checks.SeverityNote, Doc: checks.Doc{Summary: "Use of a feature 2026-07-28 deprecates", Why: "Roots, sampling and logging are deprecated.", Fix: "Fix it.", Bad: "-", Good: "-", Since: "0.0.0"}, New: func() checks.Checker { return checks.Base{} }},
+	{ID: "schema-construct", Signal: checks.SignalSchema, Severity: checks.SeverityNote, Doc: checks.Doc{Summary: "A schema construct some clients mishandle", Why: "oneOf and friends.", Fix: "Fix it.", Bad: "-", Good: "-", Since: "0.0.0"}, New: func() checks.Checker { return checks.Base{} }},
+	{ID: "input-schema", Signal: checks.SignalContract, Severity: checks.SeverityWarning, Doc: checks.Doc{Summary: "tools/call arguments that do not validate", Why: "Arguments must match the inputSchema.", Fix: "Fix it.", Bad: "-", Good: "-", Since: "0.0.0"}, New: func() checks.Checker { return checks.Base{} }},
+	{ID: "tool-poisoning", Signal: checks.SignalSecurity, Severity: checks.SeverityError, Doc: checks.Doc{Summary: "Hidden or deceptive content in tool metadata", Why: "Invisible Unicode and instructions aimed at the model.", Fix: "Fix it.", Bad: "-", Good: "-", Since: "0.0.0"}, New: func() checks.Checker { return checks.Base{} }},
 }
 
 func testCatalogue() []*checks.Rule {

@@ -233,9 +233,9 @@ func sarifRules(rules []*checks.Rule) []*sarif.ReportingDescriptor {
 func sarifRule(r *checks.Rule) *sarif.ReportingDescriptor {
 	d := sarif.NewRule(r.ID).
 		WithName(sarifRuleName(r.ID)).
-		WithShortDescription(sarif.NewMultiformatMessageString(r.Title)).
-		WithFullDescription(sarif.NewMultiformatMessageString(sarifFirstParagraph(r.Doc))).
-		WithHelp(sarif.NewMultiformatMessageString(r.Doc).WithMarkdown(sarifDocMarkdown(r.Doc)))
+		WithShortDescription(sarif.NewMultiformatMessageString(r.Doc.Summary)).
+		WithFullDescription(sarif.NewMultiformatMessageString(r.Doc.FirstParagraph())).
+		WithHelp(sarif.NewMultiformatMessageString(r.Doc.Text()).WithMarkdown(r.Doc.Markdown()))
 	d.DefaultConfiguration = sarif.NewReportingConfiguration().WithLevel(r.Severity.String())
 	// The descriptor's own Properties field shadows the embedded bag's.
 	d.Properties = sarifRuleProperties(r)
@@ -268,14 +268,16 @@ func sarifSecuritySeverity(s checks.Severity) string {
 }
 
 func sarifTruncatedRule() *sarif.ReportingDescriptor {
-	doc := fmt.Sprintf(`A SARIF log from mcpcheck holds at most %d results, because code scanning ignores any more in a run. When a run has more findings, the gated ones come first and a final report-truncated result says how many were left out.
-
-Fix: use the text, json or junit format to see every finding, or fix the most frequent findings first.`, MaxSARIFResults)
+	doc := checks.Doc{
+		Summary: "The SARIF log was capped; some findings are not in it",
+		Why:     fmt.Sprintf("A SARIF log from mcpcheck holds at most %d results, because code scanning ignores any more in a run. When a run has more findings, the gated ones come first and a final report-truncated result says how many were left out.", MaxSARIFResults),
+		Fix:     "Use the text, json or junit format to see every finding, or fix the most frequent findings first.",
+	}
 	d := sarif.NewRule(sarifTruncatedRuleID).
 		WithName(sarifRuleName(sarifTruncatedRuleID)).
-		WithShortDescription(sarif.NewMultiformatMessageString("The SARIF log was capped; some findings are not in it")).
-		WithFullDescription(sarif.NewMultiformatMessageString(sarifFirstParagraph(doc))).
-		WithHelp(sarif.NewMultiformatMessageString(doc).WithMarkdown(sarifDocMarkdown(doc)))
+		WithShortDescription(sarif.NewMultiformatMessageString(doc.Summary)).
+		WithFullDescription(sarif.NewMultiformatMessageString(doc.FirstParagraph())).
+		WithHelp(sarif.NewMultiformatMessageString(doc.Why + "\n\nFix: " + doc.Fix).WithMarkdown(doc.Why + "\n\n**Fix:** " + doc.Fix))
 	d.DefaultConfiguration = sarif.NewReportingConfiguration().WithLevel("warning")
 	d.Properties = sarif.Properties{"tags": []string{"mcpcheck"}}
 	return d
@@ -293,102 +295,6 @@ func sarifRuleName(id string) string {
 		b.WriteString(part[1:])
 	}
 	return b.String()
-}
-
-// sarifParagraphs splits a rule's documentation at blank lines.
-func sarifParagraphs(doc string) [][]string {
-	var out [][]string
-	var cur []string
-	for _, line := range strings.Split(strings.ReplaceAll(doc, "\r\n", "\n"), "\n") {
-		if strings.TrimSpace(line) == "" {
-			if len(cur) > 0 {
-				out = append(out, cur)
-				cur = nil
-			}
-			continue
-		}
-		cur = append(cur, line)
-	}
-	if len(cur) > 0 {
-		out = append(out, cur)
-	}
-	return out
-}
-
-// sarifFirstParagraph is the documentation's opening paragraph on one line.
-func sarifFirstParagraph(doc string) string {
-	ps := sarifParagraphs(doc)
-	if len(ps) == 0 {
-		return doc
-	}
-	return sarifJoinLines(ps[0])
-}
-
-func sarifJoinLines(lines []string) string {
-	trimmed := make([]string, len(lines))
-	for i, l := range lines {
-		trimmed[i] = strings.TrimSpace(l)
-	}
-	return strings.Join(trimmed, " ")
-}
-
-// sarifDocMarkdown renders rule documentation: prose paragraphs escaped and
-// unwrapped, "Fix:" in bold, and the Bad:/Good: examples (JSON, verbatim
-// spacing) in a fenced code block.
-func sarifDocMarkdown(doc string) string {
-	var blocks []string
-	for _, p := range sarifParagraphs(doc) {
-		switch {
-		case sarifIsExample(p):
-			blocks = append(blocks, sarifCodeBlock(p))
-		case strings.HasPrefix(p[0], "Fix:"):
-			blocks = append(blocks, "**Fix:** "+sarifMDEscape(strings.TrimSpace(strings.TrimPrefix(sarifJoinLines(p), "Fix:"))))
-		default:
-			blocks = append(blocks, sarifMDEscape(sarifJoinLines(p)))
-		}
-	}
-	return strings.Join(blocks, "\n\n")
-}
-
-// sarifIsExample reports whether a paragraph is the Bad:/Good: example block.
-func sarifIsExample(p []string) bool {
-	for _, l := range p {
-		if !strings.HasPrefix(l, "Bad:") && !strings.HasPrefix(l, "Good:") {
-			return false
-		}
-	}
-	return true
-}
-
-// sarifCodeBlock fences lines with more backticks than any run inside them.
-func sarifCodeBlock(lines []string) string {
-	fence := "```"
-	for _, l := range lines {
-		for strings.Contains(l, fence) {
-			fence += "`"
-		}
-	}
-	return fence + "\n" + strings.Join(lines, "\n") + "\n" + fence
-}
-
-// sarifMDEscaper backslash-escapes the ASCII punctuation Markdown (and GitHub's
-// dialect) gives meaning inside a paragraph.
-var sarifMDEscaper = strings.NewReplacer(
-	`\`, `\\`, "`", "\\`", `*`, `\*`, `_`, `\_`, `[`, `\[`, `]`, `\]`,
-	`<`, `\<`, `>`, `\>`, `#`, `\#`, `&`, `\&`, `|`, `\|`, `~`, `\~`,
-)
-
-// sarifMDEscape escapes prose for Markdown, including a paragraph start that
-// would read as a list item, heading underline or numbered item.
-func sarifMDEscape(s string) string {
-	s = sarifMDEscaper.Replace(s)
-	if s != "" && strings.ContainsRune("-+=", rune(s[0])) {
-		return `\` + s
-	}
-	if i := strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }); i > 0 && (s[i] == '.' || s[i] == ')') {
-		return s[:i] + `\` + s[i:]
-	}
-	return s
 }
 
 func sarifPtr[T any](v T) *T { return &v }

@@ -402,23 +402,6 @@ func TestSARIFDeterministic(t *testing.T) {
 	}
 }
 
-func TestSARIFDocMarkdown(t *testing.T) {
-	doc := "A *bold* claim about <html> and\nsnake_case ids.\n\n- not a list\n\nFix: send `x`.\n\nBad:  {\"id\":1}\nGood: {\"jsonrpc\":\"2.0\",\"id\":1}"
-	want := "A \\*bold\\* claim about \\<html\\> and snake\\_case ids.\n\n" +
-		"\\- not a list\n\n" +
-		"**Fix:** send \\`x\\`.\n\n" +
-		"```\nBad:  {\"id\":1}\nGood: {\"jsonrpc\":\"2.0\",\"id\":1}\n```"
-	if got := sarifDocMarkdown(doc); got != want {
-		t.Errorf("markdown:\n%s\nwant:\n%s", got, want)
-	}
-	if got := sarifFirstParagraph(doc); got != "A *bold* claim about <html> and snake_case ids." {
-		t.Errorf("first paragraph %q", got)
-	}
-	if got := sarifCodeBlock([]string{"Bad: ```x```"}); !strings.HasPrefix(got, "````\n") {
-		t.Errorf("fence not longer than the backticks inside: %q", got)
-	}
-}
-
 func sarifDeref[T any](p *T) T {
 	var zero T
 	if p == nil {

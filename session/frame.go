@@ -176,3 +176,16 @@ func (f *Frame) detach() *Frame {
 	}
 	return f
 }
+
+// Revision is the protocol revision f is judged by: its call's own (a
+// request's _meta or MCP-Protocol-Version header, else the session's when
+// it was sent), else what a notification declares, else the session's.
+func (f *Frame) Revision(s *Session) string {
+	if f.Call != nil && f.Call.Revision != "" {
+		return f.Call.Revision
+	}
+	if v := f.requestRevision(); v != "" {
+		return v
+	}
+	return s.Revision
+}

@@ -421,7 +421,7 @@ func runRules(args []string, stdout io.Writer) (int, error) {
 	switch strings.ToLower(*format) {
 	case "text":
 		for _, r := range rules {
-			fmt.Fprintf(&b, "%-20s %-12s %-8s %s\n", r.ID, r.Signal, r.Severity, r.Title)
+			fmt.Fprintf(&b, "%-20s %-12s %-8s %s\n", r.ID, r.Signal, r.Severity, r.Doc.Summary)
 		}
 	case "markdown":
 		b.WriteString(checks.MarkdownTable(rules))
@@ -432,11 +432,17 @@ func runRules(args []string, stdout io.Writer) (int, error) {
 			Signal    string `json:"signal"`
 			Severity  string `json:"severity"`
 			Revisions string `json:"revisions"`
-			Doc       string `json:"doc"`
+			Since     string `json:"since"`
+			Why       string `json:"why"`
+			Fix       string `json:"fix"`
+			Bad       string `json:"bad"`
+			Good      string `json:"good"`
 		}
 		list := make([]ruleJSON, len(rules))
 		for i, r := range rules {
-			list[i] = ruleJSON{r.ID, r.Title, r.Signal.String(), r.Severity.String(), r.Revisions, r.Doc}
+			d := r.Doc
+			list[i] = ruleJSON{r.ID, d.Summary, r.Signal.String(), r.Severity.String(), r.Revisions.String(),
+				d.Since, strings.Join(strings.Fields(d.Why), " "), strings.Join(strings.Fields(d.Fix), " "), d.Bad, d.Good}
 		}
 		enc := json.NewEncoder(&b)
 		enc.SetIndent("", "  ")
@@ -463,7 +469,11 @@ func runExplain(args []string, stdout io.Writer) (int, error) {
 	if gate.Selects(r) {
 		gated = "yes"
 	}
-	fmt.Fprintf(stdout, "%s: %s\n\nsignal:    %s (fails the default gate: %s)\nseverity:  %s\nrevisions: %s\n\n%s\n",
-		r.ID, r.Title, r.Signal, gated, r.Severity, r.Revisions, r.Doc)
+	fmt.Fprintf(stdout, "%s: %s\n\nsignal:    %s (fails the default gate: %s)\nseverity:  %s\nrevisions: %s\nsince:     mcpcheck %s\n",
+		r.ID, r.Doc.Summary, r.Signal, gated, r.Severity, r.Revisions, r.Doc.Since)
+	for _, o := range r.Options {
+		fmt.Fprintf(stdout, "option:    %s: %s\n", o.OptionName(), o.OptionDoc())
+	}
+	fmt.Fprintf(stdout, "\n%s\n", r.Doc.Text())
 	return exitPassed, nil
 }

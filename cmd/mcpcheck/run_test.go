@@ -463,12 +463,13 @@ func TestFailOnRuleID(t *testing.T) {
 func TestPanickingRuleBecomesInternalError(t *testing.T) {
 	old := catalogue
 	catalogue = func() []*checks.Rule {
-		broken := &checks.Rule{ID: "broken-rule", Title: "panics", Doc: "test", Signal: checks.SignalMismatch, Revisions: "all",
-			Check: func(p *checks.Pass, f *session.Frame) {
+		broken := &checks.Rule{ID: "broken-rule", Signal: checks.SignalMismatch,
+			Doc: checks.Doc{Summary: "panics", Why: "Test only.", Fix: "None.", Bad: "-", Good: "-", Since: "0.0.0"},
+			New: checks.EachFrame(func(p *checks.Pass, f *session.Frame) {
 				if f.Msg.Method == "tools/list" {
 					panic("index out of range")
 				}
-			}}
+			})}
 		return append(old(), broken)
 	}
 	t.Cleanup(func() { catalogue = old })

@@ -1,0 +1,41 @@
+package checks
+
+import (
+	"github.com/mcpcheck/mcpcheck/session"
+)
+
+var ruleRequestID = &Rule{
+	ID:       "request-id",
+	Signal:   SignalWarn,
+	Severity: SeverityError,
+	Doc: Doc{
+		Summary: "A request id that is null, fractional, boolean, array or object",
+		Why: `MCP request ids are strings or integers. A null id makes the request
+unanswerable (an answer cannot name it); a fractional number, a boolean, an
+array or an object is rejected by the MCP schema and mishandled by peers that
+key pending requests by id.`,
+		Fix: `Use a counter or a string for ids; use a notification (no id) when no
+answer is wanted.`,
+		Bad:   `{"jsonrpc":"2.0","id":null,"method":"tools/list"}`,
+		Good:  `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`,
+		Since: "0.1.0",
+	},
+	New: EachFrame(func(p *Pass, f *session.Frame) {
+		m := &f.Msg
+		if !judgeable(f) || m.Kind != session.Request {
+			return
+		}
+		var what string
+		switch m.ID.Kind() {
+		case session.IDNull:
+			what = "a null id, so it can never be answered"
+		case session.IDFraction:
+			what = "the fractional id " + m.ID.String()
+		case session.IDOther:
+			what = "an id that is not a string or an integer: " + Quote(m.ID.String(), 40)
+		default:
+			return
+		}
+		p.Report(f, m.Method+" id "+m.ID.String(), "%s request %s has %s", f.Direction.Sender(), m.Method, what)
+	}),
+}
