@@ -10,6 +10,8 @@ package session
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/mcpcheck/mcpcheck/mcp"
 )
 
 // Direction says who sent a frame.
@@ -120,6 +122,23 @@ type Frame struct {
 	Call      *Call   // the call this frame opens, answers, cancels or reports on
 	Pairing   Pairing // how the frame relates to Call
 	Task      *Task   // a task whose terminal status this frame reports
+
+	view *mcp.View // typed views of Msg, made on first use
+}
+
+// View returns the typed MCP views of the frame's message, decoded on first
+// use and cached. A response is seen through the method of the request it
+// answers. Like the frame's bytes, the views are valid only while the frame
+// is being handled.
+func (f *Frame) View() *mcp.View {
+	if f.view == nil {
+		method := f.Msg.Method
+		if f.Msg.Kind == Response && f.Call != nil {
+			method = f.Call.Method
+		}
+		f.view = mcp.NewView(method, f.Msg.Params, f.Msg.Result)
+	}
+	return f.view
 }
 
 // IsProtocol reports whether the frame travelled on the JSON-RPC channel.
@@ -173,6 +192,7 @@ func (f *Frame) detach() *Frame {
 	if f.Raw != nil {
 		f.Raw = append(json.RawMessage(nil), f.Raw...)
 		f.Msg = decodeMessage(f.Raw)
+		f.view = nil
 	}
 	return f
 }

@@ -1,0 +1,59 @@
+package mcp
+
+import "testing"
+
+func TestViewsDecodeOnFirstUseAndCache(t *testing.T) {
+	params := []byte(`{"name":"read","arguments":{"path":"/a"},"_meta":{"progressToken":7,"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`)
+	v := NewView("tools/call", params, nil)
+	if v.done != 0 {
+		t.Fatal("decoded before anything was asked")
+	}
+	call, ok := v.CallTool()
+	if !ok || call.Name != "read" || !call.HasName || string(call.Arguments) != `{"path":"/a"}` {
+		t.Fatalf("CallTool %+v %v", call, ok)
+	}
+	again, _ := v.CallTool()
+	if again != call {
+		t.Error("a second ask decoded again")
+	}
+	if m := v.Meta(); m.ProtocolVersion != "2026-07-28" || string(m.ProgressToken) != "7" || !m.Has("progressToken") {
+		t.Errorf("Meta %+v", m)
+	}
+	if _, ok := v.ListTools(); ok {
+		t.Error("a tools/call is not a tools/list")
+	}
+}
+
+func TestToolResultAndListing(t *testing.T) {
+	res := []byte(`{"content":[{"type":"text","text":"a\nb"},{"type":"resource_link","uri":"file:///x"}],"structuredContent":{"n":1},"isError":true}`)
+	r, ok := NewView("tools/call", nil, res).ToolResult()
+	if !ok || !r.IsError || len(r.Content) != 2 || r.Content[0].Text != "a\nb" || r.Content[1].URI != "file:///x" || string(r.StructuredContent) != `{"n":1}` {
+		t.Fatalf("ToolResult %+v", r)
+	}
+	list := []byte(`{"tools":[{"name":"x","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}},{"title":"no name"}],"nextCursor":"c"}`)
+	l, ok := NewView("tools/list", nil, list).ListTools()
+	if !ok || l.Malformed || !l.HasCursor || l.NextCursor != "c" || len(l.Tools) != 2 || l.Tools[1].HasName {
+		t.Fatalf("ListTools %+v", l)
+	}
+	var set ToolSet
+	for _, tool := range l.Tools {
+		set.Add(tool)
+	}
+	list[40] = 'X' // inside inputSchema: the reader reuses its buffer, the set must own its bytes
+	if x, ok := set.Lookup("x"); !ok || string(x.InputSchema) != `{"type":"object"}` {
+		t.Errorf("Lookup x: %+v", x)
+	}
+	if bad, _ := NewView("tools/list", nil, []byte(`{"tools":{}}`)).ListTools(); !bad.Malformed {
+		t.Error("tools that is not an array is malformed")
+	}
+}
+
+func TestCapabilities(t *testing.T) {
+	c := Capabilities{Raw: []byte(`{"tools":{"listChanged":true},"prompts":null,"resources":{"subscribe":false},"extensions":{"io.modelcontextprotocol/tasks":{}}}`)}
+	if !c.Has("tools") || c.Has("prompts") || !c.Has("resources") || c.Flag("resources", "subscribe") || !c.Flag("tools", "listChanged") || !c.Extension("io.modelcontextprotocol/tasks") || c.Has("logging") {
+		t.Errorf("capabilities misread")
+	}
+	if (Capabilities{}).Known() || !c.Known() {
+		t.Error("Known")
+	}
+}
