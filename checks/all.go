@@ -36,14 +36,15 @@ func All() []*Rule {
 func MarkdownTable(rules []*Rule) string {
 	gate, _ := ParseGate(DefaultGate, rules)
 	var b strings.Builder
-	b.WriteString("| rule | signal | fails the default gate | severity | what it finds |\n")
-	b.WriteString("|---|---|---|---|---|\n")
+	b.WriteString("| rule | signal | fails the default gate | severity | revisions | since | what it finds |\n")
+	b.WriteString("|---|---|---|---|---|---|---|\n")
 	for _, r := range rules {
 		gated := "no"
 		if gate.Selects(r) {
 			gated = "yes"
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", r.ID, r.Signal, gated, r.Severity, strings.ReplaceAll(r.Doc.Summary, "|", `\|`))
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s |\n", r.ID, r.Signal, gated, r.Severity, r.Revisions, r.Doc.Since,
+			strings.ReplaceAll(r.Doc.Summary, "|", `\|`))
 	}
 	return b.String()
 }
