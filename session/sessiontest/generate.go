@@ -67,6 +67,16 @@ func (g *generator) next() {
 
 var tools = []string{"read_text_file", "list_directory", "get_file_info", "search_files", "directory_tree"}
 
+// toolDefinitions is the listing of the tools the generated calls use: a
+// server lists what its client calls.
+func toolDefinitions() string {
+	defs := make([]string, len(tools))
+	for i, name := range tools {
+		defs[i] = fmt.Sprintf(`{"name":%q,"description":"Filesystem tool %s","inputSchema":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}}`, name, name)
+	}
+	return strings.Join(defs, ",")
+}
+
 func (g *generator) startSession() {
 	g.session++
 	g.started, g.sessionWritten, g.seq, g.id = true, 0, 0, 0
@@ -79,7 +89,7 @@ func (g *generator) startSession() {
 	g.envelope("s2c", `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"secure-filesystem-server","version":"0.2.0"}}}`)
 	g.envelope("c2s", `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	g.envelope("c2s", `{"jsonrpc":"2.0","id":-1,"method":"tools/list"}`)
-	g.envelope("s2c", `{"jsonrpc":"2.0","id":-1,"result":{"tools":[{"name":"read_text_file","description":"Read a file","inputSchema":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}},{"name":"list_directory","description":"List a directory","inputSchema":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}}]}}`)
+	g.envelope("s2c", `{"jsonrpc":"2.0","id":-1,"result":{"tools":[`+toolDefinitions()+`]}}`)
 }
 
 func (g *generator) envelope(dir, raw string) {
