@@ -1,29 +1,38 @@
 package checks
 
+// Every rule ships examples in testdata/<rule-id>/: ok-*.jsonl must produce
+// no finding of that rule, bad-*.jsonl at least one. An envelope announces
+// the findings it causes with an inline "want" member, one object per
+// finding on that envelope's line:
+//
+//	{"want":[{"rule":"tool-error","message":"reported an error: \"ENOENT","related":[5]}],"session_id":"s1",…}
+//
+//   - rule: the finding's rule id.
+//   - message: a Go regexp found in the finding's message (unanchored;
+//     regexp.QuoteMeta of the whole message is fine).
+//   - related: optional; the lines of the finding's related locations, in
+//     order. When given they must be exactly these.
+//
+// The harness finds "want" by text, so it also works on damaged lines, and
+// removes the member (and its comma) before the reader sees the fixture;
+// lines keep their numbers. A fixture's findings are exactly its wants,
+// whatever the rule: an unexpected finding fails as a missed one does.
+
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/mcpcheck/mcpcheck/session"
 )
-
-// Every rule ships examples in testdata/<rule-id>/: ok-*.jsonl must produce
-// no finding of that rule, bad-*.jsonl must produce exactly the findings its
-// envelopes announce with an inline "want" key:
-//
-//	{"want":["tool-error"],"session_id":"s1",…}
-//
-// The reader ignores unknown keys, and the harness finds "want" by text, so
-// it works on damaged lines too. Findings of other rules must be announced
-// too: a fixture's findings are exactly its wants, whatever the rule.
-var wantPattern = regexp.MustCompile(`"want"\s*:\s*\[([^\]]*)\]`)
 
 func TestRuleFixtures(t *testing.T) {
 	for _, r := range All() {
@@ -72,60 +81,285 @@ func checkFixture(t *testing.T, r *Rule, path string, bad bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string][]int{} // rule -> lines
-	for i, line := range strings.Split(string(data), "\n") {
-		for _, m := range wantPattern.FindAllStringSubmatch(line, -1) {
-			for _, id := range strings.Split(m[1], ",") {
-				id = strings.Trim(strings.TrimSpace(id), `"`)
-				if id == "" {
-					continue
-				}
-				if Lookup(fixtureRules(r), id) == nil {
-					t.Fatalf("%s:%d: want names unknown rule %q", path, i+1, id)
-				}
-				want[id] = append(want[id], i+1)
-			}
-		}
-	}
-	if bad && len(want[r.ID]) == 0 {
-		t.Fatalf("%s: a bad fixture must announce at least one %s finding with \"want\"", path, r.ID)
-	}
-	if !bad && len(want[r.ID]) > 0 {
-		t.Fatalf("%s: an ok fixture cannot want %s", path, r.ID)
+	stripped, wants, err := parseWants(data)
+	if err != nil {
+		t.Fatalf("%s%v", path, err)
 	}
 	rules := fixtureRules(r)
-	gate, _ := ParseGate(DefaultGate, rules)
-	res, err := Run([]session.Source{fileSource(path)}, Config{Rules: rules, Catalogue: rules, Gate: gate})
+	announces := false
+	for _, w := range wants {
+		if Lookup(rules, w.Rule) == nil {
+			t.Fatalf("%s:%d: want names unknown rule %q", path, w.Line, w.Rule)
+		}
+		announces = announces || w.Rule == r.ID
+	}
+	if bad && !announces {
+		t.Fatalf("%s: a bad fixture must announce at least one %s finding with \"want\"", path, r.ID)
+	}
+	if !bad && announces {
+		t.Fatalf("%s: an ok fixture cannot want %s", path, r.ID)
+	}
+	got, err := runFixture(path, stripped, rules)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	got := map[string][]int{}
-	var all []string
+	if problems := matchWants(wants, got); len(problems) > 0 {
+		t.Errorf("%s:\n  %s\nall findings:\n%s", path, strings.Join(problems, "\n  "), listFindings(got))
+	}
+}
+
+// want is one expected finding.
+type want struct {
+	Line    int
+	Rule    string
+	Message *regexp.Regexp
+	Related []int // nil: not checked
+}
+
+func (w want) String() string {
+	s := fmt.Sprintf("%d: %s /%s/", w.Line, w.Rule, w.Message)
+	if w.Related != nil {
+		s += fmt.Sprintf(" related %v", w.Related)
+	}
+	return s
+}
+
+// wantKey finds a want member; the harness reads the array after it.
+var wantKey = regexp.MustCompile(`"want"\s*:\s*\[`)
+
+// parseWants reads the wants of a fixture and returns it without them, each
+// line keeping its number. Errors start with ":line: ".
+func parseWants(data []byte) ([]byte, []want, error) {
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	var wants []want
+	for i, line := range lines {
+		for {
+			loc := wantKey.FindIndex(line)
+			if loc == nil {
+				break
+			}
+			arrayStart := loc[1] - 1
+			dec := json.NewDecoder(bytes.NewReader(line[arrayStart:]))
+			var elems []json.RawMessage
+			if err := dec.Decode(&elems); err != nil {
+				return nil, nil, fmt.Errorf(":%d: want is not a JSON array: %v", i+1, err)
+			}
+			for _, el := range elems {
+				w, err := parseWant(el)
+				if err != nil {
+					return nil, nil, fmt.Errorf(":%d: want %s: %v", i+1, el, err)
+				}
+				w.Line = i + 1
+				wants = append(wants, w)
+			}
+			line = cutMember(line, loc[0], arrayStart+int(dec.InputOffset()))
+		}
+		lines[i] = line
+	}
+	return bytes.Join(lines, nil), wants, nil
+}
+
+func parseWant(el json.RawMessage) (want, error) {
+	var w want
+	if len(el) > 0 && el[0] == '"' {
+		return w, fmt.Errorf(`a plain rule id is not enough: write {"rule":"ID","message":"REGEXP"}, with a regexp of the finding's message`)
+	}
+	var spec struct {
+		Rule    string
+		Message *string
+		Related *[]int
+	}
+	dec := json.NewDecoder(bytes.NewReader(el))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&spec); err != nil {
+		return w, fmt.Errorf(`want {"rule":"ID","message":"REGEXP","related":[LINE…]}: %v`, err)
+	}
+	if spec.Rule == "" {
+		return w, fmt.Errorf(`"rule" is missing`)
+	}
+	if spec.Message == nil || *spec.Message == "" {
+		return w, fmt.Errorf(`"message" is missing: add a regexp of the finding's message`)
+	}
+	re, err := regexp.Compile(*spec.Message)
+	if err != nil {
+		return w, fmt.Errorf(`"message": %v`, err)
+	}
+	w.Rule, w.Message = spec.Rule, re
+	if spec.Related != nil {
+		w.Related = append([]int{}, *spec.Related...) // [] checks that there is none
+	}
+	return w, nil
+}
+
+// cutMember removes line[from:to], a member, with the comma that separates
+// it from its neighbour.
+func cutMember(line []byte, from, to int) []byte {
+	after := to
+	for after < len(line) && (line[after] == ' ' || line[after] == '\t') {
+		after++
+	}
+	if after < len(line) && line[after] == ',' {
+		to = after + 1
+	} else {
+		before := from
+		for before > 0 && (line[before-1] == ' ' || line[before-1] == '\t') {
+			before--
+		}
+		if before > 0 && line[before-1] == ',' {
+			from = before - 1
+		}
+	}
+	return slices.Concat(line[:from], line[to:])
+}
+
+// gotFinding is what the harness compares of a finding.
+type gotFinding struct {
+	Line    int
+	Rule    string
+	Message string
+	Subject string
+	Related []Location
+}
+
+func (f gotFinding) String() string {
+	s := fmt.Sprintf("%d: %s: %s [subject %q]", f.Line, f.Rule, f.Message, f.Subject)
+	for _, r := range f.Related {
+		s += fmt.Sprintf(" (related %d: %s)", r.Line, r.Message)
+	}
+	return s
+}
+
+// wantFor is the want that matches f exactly, for an author to paste.
+func (f gotFinding) wantFor() string {
+	spec := map[string]any{"rule": f.Rule, "message": regexp.QuoteMeta(f.Message)}
+	if len(f.Related) > 0 {
+		lines := []int{}
+		for _, r := range f.Related {
+			lines = append(lines, r.Line)
+		}
+		spec["related"] = lines
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(spec)
+	return strings.TrimSpace(b.String())
+}
+
+func listFindings(got []gotFinding) string {
+	var b strings.Builder
+	for _, f := range got {
+		fmt.Fprintf(&b, "  %s\n", f)
+	}
+	return b.String()
+}
+
+// runFixture checks data with rules and returns the findings in order.
+func runFixture(name string, data []byte, rules []*Rule) ([]gotFinding, error) {
+	gate, err := ParseGate(DefaultGate, rules)
+	if err != nil {
+		return nil, err
+	}
+	src := session.Source{Name: name, Open: func() (io.ReadCloser, error) {
+		return io.NopCloser(bytes.NewReader(data)), nil
+	}}
+	res, err := Run([]session.Source{src}, Config{Rules: rules, Catalogue: rules, Gate: gate})
+	if err != nil {
+		return nil, err
+	}
+	var got []gotFinding
 	for _, s := range res.Sessions {
 		for _, f := range s.Findings {
-			got[f.Rule] = append(got[f.Rule], f.Line)
-			all = append(all, fmt.Sprintf("  %d: %s (%s)", f.Line, f.Message, f.Rule))
+			got = append(got, gotFinding{Line: f.Line, Rule: f.Rule, Message: f.Message, Subject: f.Subject, Related: f.Related})
 		}
 	}
-	// every rule is checked: a finding nobody announced fails the fixture
-	checked := []string{}
-	for _, rule := range rules {
-		checked = append(checked, rule.ID)
+	return got, nil
+}
+
+// matchWants pairs wants with findings line by line, each want with a
+// finding of its rule whose message it matches, and lists what is left on
+// either side.
+func matchWants(wants []want, got []gotFinding) []string {
+	var problems []string
+	lines := map[int]bool{}
+	for _, w := range wants {
+		lines[w.Line] = true
 	}
-	for _, id := range checked {
-		w, g := sorted(want[id]), sorted(got[id])
-		if !slices.Equal(w, g) {
-			t.Errorf("%s: rule %s: want findings at lines %v, got %v\nall findings:\n%s", path, id, w, g, strings.Join(all, "\n"))
+	for _, f := range got {
+		lines[f.Line] = true
+	}
+	for _, line := range slices.Sorted(maps.Keys(lines)) {
+		var ws []want
+		var fs []gotFinding
+		for _, w := range wants {
+			if w.Line == line {
+				ws = append(ws, w)
+			}
+		}
+		for _, f := range got {
+			if f.Line == line {
+				fs = append(fs, f)
+			}
+		}
+		byWant := pair(len(ws), len(fs), func(i, j int) bool { return ws[i].matches(fs[j]) })
+		used := make([]bool, len(fs))
+		for i, j := range byWant {
+			if j < 0 {
+				problems = append(problems, fmt.Sprintf("missed: want %s", ws[i]))
+			} else {
+				used[j] = true
+			}
+		}
+		for j, f := range fs {
+			if !used[j] {
+				problems = append(problems, fmt.Sprintf("unexpected: %s\n    to want it: %s", f, f.wantFor()))
+			}
 		}
 	}
+	return problems
 }
 
-func sorted(lines []int) []int {
-	out := slices.Clone(lines)
-	sort.Ints(out)
-	return out
+func (w want) matches(f gotFinding) bool {
+	if w.Rule != f.Rule || !w.Message.MatchString(f.Message) {
+		return false
+	}
+	if w.Related == nil {
+		return true
+	}
+	lines := []int{}
+	for _, r := range f.Related {
+		lines = append(lines, r.Line)
+	}
+	return slices.Equal(w.Related, lines)
 }
 
-func fileSource(path string) session.Source {
-	return session.Source{Name: path, Open: func() (io.ReadCloser, error) { return os.Open(path) }}
+// pair is a maximum matching of n wants with m findings (augmenting
+// paths): a greedy one could give a finding to a broad pattern that a
+// narrower one needed. It returns each want's finding, or -1.
+func pair(n, m int, ok func(i, j int) bool) []int {
+	byWant, byFinding := make([]int, n), make([]int, m)
+	for i := range byWant {
+		byWant[i] = -1
+	}
+	for j := range byFinding {
+		byFinding[j] = -1
+	}
+	var try func(i int, seen []bool) bool
+	try = func(i int, seen []bool) bool {
+		for j := 0; j < m; j++ {
+			if seen[j] || !ok(i, j) {
+				continue
+			}
+			seen[j] = true
+			if byFinding[j] < 0 || try(byFinding[j], seen) {
+				byWant[i], byFinding[j] = j, i
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i < n; i++ {
+		try(i, make([]bool, m))
+	}
+	return byWant
 }

@@ -1,0 +1,133 @@
+package checks
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// Tests of the fixture harness itself: a harness that cannot fail proves
+// nothing about the rules.
+
+func TestParseWantsStripsTheMember(t *testing.T) {
+	w := `{"rule":"tool-error","message":"x"}`
+	for _, c := range []struct{ in, out string }{
+		{`{"want":[` + w + `],"session_id":"s1","seq":1}`, `{"session_id":"s1","seq":1}`},
+		{`{"session_id":"s1","want":[` + w + `]}`, `{"session_id":"s1"}`},
+		{`{"session_id":"s1", "want" : [` + w + `] , "seq":1}`, `{"session_id":"s1",  "seq":1}`},
+		{`{"want":[` + w + `]}`, `{}`},
+		{`log line {"want":[` + w + `]}`, `log line {}`},
+		{`{"want":[` + w + `],"session_id":"s1","raw":{"jsonrpc":`, `{"session_id":"s1","raw":{"jsonrpc":`},
+		{`{"want":[{"rule":"tool-error","message":"\\[\\]\\{\\}"}],"seq":1}`, `{"seq":1}`},
+	} {
+		data := "first\n" + c.in + "\nlast\n"
+		got, wants, err := parseWants([]byte(data))
+		if err != nil {
+			t.Errorf("%s: %v", c.in, err)
+			continue
+		}
+		if want := "first\n" + c.out + "\nlast\n"; string(got) != want {
+			t.Errorf("%s: stripped to %q, want %q", c.in, got, want)
+		}
+		if len(wants) != 1 || wants[0].Line != 2 || wants[0].Rule != "tool-error" {
+			t.Errorf("%s: wants %v", c.in, wants)
+		}
+	}
+}
+
+func TestParseWantsReadsEveryField(t *testing.T) {
+	_, wants, err := parseWants([]byte(`{"want":[{"rule":"a","message":"^b+$","related":[3,1]},{"rule":"c","message":"d","related":[]},{"rule":"e","message":"f"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(wants); got != "[1: a /^b+$/ related [3 1] 1: c /d/ related [] 1: e /f/]" {
+		t.Errorf("wants %s", got)
+	}
+	if wants[1].Related == nil || wants[2].Related != nil {
+		t.Errorf("related [] must be checked (no related lines), an absent one not")
+	}
+}
+
+func TestParseWantsRejects(t *testing.T) {
+	for in, msg := range map[string]string{
+		`{"want":["tool-error"],"seq":1}`:                            `:1: want "tool-error": a plain rule id is not enough: write {"rule":"ID","message":"REGEXP"}`,
+		`{"want":[{"rule":"tool-error"}]}`:                           `"message" is missing: add a regexp of the finding's message`,
+		`{"want":[{"rule":"tool-error","message":""}]}`:              `"message" is missing`,
+		`{"want":[{"message":"x"}]}`:                                 `"rule" is missing`,
+		`{"want":[{"rule":"tool-error","message":"("}]}`:             "missing closing )",
+		`{"want":[{"rule":"tool-error","message":"x","lines":[]}]}`:  `unknown field "lines"`,
+		`{"want":[{"rule":"tool-error","message":"x","related":5}]}`: "cannot unmarshal number",
+		`{"want":[{"rule":"tool-error","message":"x"}`:               "want is not a JSON array",
+	} {
+		_, _, err := parseWants([]byte(in))
+		if err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%s: error %v, want one containing %q", in, err, msg)
+		}
+	}
+}
+
+func TestMatchWants(t *testing.T) {
+	re := regexp.MustCompile
+	got := []gotFinding{
+		{Line: 5, Rule: "tool-error", Message: `tool "a" (id 1) reported an error: "x"`, Related: []Location{{Line: 4}}},
+		{Line: 5, Rule: "tool-error", Message: `tool "a" (id 2) reported an error: "y"`},
+		{Line: 7, Rule: "jsonrpc-error", Message: "boom"},
+	}
+	for _, c := range []struct {
+		name  string
+		wants []want
+		want  []string // problems, in order, by prefix
+	}{
+		{"exact", []want{
+			{Line: 5, Rule: "tool-error", Message: re(`id 1`), Related: []int{4}},
+			{Line: 5, Rule: "tool-error", Message: re(`id 2`), Related: []int{}},
+			{Line: 7, Rule: "jsonrpc-error", Message: re(`^boom$`)},
+		}, nil},
+		// a greedy pairing would give the id 1 finding to the broad pattern
+		{"broad pattern first", []want{
+			{Line: 5, Rule: "tool-error", Message: re(`reported`)},
+			{Line: 5, Rule: "tool-error", Message: re(`id 1`)},
+			{Line: 7, Rule: "jsonrpc-error", Message: re(`boom`)},
+		}, nil},
+		{"wrong message", []want{
+			{Line: 5, Rule: "tool-error", Message: re(`id 1`)},
+			{Line: 5, Rule: "tool-error", Message: re(`id 3`)},
+			{Line: 7, Rule: "jsonrpc-error", Message: re(`boom`)},
+		}, []string{"missed: want 5: tool-error /id 3/", `unexpected: 5: tool-error: tool "a" (id 2)`}},
+		{"wrong related", []want{
+			{Line: 5, Rule: "tool-error", Message: re(`id 1`), Related: []int{3}},
+			{Line: 5, Rule: "tool-error", Message: re(`id 2`)},
+			{Line: 7, Rule: "jsonrpc-error", Message: re(`boom`)},
+		}, []string{"missed: want 5: tool-error /id 1/ related [3]", `unexpected: 5: tool-error: tool "a" (id 1)`}},
+		{"wrong line and missing", []want{
+			{Line: 5, Rule: "tool-error", Message: re(`id 1`)},
+			{Line: 5, Rule: "tool-error", Message: re(`id 2`)},
+			{Line: 6, Rule: "jsonrpc-error", Message: re(`boom`)},
+		}, []string{"missed: want 6: jsonrpc-error /boom/", "unexpected: 7: jsonrpc-error: boom"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			problems := matchWants(c.wants, got)
+			if len(problems) != len(c.want) {
+				t.Fatalf("problems:\n%s\nwant %d", strings.Join(problems, "\n"), len(c.want))
+			}
+			for i, p := range problems {
+				if !strings.HasPrefix(p, c.want[i]) {
+					t.Errorf("problem %q, want it to start with %q", p, c.want[i])
+				}
+			}
+		})
+	}
+}
+
+// The suggestion printed for an unexpected finding is a want that matches it.
+func TestWantForMatches(t *testing.T) {
+	f := gotFinding{Line: 1, Rule: "http-error", Message: `got HTTP 401: "{\"error\":\"a.b (c)\"}" [x]`, Related: []Location{{Line: 1}}}
+	_, wants, err := parseWants([]byte(`{"want":[` + f.wantFor() + `]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !wants[0].matches(f) {
+		t.Errorf("%s does not match its finding", f.wantFor())
+	}
+}
