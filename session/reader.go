@@ -77,14 +77,16 @@ type envelope struct {
 // *NotCaptureError when r is not a capture, or the read error that stopped
 // it; damage inside a capture is reported through h and is not an error.
 func Read(name string, r io.Reader, h Handler) error {
-	br := bufio.NewReaderSize(r, 64<<10)
+	// The splitter reads through this same buffer (it is large enough), so
+	// a test buffer size applies to every buffer the reader reuses.
+	br := bufio.NewReaderSize(r, bufferSize())
 	if head, _ := br.Peek(2); len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			return &NotCaptureError{File: name, Reason: "gzip header: " + err.Error()}
 		}
 		defer zr.Close()
-		return read(name, skipBOM(bufio.NewReaderSize(&gzipErrors{zr}, 64<<10)), h)
+		return read(name, skipBOM(bufio.NewReaderSize(&gzipErrors{zr}, bufferSize())), h)
 	}
 	return read(name, skipBOM(br), h)
 }

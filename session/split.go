@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
 	"io"
+	"sync/atomic"
 )
 
 // MaxEnvelope is the largest envelope read into memory. Larger ones are
@@ -15,6 +16,36 @@ const MaxEnvelope = 256 << 20
 
 // maxEnvelope is MaxEnvelope, smaller in tests.
 var maxEnvelope = MaxEnvelope
+
+// ReadBufferSize is how much of a capture the reader holds at a time. A
+// value smaller than an envelope is assembled in a buffer of its own.
+const ReadBufferSize = 256 << 10
+
+// readBufferSize overrides ReadBufferSize when non-zero (tests only).
+var readBufferSize atomic.Int64
+
+// SetReadBufferForTesting makes every Read started from now on hold n bytes
+// of the capture at a time (n >= 16), instead of ReadBufferSize, until
+// restore is called. It is for tests: with a tiny buffer the reader reuses
+// its buffers every few bytes, and it overwrites the whole buffer it
+// assembles envelopes in before each envelope, so a handler that keeps a
+// frame's bytes past the frame without copying them sees them change.
+// Set it before reading, not during.
+func SetReadBufferForTesting(n int) (restore func()) {
+	if n < 16 {
+		panic(fmt.Sprintf("session: read buffer of %d bytes; bufio needs at least 16", n))
+	}
+	old := readBufferSize.Swap(int64(n))
+	return func() { readBufferSize.Store(old) }
+}
+
+// bufferSize is the read buffer size now in force.
+func bufferSize() int {
+	if n := readBufferSize.Load(); n != 0 {
+		return int(n)
+	}
+	return ReadBufferSize
+}
 
 // envelopeStart is how mcpsnoop starts every envelope it writes.
 var envelopeStart = []byte(`{"session_id"`)
@@ -36,8 +67,9 @@ type chunk struct {
 // bounded by the largest value kept (max), never by the length of a line.
 // It does not decode; it only tracks strings and nesting.
 type splitter struct {
-	r   *bufio.Reader
-	max int
+	r    *bufio.Reader
+	max  int
+	wipe bool // overwrite the assembly buffer before each value (a test buffer size)
 
 	piece       []byte // unconsumed bytes of the current piece
 	err         error  // the error that ended reading, io.EOF included
@@ -61,8 +93,11 @@ type splitter struct {
 	skipLine bool // the rest of a line after a damaged piece, dropped silently
 }
 
+// newSplitter reads r through a buffer of bufferSize(); when r already is a
+// bufio.Reader at least that large, that one buffer is the only one.
 func newSplitter(r io.Reader, max int) *splitter {
-	return &splitter{r: bufio.NewReaderSize(r, 256<<10), max: max, line: 1, atLineStart: true}
+	size := bufferSize()
+	return &splitter{r: bufio.NewReaderSize(r, size), max: max, wipe: size < ReadBufferSize, line: 1, atLineStart: true}
 }
 
 // next returns the next chunk, io.EOF at the end, or a read error.
@@ -173,6 +208,17 @@ func (s *splitter) scan() (chunk, bool) {
 				s.junk, s.junkLine, s.junkBuf = true, s.line, s.junkBuf[:0]
 				s.atLineStart = false
 				continue
+			}
+			if s.wipe {
+				// Under a test buffer size, overwrite what the last value
+				// left, all of it: appending the next one would overwrite
+				// only as much as it is long, or move to a new array when
+				// it is longer, and a handler that kept bytes of an earlier
+				// envelope would go on reading them intact.
+				wipe := s.buf[:cap(s.buf)]
+				for i := range wipe {
+					wipe[i] = '#'
+				}
 			}
 			if cap(s.buf) > 1<<20 {
 				s.buf = nil // the last envelope was large: do not keep its buffer
