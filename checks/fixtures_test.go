@@ -17,6 +17,8 @@ package checks
 // removes the member (and its comma) before the reader sees the fixture;
 // lines keep their numbers. A fixture's findings are exactly its wants,
 // whatever the rule: an unexpected finding fails as a missed one does.
+// Every fixture is also read with a 64-byte buffer, and must give the same
+// findings: a rule that keeps a frame's bytes without copying them fails.
 
 import (
 	"bytes"
@@ -33,6 +35,9 @@ import (
 
 	"github.com/mcpcheck/mcpcheck/session"
 )
+
+// tinyBuffer is the read buffer the second run of every fixture uses.
+const tinyBuffer = 64
 
 func TestRuleFixtures(t *testing.T) {
 	for _, r := range All() {
@@ -99,12 +104,17 @@ func checkFixture(t *testing.T, r *Rule, path string, bad bool) {
 	if !bad && announces {
 		t.Fatalf("%s: an ok fixture cannot want %s", path, r.ID)
 	}
-	got, err := runFixture(path, stripped, rules)
+	got, err := runFixture(path, stripped, rules, 0)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
 	if problems := matchWants(wants, got); len(problems) > 0 {
 		t.Errorf("%s:\n  %s\nall findings:\n%s", path, strings.Join(problems, "\n  "), listFindings(got))
+	}
+	if diff, err := bufferDiff(path, stripped, rules); err != nil {
+		t.Errorf("%s: with a %d-byte read buffer: %v", path, tinyBuffer, err)
+	} else if diff != "" {
+		t.Errorf("%s: the findings change with a %d-byte read buffer (a rule or fact keeps a frame's bytes without copying them?):\n%s", path, tinyBuffer, diff)
 	}
 }
 
@@ -254,8 +264,12 @@ func listFindings(got []gotFinding) string {
 	return b.String()
 }
 
-// runFixture checks data with rules and returns the findings in order.
-func runFixture(name string, data []byte, rules []*Rule) ([]gotFinding, error) {
+// runFixture checks data with rules, reading it through a buffer of
+// bufSize bytes (0: the reader's own), and returns the findings in order.
+func runFixture(name string, data []byte, rules []*Rule, bufSize int) ([]gotFinding, error) {
+	if bufSize > 0 {
+		defer session.SetReadBufferForTesting(bufSize)()
+	}
 	gate, err := ParseGate(DefaultGate, rules)
 	if err != nil {
 		return nil, err
@@ -274,6 +288,38 @@ func runFixture(name string, data []byte, rules []*Rule) ([]gotFinding, error) {
 		}
 	}
 	return got, nil
+}
+
+// bufferDiff runs data with the reader's buffer and with a tiny one, and
+// describes how the findings differ ("" when they do not).
+func bufferDiff(name string, data []byte, rules []*Rule) (string, error) {
+	normal, err := runFixture(name, data, rules, 0)
+	if err != nil {
+		return "", err
+	}
+	tiny, err := runFixture(name, data, rules, tinyBuffer)
+	if err != nil {
+		return "", err
+	}
+	var diff []string
+	for _, f := range normal {
+		if !slices.ContainsFunc(tiny, f.equal) {
+			diff = append(diff, "  only with the normal buffer: "+f.String())
+		}
+	}
+	for _, f := range tiny {
+		if !slices.ContainsFunc(normal, f.equal) {
+			diff = append(diff, "  only with the tiny buffer:   "+f.String())
+		}
+	}
+	if len(diff) == 0 && len(normal) != len(tiny) {
+		diff = append(diff, fmt.Sprintf("  %d findings with the normal buffer, %d with the tiny one", len(normal), len(tiny)))
+	}
+	return strings.Join(diff, "\n"), nil
+}
+
+func (f gotFinding) equal(g gotFinding) bool {
+	return f.Line == g.Line && f.Rule == g.Rule && f.Message == g.Message && f.Subject == g.Subject && slices.Equal(f.Related, g.Related)
 }
 
 // matchWants pairs wants with findings line by line, each want with a

@@ -1,10 +1,15 @@
 package checks
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/mcpcheck/mcpcheck/session"
 )
 
 // Tests of the fixture harness itself: a harness that cannot fail proves
@@ -129,5 +134,80 @@ func TestWantForMatches(t *testing.T) {
 	}
 	if !wants[0].matches(f) {
 		t.Errorf("%s does not match its finding", f.wantFor())
+	}
+}
+
+// keepFirstResult is a wrong rule: it keeps the bytes of the session's
+// first result past its frame and reports them at the end. With clone it
+// copies them, as a rule must.
+func keepFirstResult(clone bool) *Rule {
+	return &Rule{
+		ID: "test-keeps-result", Doc: testDoc("reports the first result at the end"), Signal: SignalWarn,
+		New: func() Checker { return &resultKeeper{clone: clone} },
+	}
+}
+
+type resultKeeper struct {
+	Base
+	clone bool
+	kept  json.RawMessage
+	line  int
+	seq   int64
+}
+
+func (c *resultKeeper) Frame(p *Pass, f *session.Frame) {
+	if c.kept != nil || f.Msg.Kind != session.Response || f.Msg.Result == nil {
+		return
+	}
+	c.kept, c.line, c.seq = f.Msg.Result, f.Line, f.Seq
+	if c.clone {
+		c.kept = bytes.Clone(c.kept)
+	}
+}
+
+func (c *resultKeeper) End(p *Pass) {
+	if c.kept != nil {
+		p.ReportAt(Location{File: p.Session.File, Line: c.line}, c.seq, "first result", "first result: %s", c.kept)
+	}
+}
+
+// The tiny-buffer run catches a rule that keeps a frame's bytes without
+// copying them, and passes the same rule once it copies them.
+func TestBufferDiffCatchesKeptBytes(t *testing.T) {
+	const path = "testdata/tool-error/bad-iserror-results.jsonl"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _, err = parseWants(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the session's first result is its initialize answer, on line 3
+	const initResult = `first result: {"protocolVersion":"2025-11-25"`
+
+	rules := append(All(), keepFirstResult(false))
+	normal, err := runFixture(path, data, rules, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(listFindings(normal), "3: test-keeps-result: "+initResult) {
+		t.Fatalf("the normal run did not report the intact first result:\n%s", listFindings(normal))
+	}
+	diff, err := bufferDiff(path, data, rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(diff, "only with the tiny buffer:   3: test-keeps-result: first result: ") ||
+		!strings.Contains(diff, "only with the normal buffer: 3: test-keeps-result: "+initResult) {
+		t.Errorf("the harness did not catch a rule that keeps f.Msg.Result; diff:\n%s", diff)
+	}
+
+	diff, err = bufferDiff(path, data, append(All(), keepFirstResult(true)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff != "" {
+		t.Errorf("the rule that copies its bytes failed the comparison:\n%s", diff)
 	}
 }
