@@ -16,19 +16,84 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // testWorkDir stands for the working directory the reports are made in.
 const testWorkDir = "/work/project"
 
-// otherSignalRules stand in for rules of signals the catalogue does not
-// cover yet, so that the shared result exercises every signal.
-var otherSignalRules = []*checks.Rule{
-	{ID: "routing-header", Signal: checks.SignalMismatch, Severity: checks.SeverityWarning, Doc: checks.Doc{Summary: "Mcp-Method or Mcp-Name disagrees with the body", Why: "Routing headers must agree with the body.", Fix: "Fix it.", Bad: "-", Good: "-", Since: "0.0.0"}, New: func() checks.Checker { return checks.Base{} }},
-	{ID: "tool-drift", Signal: checks.SignalDrift, Severity: checks.SeverityWarning, Doc: checks.Doc{Summary: "A tool definition differs from the baseline", Why: "Tools changed.", Fix: "Fix it.", Bad: "-", Good: "-", Since: "0.0.0"}, New: func() checks.Checker { return checks.Base{} }},
-	{ID: "deprecated-feature", Signal: checks.SignalDeprecated, Severity: checks.SeverityNote, Doc: checks.Doc{Summary: "Use of a feature 2026-07-28 deprecates", Why: "Roots, sampling and logging are deprecated.", Fix: "Fix it.", Bad: "-", Good: "-", Since: "0.0.0"}, New: func() checks.Checker { return checks.Base{} }},
-	{ID: "schema-construct", Signal: checks.SignalSchema, Severity: checks.SeverityNote, Doc: checks.Doc{Summary: "A schema construct some clients mishandle", Why: "oneOf and friends.", Fix: "Fix it.", Bad: "-", Good: "-", Since: "0.0.0"}, New: func() checks.Checker { return checks.Base{} }},
-	{ID: "input-schema", Signal: checks.SignalContract, Severity: checks.SeverityWarning, Doc: checks.Doc{Summary: "tools/call arguments that do not validate", Why: "Arguments must match the inputSchema.", Fix: "Fix it.", Bad: "-", Good: "-", Since: "0.0.0"}, New: func() checks.Checker { return checks.Base{} }},
-	{ID: "tool-poisoning", Signal: checks.SignalSecurity, Severity: checks.SeverityError, Doc: checks.Doc{Summary: "Hidden or deceptive content in tool metadata", Why: "Invisible Unicode and instructions aimed at the model.", Fix: "Fix it.", Bad: "-", Good: "-", Since: "0.0.0"}, New: func() checks.Checker { return checks.Base{} }},
+// fakePrefix starts every rule id of the test catalogue; no real rule may
+// use it (checks tests that), so the two can never collide.
+const fakePrefix = "fake-"
+
+// fakeCatalogue is the fixed catalogue every reporter renders in tests, so
+// that adding or changing a real rule does not change any golden file. It
+// has rules of every signal and severity, in the order the real catalogue
+// groups them, and documentation that exercises Markdown escaping.
+var fakeCatalogue = []*checks.Rule{
+	fakeRule("rpc-error", checks.SignalError, checks.SeverityError, "A request was answered with an error",
+		checks.Doc{
+			Why: `An error answer: the peer refused a request (-32601) or failed it
+(-32603).
+
+1. A second paragraph, which starts like a numbered item, with *stars*,
+_underscores_, <angle> brackets, a | pipe and a ` + "`code`" + ` span.`,
+			Bad:  `{"id":4,"error":{"code":-32603,"message":"` + "```" + `"}}`,
+			Good: `{"id":4,"result":{}}`,
+		}),
+	fakeRule("tool-failure", checks.SignalError, checks.SeverityError, "A tool reported failure", checks.Doc{}),
+	fakeRule("http-status", checks.SignalError, checks.SeverityError, "An HTTP error status with no answer", checks.Doc{}),
+	fakeRule("task-failure", checks.SignalError, checks.SeverityError, "A task ended failed", checks.Doc{}),
+	fakeRule("rule-crash", checks.SignalError, checks.SeverityError, "A rule failed while checking", checks.Doc{}),
+	fakeRule("bad-frame", checks.SignalInvalid, checks.SeverityError, "Something that is not a JSON-RPC message",
+		checks.Doc{Why: "- A paragraph that starts like a list item.\n\n+ And one more."}),
+	fakeRule("version-member", checks.SignalWarn, checks.SeverityError, "The jsonrpc member is not \"2.0\"", checks.Doc{}),
+	fakeRule("odd-id", checks.SignalWarn, checks.SeverityError, "A request id of the wrong type", checks.Doc{}),
+	fakeRule("response-form", checks.SignalWarn, checks.SeverityError, "A response with both or neither of result and error", checks.Doc{}),
+	fakeRule("id-clash", checks.SignalWarn, checks.SeverityError, "A request id reused while in flight", checks.Doc{}),
+	fakeRule("stray-answer", checks.SignalWarn, checks.SeverityWarning, "A response to an id no request used", checks.Doc{}),
+	fakeRule("second-answer", checks.SignalWarn, checks.SeverityError, "A second answer for one request", checks.Doc{}),
+	fakeRule("no-answer", checks.SignalPending, checks.SeverityWarning, "A request never answered", checks.Doc{}),
+	fakeRule("late-answer", checks.SignalLateResult, checks.SeverityNote, "An answer after a cancellation", checks.Doc{}),
+	fakeRule("seq-gap", checks.SignalIncomplete, checks.SeverityWarning, "The recorder dropped frames", checks.Doc{}),
+	fakeRule("torn-envelope", checks.SignalIncomplete, checks.SeverityWarning, "An envelope that does not parse", checks.Doc{}),
+	fakeRule("header-mismatch", checks.SignalMismatch, checks.SeverityWarning, "A routing header disagrees with the body", checks.Doc{}),
+	fakeRule("definition-drift", checks.SignalDrift, checks.SeverityWarning, "A tool definition differs from the baseline", checks.Doc{}),
+	fakeRule("old-feature", checks.SignalDeprecated, checks.SeverityNote, "Use of a deprecated feature", checks.Doc{}),
+	fakeRule("schema-construct", checks.SignalSchema, checks.SeverityNote, "A schema construct some clients mishandle", checks.Doc{}),
+	fakeRule("bad-arguments", checks.SignalContract, checks.SeverityWarning, "Arguments that do not validate", checks.Doc{}),
+	fakeRule("hidden-text", checks.SignalSecurity, checks.SeverityError, "Hidden text in tool metadata", checks.Doc{}),
 }
 
-func testCatalogue() []*checks.Rule {
-	return append(checks.All(), otherSignalRules...)
+// fakeRule is a test rule that checks nothing; doc fields left empty get
+// a plain text.
+func fakeRule(name string, sig checks.Signal, sev checks.Severity, summary string, doc checks.Doc) *checks.Rule {
+	id := fakePrefix + name
+	doc.Summary, doc.Since = summary, "0.0.0"
+	if doc.Why == "" {
+		doc.Why = "Why " + id + " matters."
+	}
+	if doc.Fix == "" {
+		doc.Fix = "Fix what " + id + " finds."
+	}
+	if doc.Bad == "" {
+		doc.Bad, doc.Good = "-", "-"
+	}
+	return &checks.Rule{
+		ID: id, Signal: sig, Severity: sev, Doc: doc,
+		New: func() checks.Checker { return checks.Base{} },
+	}
+}
+
+func testCatalogue() []*checks.Rule { return fakeCatalogue }
+
+// TestFakeCatalogueIsValid: the reporters render a catalogue Validate
+// would accept, with every signal and every severity.
+func TestFakeCatalogueIsValid(t *testing.T) {
+	if err := checks.Validate(fakeCatalogue); err != nil {
+		t.Fatal(err)
+	}
+	signals, severities := map[checks.Signal]bool{}, map[checks.Severity]bool{}
+	for _, r := range fakeCatalogue {
+		signals[r.Signal], severities[r.Severity] = true, true
+	}
+	if len(signals) != len(checks.Signals()) || len(severities) != 3 {
+		t.Errorf("the fake catalogue covers %d signals and %d severities, want all %d and 3", len(signals), len(severities), len(checks.Signals()))
+	}
 }
 
 // finding builds a finding the way the driver would, with rule metadata.
@@ -64,23 +129,23 @@ func sampleResult(t testing.TB) *checks.Result {
 		Frames: 40, MissingFrames: 2,
 	}
 	s1.Findings = []*checks.Finding{
-		finding(rules, gate, "jsonrpc-error", inside, 10, "tools/call echo #2", `tools/call "echo" (id 2) failed with JSON-RPC error -32603 "boom: a,b:c 100%"`).Relate(inside, 9, "request sent here"),
-		finding(rules, gate, "tool-error", inside, 12, "tools/call read #3", "tool \"read\" (id 3) reported an error: \"bad \x00 byte \x1b[31m and ]]> end\""),
-		finding(rules, gate, "http-error", inside, 13, "status 502", "the server answered HTTP 502 with a body that is not JSON: \"<html>Bad Gateway</html>\""),
-		finding(rules, gate, "task-failed", inside, 14, "tools/call slow #4 task t1", `task "t1" of tools/call "slow" (id 4) ended with status "failed"`),
-		finding(rules, gate, "internal-error", inside, 15, "jsonrpc-version", "rule jsonrpc-version failed: runtime error; its findings for this session are incomplete"),
-		finding(rules, gate, "invalid-frame", inside, 16, "s2c text", "server wrote a line that is not JSON on the protocol channel: \"Listening\\r\\non stdio\""),
-		finding(rules, gate, "duplicate-response", inside, 17, "tools/call echo #2", `server answered tools/call "echo" (id 2) again (answer 2)`),
-		finding(rules, gate, "routing-header", inside, 18, "tools/call echo #5", "Mcp-Name \"ech0\" disagrees with params.name \"echo\""),
-		finding(rules, gate, "pending-request", inside, 19, "tools/call hang #6", `client tools/call "hang" (id 6) was never answered`),
-		finding(rules, gate, "late-result", inside, 20, "tools/call slow #7", `tools/call "slow" (id 7) was answered after the client cancelled it`),
-		finding(rules, gate, "tool-drift", inside, 21, "tool echo", "tool \"echo\": description changed (review)"),
-		finding(rules, gate, "deprecated-feature", inside, 22, "sampling/createMessage", "sampling/createMessage is deprecated by 2026-07-28; use a direct LLM provider integration"),
-		finding(rules, gate, "missing-frames", inside, 23, "seq 21", "2 frames are missing before seq 23 (seq 21 to 22 were not recorded)"),
-		finding(rules, gate, "truncated-capture", inside, 24, "damaged envelope", "unreadable envelope: the file ends inside an envelope"),
-		finding(rules, gate, "schema-construct", inside, 25, "tool search oneOf", `tool "search" uses oneOf`),
-		finding(rules, gate, "input-schema", inside, 26, "tools/call add #8", `tools/call "add" (id 8) arguments do not validate: /a: got string, want number`),
-		finding(rules, gate, "tool-poisoning", inside, 27, "tool steal", "tool \"steal\" description hides text in Unicode tag characters"),
+		finding(rules, gate, "fake-rpc-error", inside, 10, "tools/call echo #2", `tools/call "echo" (id 2) failed with JSON-RPC error -32603 "boom: a,b:c 100%"`).Relate(inside, 9, "request sent here"),
+		finding(rules, gate, "fake-tool-failure", inside, 12, "tools/call read #3", "tool \"read\" (id 3) reported an error: \"bad \x00 byte \x1b[31m and ]]> end\""),
+		finding(rules, gate, "fake-http-status", inside, 13, "status 502", "the server answered HTTP 502 with a body that is not JSON: \"<html>Bad Gateway</html>\""),
+		finding(rules, gate, "fake-task-failure", inside, 14, "tools/call slow #4 task t1", `task "t1" of tools/call "slow" (id 4) ended with status "failed"`),
+		finding(rules, gate, "fake-rule-crash", inside, 15, "fake-version-member", "rule fake-version-member failed: runtime error; its findings for this session are incomplete"),
+		finding(rules, gate, "fake-bad-frame", inside, 16, "s2c text", "server wrote a line that is not JSON on the protocol channel: \"Listening\\r\\non stdio\""),
+		finding(rules, gate, "fake-second-answer", inside, 17, "tools/call echo #2", `server answered tools/call "echo" (id 2) again (answer 2)`),
+		finding(rules, gate, "fake-header-mismatch", inside, 18, "tools/call echo #5", "Mcp-Name \"ech0\" disagrees with params.name \"echo\""),
+		finding(rules, gate, "fake-no-answer", inside, 19, "tools/call hang #6", `client tools/call "hang" (id 6) was never answered`),
+		finding(rules, gate, "fake-late-answer", inside, 20, "tools/call slow #7", `tools/call "slow" (id 7) was answered after the client cancelled it`),
+		finding(rules, gate, "fake-definition-drift", inside, 21, "tool echo", "tool \"echo\": description changed (review)"),
+		finding(rules, gate, "fake-old-feature", inside, 22, "sampling/createMessage", "sampling/createMessage is deprecated by 2026-07-28; use a direct LLM provider integration"),
+		finding(rules, gate, "fake-seq-gap", inside, 23, "seq 21", "2 frames are missing before seq 23 (seq 21 to 22 were not recorded)"),
+		finding(rules, gate, "fake-torn-envelope", inside, 24, "damaged envelope", "unreadable envelope: the file ends inside an envelope"),
+		finding(rules, gate, "fake-schema-construct", inside, 25, "tool search oneOf", `tool "search" uses oneOf`),
+		finding(rules, gate, "fake-bad-arguments", inside, 26, "tools/call add #8", `tools/call "add" (id 8) arguments do not validate: /a: got string, want number`),
+		finding(rules, gate, "fake-hidden-text", inside, 27, "tool steal", "tool \"steal\" description hides text in Unicode tag characters"),
 	}
 	s1.Assertions = []checks.Assertion{
 		{Name: "expect-tool", Arg: "echo", Passed: true, Message: `tool "echo" was called 1 time`},
@@ -91,14 +156,14 @@ func sampleResult(t testing.TB) *checks.Result {
 
 	s2 := &checks.SessionResult{ID: "gw-7", Label: "gateway", File: outside, FirstLine: 1, Revision: "2026-07-28", Transport: "http", Frames: 4}
 	s2.Findings = []*checks.Finding{
-		finding(rules, gate, "unmatched-response", outside, 3, "id 9", "server answered id 9, which no client request used"),
+		finding(rules, gate, "fake-stray-answer", outside, 3, "id 9", "server answered id 9, which no client request used"),
 	}
 	s2.Assertions = []checks.Assertion{{Name: "expect-tool", Arg: "echo", Passed: false, Message: `tool "echo" was never called`}}
 	s2.Recount()
 
 	s3 := &checks.SessionResult{ID: "piped", Label: "", File: session.StdinName, FirstLine: 1, Frames: 2}
 	s3.Findings = []*checks.Finding{
-		finding(rules, gate, "jsonrpc-version", session.StdinName, 2, "request ping", `client request ping (id 1) has jsonrpc "1.0", not "2.0"`),
+		finding(rules, gate, "fake-version-member", session.StdinName, 2, "request ping", `client request ping (id 1) has jsonrpc "1.0", not "2.0"`),
 	}
 	s3.Recount()
 

@@ -46,16 +46,16 @@ func TestGitHubLevelsAndPaths(t *testing.T) {
 	out := string(render(t, "github", testOptions(), sampleResult(t)))
 	for _, want := range []string{
 		// Gated, inside the working directory: relative path.
-		"::error file=captures/run 1.jsonl,line=10,title=jsonrpc-error::tools/call \"echo\" (id 2) failed with JSON-RPC error -32603 \"boom: a,b:c 100%25\"\n",
+		"::error file=captures/run 1.jsonl,line=10,title=fake-rpc-error::tools/call \"echo\" (id 2) failed with JSON-RPC error -32603 \"boom: a,b:c 100%25\"\n",
 		// Outside the working directory: as given.
-		"::error file=/tmp/elsewhere/agent.jsonl,line=3,title=unmatched-response::",
+		"::error file=/tmp/elsewhere/agent.jsonl,line=3,title=fake-stray-answer::",
 		// Stdin: no file, no line.
-		"::error title=jsonrpc-version::client request ping",
+		"::error title=fake-version-member::client request ping",
 		// Not gated, rule severity warning / note.
-		"::warning file=captures/run 1.jsonl,line=18,title=routing-header::",
-		"::notice file=captures/run 1.jsonl,line=22,title=deprecated-feature::",
+		"::warning file=captures/run 1.jsonl,line=18,title=fake-header-mismatch::",
+		"::notice file=captures/run 1.jsonl,line=22,title=fake-old-feature::",
 		// Not gated although the rule's severity is error.
-		"::warning file=captures/run 1.jsonl,line=27,title=tool-poisoning::",
+		"::warning file=captures/run 1.jsonl,line=27,title=fake-hidden-text::",
 		// Failed assertion, no file.
 		"::error title=assertion forbid-tool::session fs-1: forbidden tool \"delete\" was called 2 times",
 	} {
@@ -100,7 +100,7 @@ func TestGitHubEscaping(t *testing.T) {
 	f.File = filepath.Join(testWorkDir, "a,b:c.jsonl")
 	f.Message = "50% of\r\ncalls"
 	out := string(render(t, "github", testOptions(), r))
-	if !strings.Contains(out, "::error file=a%2Cb%3Ac.jsonl,line=10,title=jsonrpc-error::50%25 of%0D%0Acalls\n") {
+	if !strings.Contains(out, "::error file=a%2Cb%3Ac.jsonl,line=10,title=fake-rpc-error::50%25 of%0D%0Acalls\n") {
 		t.Errorf("escaped annotation missing:\n%s", out)
 	}
 	// Other control characters become visible escapes.
@@ -145,7 +145,7 @@ func manyFindings(t testing.TB, n int, id, msg string) *checks.Result {
 }
 
 func TestGitHubCapsErrors(t *testing.T) {
-	lines := githubLines(render(t, "github", testOptions(), manyFindings(t, 25, "jsonrpc-error", "boom")))
+	lines := githubLines(render(t, "github", testOptions(), manyFindings(t, 25, "fake-rpc-error", "boom")))
 	if len(lines) != 11 {
 		t.Fatalf("%d lines, want 10 errors and 1 notice:\n%s", len(lines), strings.Join(lines, "\n"))
 	}
@@ -160,12 +160,12 @@ func TestGitHubCapsErrors(t *testing.T) {
 }
 
 func TestGitHubCapsNoticesKeepingASlot(t *testing.T) {
-	// deprecated-feature is a note-severity rule outside the default gate.
-	lines := githubLines(render(t, "github", testOptions(), manyFindings(t, 12, "deprecated-feature", "old")))
+	// fake-old-feature is a note-severity rule outside the default gate.
+	lines := githubLines(render(t, "github", testOptions(), manyFindings(t, 12, "fake-old-feature", "old")))
 	if len(lines) != 10 || !strings.HasPrefix(lines[9], "::notice::3 more findings") {
 		t.Errorf("12 notices: want 9 annotations and the overflow notice, got\n%s", strings.Join(lines, "\n"))
 	}
-	lines = githubLines(render(t, "github", testOptions(), manyFindings(t, 10, "deprecated-feature", "old")))
+	lines = githubLines(render(t, "github", testOptions(), manyFindings(t, 10, "fake-old-feature", "old")))
 	if len(lines) != 10 || strings.HasPrefix(lines[9], "::notice::") {
 		t.Errorf("exactly 10 notices fit: got\n%s", strings.Join(lines, "\n"))
 	}
@@ -207,11 +207,11 @@ func TestGitHubSummaryContent(t *testing.T) {
 	for _, want := range []string{
 		"| fs-1 | filesystem | **5** | **1** | **1** | 1 | 1 | 1 | 1 | 1 | 2 | 1 | 1 | 1 | error, invalid, warn |",
 		"- session gw-7, expect-tool echo: tool \"echo\" was never called",
-		"| **error** | fs-1 | captures/run 1.jsonl:10 | jsonrpc-error |",
-		"| note | fs-1 | captures/run 1.jsonl:27 | tool-poisoning |",
+		"| **error** | fs-1 | captures/run 1.jsonl:10 | fake-rpc-error |",
+		"| note | fs-1 | captures/run 1.jsonl:27 | fake-hidden-text |",
 		"&lt;html&gt;Bad Gateway&lt;/html&gt;",
 		`\]\]&gt;`,
-		"| **error** | piped | &lt;stdin&gt;:2 | jsonrpc-version |",
+		"| **error** | piped | &lt;stdin&gt;:2 | fake-version-member |",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("summary lacks %q\n%s", want, got)
@@ -241,7 +241,7 @@ func TestGitHubSummaryEscapesMarkdown(t *testing.T) {
 }
 
 func TestGitHubSummaryStaysUnderOneMiB(t *testing.T) {
-	r := manyFindings(t, 20000, "jsonrpc-error", strings.Repeat("a long | message <x> ", 15))
+	r := manyFindings(t, 20000, "fake-rpc-error", strings.Repeat("a long | message <x> ", 15))
 	o := testOptions()
 	o.StepSummary = filepath.Join(t.TempDir(), "s.md")
 	render(t, "github", o, r)

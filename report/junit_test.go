@@ -170,11 +170,11 @@ func hostileResult(t testing.TB) *checks.Result {
 	file := testWorkDir + "/odd\x1b,name:1.jsonl"
 	s := &checks.SessionResult{ID: "s\x00-1", Label: "lab\x1bel ]]>", File: file, Revision: "x\uFFFEy", Frames: 3}
 	s.Findings = []*checks.Finding{
-		finding(rules, gate, "tool-error", file, 1, "a", "nul \x00 here"),
-		finding(rules, gate, "jsonrpc-error", file, 2, "b", "escape \x1b[2J cleared"),
-		finding(rules, gate, "invalid-frame", file, 3, "c", "cdata ]]> end <![CDATA[ and ]]]]> twice"),
-		finding(rules, gate, "pending-request", file, 0, "d", "bad utf8 \xed\xa0\x80 and \xff, U+FFFF \uffff, bell \a"),
-		finding(rules, gate, "tool-poisoning", file, 5, "e", "md | `code` <b>x</b> [l](http://e) %0A 100% \r\n::error::x"),
+		finding(rules, gate, "fake-tool-failure", file, 1, "a", "nul \x00 here"),
+		finding(rules, gate, "fake-rpc-error", file, 2, "b", "escape \x1b[2J cleared"),
+		finding(rules, gate, "fake-bad-frame", file, 3, "c", "cdata ]]> end <![CDATA[ and ]]]]> twice"),
+		finding(rules, gate, "fake-no-answer", file, 0, "d", "bad utf8 \xed\xa0\x80 and \xff, U+FFFF \uffff, bell \a"),
+		finding(rules, gate, "fake-hidden-text", file, 5, "e", "md | `code` <b>x</b> [l](http://e) %0A 100% \r\n::error::x"),
 	}
 	s.Findings[0].Related = []checks.Location{{File: file, Line: 0, Message: "rel \x00 ]]>"}}
 	s.Assertions = []checks.Assertion{{Name: "expect-tool", Arg: "a\x00b", Passed: false, Message: "never \x1b called ]]>"}}
@@ -206,7 +206,7 @@ func TestJUnitHostileTextStaysWellFormed(t *testing.T) {
 
 func TestJUnitRuleGateFailsItsSignal(t *testing.T) {
 	r := sampleResult(t)
-	gate, err := checks.ParseGate("tool-poisoning", r.Rules)
+	gate, err := checks.ParseGate("fake-hidden-text", r.Rules)
 	if err != nil {
 		t.Fatal(err)
 	}

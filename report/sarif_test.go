@@ -38,7 +38,7 @@ func TestSARIFSchemaRejects(t *testing.T) {
 	out := string(render(t, "sarif", testOptions(), emptyResult(t)))
 	for name, broken := range map[string]string{
 		"null shortDescription": strings.Replace(out, `"shortDescription": {
-                "text": "A request was answered with a JSON-RPC error"
+                "text": "`+fakeCatalogue[0].Doc.Summary+`"
               }`, `"shortDescription": null`, 1),
 		"null results": strings.Replace(out, `"results": []`, `"results": null`, 1),
 	} {
@@ -307,9 +307,9 @@ func sarifManyFindings(t testing.TB, n int) *checks.Result {
 		{ID: "big-2", Label: "big", File: file, FirstLine: n/2 + 1},
 	}
 	for i := 0; i < n; i++ {
-		id := "pending-request" // not gated by default
+		id := "fake-no-answer" // not gated by default
 		if i%3 == 0 {
-			id = "jsonrpc-error"
+			id = "fake-rpc-error"
 		}
 		s := sessions[i*2/n]
 		f := finding(rules, gate, id, file, i+1, fmt.Sprintf("call #%d", i), fmt.Sprintf("finding %d", i))

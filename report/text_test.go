@@ -18,7 +18,7 @@ func TestTextLevelsFollowTheGate(t *testing.T) {
 	out := string(render(t, "text", testOptions(), sampleResult(t)))
 	for _, want := range []string{
 		"run 1.jsonl:10: [error] tools/call \"echo\" (id 2) failed with JSON-RPC error -32603",
-		"run 1.jsonl:19: [note] client tools/call \"hang\" (id 6) was never answered (pending-request)",
+		"run 1.jsonl:19: [note] client tools/call \"hang\" (id 6) was never answered (fake-no-answer)",
 		"session fs-1: errors=5 invalid=1 warnings=1 mismatches=1 pending=1 late_results=1 deprecated=1 missing_frames=2 schema_findings=1 contract=1 security=1 incomplete=2 drift=1\n",
 		"check failed: error,invalid,warn\n",
 		"assertion failed: forbid-tool: forbidden tool \"delete\" was called 2 times",
