@@ -1,24 +1,19 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpcheck/mcpcheck/internal/sharedtest"
 )
 
-// sharedCaptures are real captures recorded from published MCP servers; they
-// live beside the repository and are absent on a user's fresh clone. The
-// patterns they prove are also covered by the project's own testdata/.
-var sharedCaptures = filepath.Join("..", "..", "..", "shared", "captures")
-
+// sharedCapture is a real capture recorded from a published MCP server; it
+// lives beside the repository (../shared/captures) and is absent on a
+// user's fresh clone, where the test skips: the patterns it proves are also
+// covered by the project's own testdata/.
 func sharedCapture(t *testing.T, name string) string {
 	t.Helper()
-	path := filepath.Join(sharedCaptures, name)
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("real capture %s not present (../shared is not beside this checkout); testdata/ covers the same patterns", name)
-	}
-	return path
+	return sharedtest.Path(t, "captures/"+name)
 }
 
 // TestRealCaptures: each capture exits as its traffic warrants under the

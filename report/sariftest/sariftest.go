@@ -1,26 +1,27 @@
 // Package sariftest validates SARIF logs against the OASIS SARIF 2.1.0
 // schema in tests. The schema lives in the shared checkout beside the
 // repository (../shared/schemas) and may not be copied into it; where it is
-// absent, validation is skipped with a reason.
+// absent, validation is skipped (failed under MCPCHECK_REQUIRE_SHARED=1,
+// see internal/sharedtest).
 package sariftest
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcpcheck/mcpcheck/internal/sharedtest"
 )
 
 // SchemaID is the schema's own id, the one URL the compiler may know.
 const SchemaID = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
-// ErrAbsent means the shared schema is not beside this checkout.
-var ErrAbsent = errors.New("the SARIF schema (../shared/schemas/sarif-schema-2.1.0.json) is not beside this checkout")
+// SchemaFile is the schema's place in the shared checkout.
+const SchemaFile = "schemas/sarif-schema-2.1.0.json"
 
 // refuseLoader loads nothing: a schema that refers elsewhere (file://,
 // https://) fails to compile instead of reading local files or the network.
@@ -45,17 +46,19 @@ var (
 	err    error
 )
 
-// Schema compiles the shared SARIF schema once; ErrAbsent when it is not there.
-func Schema() (*jsonschema.Schema, error) {
-	once.Do(func() { schema, err = compile() })
-	return schema, err
+// Schema compiles the shared SARIF schema once. Where it is absent, t is
+// skipped, or failed under MCPCHECK_REQUIRE_SHARED=1.
+func Schema(t testing.TB) *jsonschema.Schema {
+	t.Helper()
+	path := sharedtest.Path(t, SchemaFile)
+	once.Do(func() { schema, err = compile(path) })
+	if err != nil {
+		t.Fatalf("compiling the SARIF schema: %v", err)
+	}
+	return schema
 }
 
-func compile() (*jsonschema.Schema, error) {
-	path, err := schemaPath()
-	if err != nil {
-		return nil, err
-	}
+func compile(path string) (*jsonschema.Schema, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -70,28 +73,6 @@ func compile() (*jsonschema.Schema, error) {
 		return nil, err
 	}
 	return c.Compile(SchemaID)
-}
-
-// schemaPath finds ../shared beside the module root, from any package dir.
-func schemaPath() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			p := filepath.Join(dir, "..", "shared", "schemas", "sarif-schema-2.1.0.json")
-			if _, err := os.Stat(p); err != nil {
-				return "", ErrAbsent
-			}
-			return p, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", ErrAbsent
-		}
-		dir = parent
-	}
 }
 
 // Problem is why log does not validate, or nil.
@@ -109,14 +90,7 @@ func Problem(sch *jsonschema.Schema, log []byte) error {
 func Validate(t *testing.T, log []byte) {
 	t.Helper()
 	t.Run("sarif-schema", func(t *testing.T) {
-		sch, err := Schema()
-		if errors.Is(err, ErrAbsent) {
-			t.Skip(err.Error() + ": schema validation skipped; structural checks still run")
-		}
-		if err != nil {
-			t.Fatalf("compiling the SARIF schema: %v", err)
-		}
-		if err := Problem(sch, log); err != nil {
+		if err := Problem(Schema(t), log); err != nil {
 			t.Errorf("the SARIF log does not validate against the OASIS schema: %#v", err)
 		}
 	})
