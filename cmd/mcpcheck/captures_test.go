@@ -26,7 +26,8 @@ func TestRealCaptures(t *testing.T) {
 	}{
 		{"02-filesystem-stdio-clean.jsonl", 0, map[string]int{}},
 		{"03-filesystem-stdio-iserror.jsonl", 1, map[string]int{"tool-error": 9}},
-		{"05-everything-protocol-errors.jsonl", 1, map[string]int{"jsonrpc-error": 8, "tool-error": 4}},
+		// a deliberate call of "no-such-tool" is also unknown-tool
+		{"05-everything-protocol-errors.jsonl", 1, map[string]int{"jsonrpc-error": 8, "tool-error": 4, "unknown-tool": 1}},
 		{"07-schema-notion-toolslist.jsonl", 0, map[string]int{}},
 		// the id-2 answer recorded before its request pairs silently
 		{"09-drift-filesystem-old-2025.1.14.jsonl", 0, map[string]int{}},
@@ -37,7 +38,8 @@ func TestRealCaptures(t *testing.T) {
 		// answers and a cancellation on other connections pair
 		{"18-http-everything-streamable-tsclient.jsonl", 1, map[string]int{"jsonrpc-error": 1}},
 		// id-less HTTP 400 errors pair with the request of the same exchange
-		{"20-http-2026-mcp-proxy-goclient.jsonl", 1, map[string]int{"jsonrpc-error": 2, "tool-error": 1}},
+		// (and its deliberate call of "no-such-tool" is unknown-tool)
+		{"20-http-2026-mcp-proxy-goclient.jsonl", 1, map[string]int{"jsonrpc-error": 2, "tool-error": 1, "unknown-tool": 1}},
 		// the rejected server/discover probe is negotiation; only isError fails
 		{"24-sequential-thinking-goclient.jsonl", 1, map[string]int{"tool-error": 1}},
 	}
