@@ -220,8 +220,8 @@ func decodeListResources(raw []byte) *ListResourcesResult {
 	return r
 }
 
-func decodeCallTool(raw []byte) *CallToolParams {
-	p := &CallToolParams{}
+func decodeCallTool(raw []byte) CallToolParams {
+	var p CallToolParams
 	_ = jsonscan.EachMember(object(raw), func(name, v []byte) {
 		switch string(name) {
 		case "name":

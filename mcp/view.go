@@ -15,14 +15,15 @@ type View struct {
 	params, result []byte
 
 	done        uint16 // views decoded so far, by bit
-	meta        Meta
+	meta        *Meta
 	initParams  *InitializeParams
 	initResult  *InitializeResult
 	discover    *DiscoverResult
 	listTools   *ListToolsResult
 	listPrompts *ListPromptsResult
 	listRes     *ListResourcesResult
-	callTool    *CallToolParams
+	callTool    CallToolParams // by value: asked of every tools/call, it costs no allocation
+	hasCallTool bool
 	toolResult  *CallToolResult
 }
 
@@ -46,6 +47,12 @@ func NewView(method string, params, result []byte) *View {
 	return &View{method: method, params: params, result: result}
 }
 
+// Reset makes v the view of another message, as NewView would, without
+// allocating a new one.
+func (v *View) Reset(method string, params, result []byte) {
+	*v = View{method: method, params: params, result: result}
+}
+
 // Method is the method the view was made for.
 func (v *View) Method() string { return v.method }
 
@@ -61,13 +68,15 @@ func (v *View) once(bit uint16, decode func()) {
 // the result.
 func (v *View) Meta() *Meta {
 	v.once(doneMeta, func() {
+		m := Meta{}
 		if src := member(v.params, "_meta"); src != nil {
-			v.meta = decodeMeta(src)
+			m = decodeMeta(src)
 		} else if src := member(v.result, "_meta"); src != nil {
-			v.meta = decodeMeta(src)
+			m = decodeMeta(src)
 		}
+		v.meta = &m
 	})
-	return &v.meta
+	return v.meta
 }
 
 // InitializeParams is the params of an initialize request.
@@ -134,10 +143,13 @@ func (v *View) ListResources() (*ListResourcesResult, bool) {
 func (v *View) CallTool() (*CallToolParams, bool) {
 	v.once(doneCallTool, func() {
 		if v.method == "tools/call" && v.params != nil {
-			v.callTool = decodeCallTool(v.params)
+			v.callTool, v.hasCallTool = decodeCallTool(v.params), true
 		}
 	})
-	return v.callTool, v.callTool != nil
+	if !v.hasCallTool {
+		return nil, false
+	}
+	return &v.callTool, true
 }
 
 // ToolResult is the result of a tools/call request.

@@ -123,7 +123,8 @@ type Frame struct {
 	Pairing   Pairing // how the frame relates to Call
 	Task      *Task   // a task whose terminal status this frame reports
 
-	view *mcp.View // typed views of Msg, made on first use
+	view     mcp.View // typed views of Msg, made on first use
+	viewMade bool
 }
 
 // View returns the typed MCP views of the frame's message, decoded on first
@@ -131,14 +132,15 @@ type Frame struct {
 // answers. Like the frame's bytes, the views are valid only while the frame
 // is being handled.
 func (f *Frame) View() *mcp.View {
-	if f.view == nil {
+	if !f.viewMade {
 		method := f.Msg.Method
 		if f.Msg.Kind == Response && f.Call != nil {
 			method = f.Call.Method
 		}
-		f.view = mcp.NewView(method, f.Msg.Params, f.Msg.Result)
+		f.view.Reset(method, f.Msg.Params, f.Msg.Result)
+		f.viewMade = true
 	}
-	return f.view
+	return &f.view
 }
 
 // IsProtocol reports whether the frame travelled on the JSON-RPC channel.
@@ -192,7 +194,7 @@ func (f *Frame) detach() *Frame {
 	if f.Raw != nil {
 		f.Raw = append(json.RawMessage(nil), f.Raw...)
 		f.Msg = decodeMessage(f.Raw)
-		f.view = nil
+		f.viewMade = false
 	}
 	return f
 }
