@@ -358,3 +358,134 @@ func TestRevisions(t *testing.T) {
 		t.Errorf("session revision %q, want the offered 2025-03-26", rev)
 	}
 }
+
+// webEnv builds one envelope of an HTTP session: transport http, a
+// connection and, for answers, a status.
+func webEnv(seq int, dir, conn, raw string, extra ...string) string {
+	e := httpEnv(seq, dir, conn, raw, extra...)
+	return strings.Replace(e, `"transport":"stdio"`, `"transport":"http"`, 1)
+}
+
+const (
+	discover   = `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	initialize = `{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
+	initResult = `{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`
+)
+
+// The fallback initialize may be recorded before the rejection of the probe
+// that triggered it: the rejection is still negotiation.
+func TestProbeFallbackRecordedBeforeTheRejection(t *testing.T) {
+	for _, code := range []string{"-32601", "-32602", "-32022"} {
+		rec := readString(t, lines(
+			env(1, "c2s", discover),
+			env(2, "c2s", initialize),
+			env(3, "s2c", `{"jsonrpc":"2.0","id":1,"error":{"code":`+code+`,"message":"no"}}`),
+			env(4, "s2c", initResult),
+		))
+		if got, want := pairings(rec), "1:opened 2:opened 3:probe-fallback 4:answered"; got != want {
+			t.Errorf("%s: got %s, want %s", code, got, want)
+		}
+		if rev := rec.sessions[0].Revision; rev != "2025-11-25" {
+			t.Errorf("%s: session revision %q", code, rev)
+		}
+	}
+	// an initialize before the probe is no fallback from it
+	rec := readString(t, lines(
+		env(1, "c2s", initialize),
+		env(2, "s2c", initResult),
+		env(3, "c2s", discover),
+		env(4, "s2c", `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`),
+		env(5, "c2s", `{"jsonrpc":"2.0","id":3,"method":"tools/list"}`),
+	))
+	if got := pairings(rec); !strings.Contains(got, "4:answered") {
+		t.Errorf("initialize first: %s", got)
+	}
+	// nor is any other answer to the probe
+	rec = readString(t, lines(
+		env(1, "c2s", discover),
+		env(2, "c2s", initialize),
+		env(3, "s2c", `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error"}}`),
+	))
+	if got := pairings(rec); !strings.Contains(got, "3:answered") {
+		t.Errorf("an internal error: %s", got)
+	}
+}
+
+// Over HTTP the rejection may carry no id: it answers the probe's exchange,
+// not the initialize recorded after the probe on the same connection.
+func TestProbeFallbackRecordedFirstOverHTTP(t *testing.T) {
+	nullID := `{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request: Server not initialized"}}`
+	cases := []struct {
+		name      string
+		rejection string
+		initConn  string
+	}{
+		{"null id, same connection", webEnv(3, "s2c", "a", nullID, `"status":400`), "a"},
+		{"no id, same connection", webEnv(3, "s2c", "a", `{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}`, `"status":400`), "a"},
+		{"status only, same connection", webEnv(3, "s2c", "a", "", `"status":400`), "a"},
+		{"text body, same connection", webEnv(3, "s2c", "a", "", `"status":400`, `"text":"Bad Request: unsupported MCP-Protocol-Version"`), "a"},
+		{"null id, other connection", webEnv(3, "s2c", "a", nullID, `"status":400`), "b"},
+		{"status only, other connection", webEnv(3, "s2c", "a", "", `"status":404`), "b"},
+	}
+	for _, c := range cases {
+		rec := readString(t, lines(
+			webEnv(1, "c2s", "a", discover),
+			webEnv(2, "c2s", c.initConn, initialize),
+			c.rejection,
+			webEnv(4, "s2c", c.initConn, initResult, `"status":200`),
+		))
+		if got, want := pairings(rec), "1:opened 2:opened 3:probe-fallback 4:answered"; got != want {
+			t.Errorf("%s: got %s, want %s", c.name, got, want)
+		}
+		if f := byLine(rec, 3); f.Call == nil || f.Call.Method != "server/discover" || f.Call.State != Failed {
+			t.Errorf("%s: the rejection answered %+v", c.name, f.Call)
+		}
+		if u := rec.sessions[0].Unfinished(); len(u) != 0 {
+			t.Errorf("%s: unfinished %s", c.name, u[0].Label())
+		}
+	}
+	// the probe takes precedence over an initialize only
+	rec := readString(t, lines(
+		webEnv(1, "c2s", "a", discover),
+		webEnv(2, "c2s", "a", `{"jsonrpc":"2.0","id":2,"method":"ping"}`),
+		webEnv(3, "s2c", "a", nullID, `"status":400`),
+	))
+	if f := byLine(rec, 3); f.Call == nil || f.Call.Method != "ping" || f.Pairing != Answered {
+		t.Errorf("a ping recorded after the probe: %+v", f.Call)
+	}
+	// with no initialize at all the rejection stays an error answer
+	rec = readString(t, lines(
+		webEnv(1, "c2s", "a", discover),
+		webEnv(2, "s2c", "a", nullID, `"status":400`),
+	))
+	if got := pairings(rec); got != "1:opened 2:answered" {
+		t.Errorf("no fallback: %s", got)
+	}
+}
+
+// Two probes turned down before the client's next request share its verdict.
+func TestSeveralHeldProbes(t *testing.T) {
+	rec := readString(t, lines(
+		webEnv(1, "c2s", "a", discover),
+		webEnv(2, "c2s", "b", strings.Replace(discover, `"id":1`, `"id":7`, 1)),
+		webEnv(3, "s2c", "a", "", `"status":400`),
+		webEnv(4, "s2c", "b", "", `"status":400`),
+		webEnv(5, "c2s", "a", initialize),
+	))
+	if got, want := pairings(rec), "1:opened 2:opened 3:probe-fallback 4:probe-fallback 5:opened"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	// past the bound the oldest are decided early, as error answers
+	var ls []string
+	for i := 1; i <= maxHeldProbes+2; i++ {
+		ls = append(ls, webEnv(i, "c2s", fmt.Sprint("c", i), strings.Replace(discover, `"id":1`, fmt.Sprintf(`"id":%d`, i), 1)))
+	}
+	for i := 1; i <= maxHeldProbes+2; i++ {
+		ls = append(ls, webEnv(maxHeldProbes+2+i, "s2c", fmt.Sprint("c", i), "", `"status":400`))
+	}
+	rec = readString(t, lines(append(ls, webEnv(2*maxHeldProbes+5, "c2s", "c1", initialize))...))
+	fallbacks := strings.Count(pairings(rec), "probe-fallback")
+	if answered := strings.Count(pairings(rec), "answered"); fallbacks != maxHeldProbes || answered != 2 {
+		t.Errorf("%d fallbacks, %d answered: %s", fallbacks, answered, pairings(rec))
+	}
+}

@@ -23,6 +23,9 @@ const (
 	maxCancelled = 4096
 	// maxTasks is how many tasks are followed at once.
 	maxTasks = 4096
+	// maxHeldProbes is how many rejected version probes wait at once for
+	// the client's next request; past it the oldest is decided early.
+	maxHeldProbes = 8
 )
 
 // maxHeldBytes bounds the answers the sessions of a file hold back for the
@@ -60,7 +63,8 @@ type Session struct {
 	cancelled []*Call           // cancelled calls still open, oldest first
 	lastReq   map[string]*Call  // the last client request on each HTTP connection
 	orphans   []orphan          // answers waiting for their request
-	probe     *Frame            // a rejected version probe's answer, held until the next client request
+	probes    []*Frame          // rejected version probes' answers, held until the next client request
+	probeOn   map[string]*Call  // the unanswered server/discover probe on each HTTP connection
 	parked    []*Operation
 	tasks     map[string]*Task
 	taskOrder []string
@@ -159,13 +163,24 @@ func (s *Session) add(f *Frame) {
 	s.emit(f)
 }
 
-// holdProbe keeps back the answer that turned down a server/discover probe
-// until the client's next request shows whether it fell back to initialize.
+// holdProbe decides an answer that turned down a server/discover probe: a
+// fallback when the client's initialize was already recorded after the
+// probe (the recorder wrote it before this answer), otherwise held until
+// the client's next request shows whether it fell back.
 func (s *Session) holdProbe(f *Frame) bool {
-	if !f.Call.probe || s.initCall != nil || !rejectsProbe(f) {
+	c := f.Call
+	if !c.probe || !rejectsProbe(f) {
 		return false
 	}
-	s.probe = f.detach()
+	if s.initCall != nil && s.initCall.Line > c.Line {
+		f.Pairing = ProbeFallback
+		return false
+	}
+	if len(s.probes) == maxHeldProbes {
+		s.emit(s.probes[0]) // decided early, as an ordinary answer
+		s.probes = slices.Delete(s.probes, 0, 1)
+	}
+	s.probes = append(s.probes, f.detach())
 	return true
 }
 
@@ -187,7 +202,7 @@ func (s *Session) markBatch(f *Frame) {
 
 // finish emits everything still held; the session has no more frames.
 func (s *Session) finish() {
-	s.releaseProbe(false)
+	s.releaseProbes(false)
 	s.expireOrphans(true)
 	switch {
 	case s.Revision != "":
@@ -201,7 +216,7 @@ func (s *Session) finish() {
 func (s *Session) request(f *Frame) {
 	m := &f.Msg
 	if f.Direction == ClientToServer {
-		s.releaseProbe(m.Method == "initialize")
+		s.releaseProbes(m.Method == "initialize")
 	}
 	if m.ID.Kind() == IDNull {
 		f.Pairing = Untracked
@@ -258,6 +273,12 @@ func (s *Session) request(f *Frame) {
 		s.openByID[ik] = append(s.openByID[ik], c)
 		if f.Direction == ClientToServer {
 			s.lastReq[f.ConnID] = c
+		}
+		if c.probe {
+			if s.probeOn == nil {
+				s.probeOn = map[string]*Call{}
+			}
+			s.probeOn[c.Conn] = c
 		}
 	}
 	s.emit(f)
@@ -519,24 +540,25 @@ func rejectsProbe(f *Frame) bool {
 	return false
 }
 
-// releaseProbe emits a held probe rejection: as negotiation when the client
-// fell back to initialize, as an ordinary error answer otherwise.
-func (s *Session) releaseProbe(fellBack bool) {
-	if s.probe == nil {
-		return
+// releaseProbes emits held probe rejections: as negotiation when the
+// client fell back to initialize, as ordinary error answers otherwise.
+func (s *Session) releaseProbes(fellBack bool) {
+	for i, f := range s.probes {
+		if fellBack {
+			f.Pairing = ProbeFallback
+		}
+		s.emit(f)
+		s.probes[i] = nil
 	}
-	f := s.probe
-	s.probe = nil
-	if fellBack {
-		f.Pairing = ProbeFallback
-	}
-	s.emit(f)
+	s.probes = s.probes[:0]
 }
 
 // pairExchange pairs an answer that carries no usable id (an HTTP error
 // status, an error reply with a null or missing id) with the request of the
 // same HTTP exchange: the last client request on that connection, while it
-// is still unanswered.
+// is still unanswered. An unanswered server/discover probe there takes
+// precedence over an initialize recorded after it (the recorder may write
+// the fallback before the probe's rejection).
 func (s *Session) pairExchange(f *Frame) bool {
 	if f.ConnID == "" {
 		return false
@@ -544,6 +566,9 @@ func (s *Session) pairExchange(f *Frame) bool {
 	c := s.lastReq[f.ConnID]
 	if c == nil || c.State != Pending {
 		return false
+	}
+	if p := s.probeOn[f.ConnID]; p != nil && p.State == Pending && c.Method == "initialize" && c.Line > p.Line {
+		c = p
 	}
 	f.Call = c
 	if f.Msg.Kind != Response {
@@ -610,6 +635,9 @@ func (s *Session) close(c *Call) {
 	}
 	if s.lastReq[c.Conn] == c {
 		delete(s.lastReq, c.Conn) // only a pending request pairs with its exchange
+	}
+	if c.probe && s.probeOn[c.Conn] == c {
+		delete(s.probeOn, c.Conn)
 	}
 }
 
