@@ -489,3 +489,136 @@ func TestSeveralHeldProbes(t *testing.T) {
 		t.Errorf("%d fallbacks, %d answered: %s", fallbacks, answered, pairings(rec))
 	}
 }
+
+const (
+	mrtrMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}`
+	deploy   = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"deploy",` + mrtrMeta + `}}`
+	retry2   = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"deploy","requestState":"st-1","inputResponses":{"confirm":{"action":"accept"}},` + mrtrMeta + `}}`
+	needs1   = `{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"confirm":{"method":"elicitation/create","params":{}}},"requestState":"st-1"}}`
+	done2    = `{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","content":[]}}`
+)
+
+// A retry recorded before the input_required result that issued its state
+// is linked when the result arrives, and delivered after it.
+func TestRetryRecordedBeforeInputRequired(t *testing.T) {
+	rec := readString(t, lines(
+		env(1, "c2s", deploy),
+		env(2, "c2s", retry2),
+		env(3, "s2c", needs1),
+		env(4, "s2c", done2),
+	))
+	if got, want := pairings(rec), "1:opened 3:answered 2:opened 4:answered"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	retry := byLine(rec, 2).Call
+	if op := retry.Op; op == nil || op.Requests != 2 || op.First.ID.String() != "1" || op.Parked || op.Last != retry {
+		t.Fatalf("not linked: %+v", retry.Op)
+	}
+	if first := byLine(rec, 1).Call; first.State != Completed || retry.State != Completed {
+		t.Errorf("states %v %v", first.State, retry.State)
+	}
+	if u := rec.sessions[0].Unfinished(); len(u) != 0 {
+		t.Errorf("unfinished %s", u[0].Label())
+	}
+	// a handler sees each frame as it would in capture order: the result
+	// parks its call, the retry then continues the operation
+	snap := &snapshots{}
+	if err := Read("test.jsonl", strings.NewReader(lines(env(1, "c2s", deploy), env(2, "c2s", retry2), env(3, "s2c", needs1))), snap); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(snap.seen, " "), "1:pending/- 3:parked/1 2:pending/2"; got != want {
+		t.Errorf("seen %s, want %s", got, want)
+	}
+
+	// three hops, each retry ahead of the result it continues, matched by
+	// input keys when the server issued no state
+	rec = readString(t, lines(
+		env(1, "c2s", deploy),
+		env(2, "c2s", retry2),
+		env(3, "s2c", needs1),
+		env(4, "c2s", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"deploy","inputResponses":{"region":{"action":"accept"}},`+mrtrMeta+`}}`),
+		env(5, "s2c", `{"jsonrpc":"2.0","id":2,"result":{"resultType":"input_required","inputRequests":{"region":{"method":"elicitation/create","params":{}}}}}`),
+		env(6, "s2c", `{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","content":[]}}`),
+	))
+	if got, want := pairings(rec), "1:opened 3:answered 2:opened 5:answered 4:opened 6:answered"; got != want {
+		t.Errorf("three hops: got %s, want %s", got, want)
+	}
+	if op := byLine(rec, 4).Call.Op; op == nil || op.Requests != 3 || op.First != byLine(rec, 1).Call {
+		t.Errorf("three hops not one operation: %+v", op)
+	}
+}
+
+// A retry that no input_required explains stays unlinked and is delivered
+// when it is answered, or when the reorder window closes.
+func TestUnexplainedRetry(t *testing.T) {
+	stale := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"deploy","requestState":"st-0","inputResponses":{"region":{"action":"accept"}},` + mrtrMeta + `}}`
+	rec := readString(t, lines(
+		env(1, "c2s", deploy),
+		env(2, "c2s", stale),
+		env(3, "s2c", needs1),
+		env(4, "s2c", `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"unknown requestState"}}`),
+	))
+	if got, want := pairings(rec), "1:opened 3:answered 2:opened 4:answered"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	if c := byLine(rec, 2).Call; c.Op != nil {
+		t.Errorf("linked to %+v", c.Op)
+	}
+	if u := rec.sessions[0].Unfinished(); len(u) != 1 || u[0].State != Parked || u[0].ID.String() != "1" {
+		t.Errorf("the parked call must stay unfinished: %v", u)
+	}
+
+	// its answer comes first: the request is delivered before it
+	rec = readString(t, lines(
+		env(1, "c2s", stale),
+		env(2, "s2c", `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"unknown requestState"}}`),
+	))
+	if got, want := pairings(rec), "1:opened 2:answered"; got != want {
+		t.Errorf("answered: got %s, want %s", got, want)
+	}
+
+	// past the window the retry is delivered unlinked, and a result after
+	// that parks its call
+	ls := []string{env(1, "c2s", deploy), env(2, "c2s", retry2)}
+	for i := 0; i < ReorderWindow; i++ {
+		ls = append(ls, env(3+i, "stderr", "", `"text":"working"`))
+	}
+	ls = append(ls, env(3+ReorderWindow, "s2c", needs1))
+	rec = readString(t, lines(ls...))
+	if got, want := pairings(rec), fmt.Sprintf("1:opened 2:opened %d:answered", 3+ReorderWindow); got != want {
+		t.Errorf("window: got %s, want %s", got, want)
+	}
+	if byLine(rec, 2).Call.Op != nil || len(rec.sessions[0].Unfinished()) != 2 {
+		t.Errorf("beyond the window the retry must stay unlinked")
+	}
+}
+
+// Held retries count against the file's byte budget like held answers.
+func TestHeldRetriesAreBounded(t *testing.T) {
+	maxHeldBytes = 8 << 20
+	t.Cleanup(func() { maxHeldBytes = 64 << 20 })
+	big := strings.Repeat("x", 6<<20)
+	rec := readString(t, lines(
+		env(1, "c2s", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a","requestState":"`+big+`"}}`),
+		env(2, "c2s", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"b","requestState":"`+big+`"}}`),
+	))
+	if got, want := pairings(rec), "1:opened 2:opened"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+// snapshots records, as each frame is delivered, its call's state and the
+// round trips of its operation.
+type snapshots struct{ seen []string }
+
+func (r *snapshots) Frame(s *Session, f *Frame) {
+	if c := f.Call; c != nil {
+		n := "-"
+		if c.Op != nil {
+			n = fmt.Sprint(c.Op.Requests)
+		}
+		r.seen = append(r.seen, fmt.Sprintf("%d:%s/%s", f.Line, c.State, n))
+	}
+}
+func (r *snapshots) Damage(*Session, Damage) {}
+func (r *snapshots) End(*Session)            {}
