@@ -112,8 +112,8 @@ Good: status 200 with {"jsonrpc":"2.0","id":3,"result":{}}`,
 		if !f.HTTPErrorBody() {
 			return
 		}
-		if f.Pairing == session.ProbeFallback {
-			return // a legacy server turning down a version probe: negotiation
+		if f.Pairing == session.ProbeFallback || f.TransportPlumbing() {
+			return // a legacy server turning down a version probe: negotiation; or the transport's own 405
 		}
 		what := fmt.Sprintf("HTTP %d with no JSON-RPC answer", f.Status)
 		switch {

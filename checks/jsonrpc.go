@@ -33,8 +33,8 @@ Fix: send logs to stderr (console.error, log to os.Stderr), never to stdout.
 Bad:  Server listening on stdio          (written to stdout)
 Good: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"listening"}}`,
 	Check: func(p *Pass, f *session.Frame) {
-		if !f.IsProtocol() || f.Truncated || f.HTTPErrorBody() {
-			return // HTTP error bodies are http-error's
+		if !f.IsProtocol() || f.Truncated || f.HTTPErrorBody() || f.TransportPlumbing() {
+			return // HTTP error bodies are http-error's; plumbing is not protocol traffic
 		}
 		if f.HasText && f.Raw == nil {
 			if strings.TrimSpace(f.Text) == "" {

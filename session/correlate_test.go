@@ -607,6 +607,44 @@ func TestHeldRetriesAreBounded(t *testing.T) {
 	}
 }
 
+// Transport plumbing: the legacy HTTP+SSE endpoint event and its 202
+// acknowledgements, and a 405 that answers no recorded request.
+func TestTransportPlumbing(t *testing.T) {
+	rec := readString(t, lines(
+		webEnv(1, "s2c", "sse", "", `"status":200`, `"text":"/messages?sessionId=2b7c9e4a"`),
+		webEnv(2, "s2c", "sse", "", `"status":200`, `"text":"http://127.0.0.1:3001/messages/?session_id=9f3c"`),
+		webEnv(3, "c2s", "p1", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`),
+		webEnv(4, "s2c", "p1", "", `"status":202`, `"text":"Accepted"`),
+		webEnv(5, "s2c", "sse", `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2024-11-05","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`, `"status":200`),
+		webEnv(6, "s2c", "g", "", `"status":405`),
+		webEnv(7, "s2c", "g", `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Method not allowed."},"id":null}`, `"status":405`),
+		webEnv(8, "s2c", "g", "", `"status":405`, `"text":"Method Not Allowed"`),
+	))
+	if got, want := pairings(rec), "1:plumbing 2:plumbing 3:opened 4:plumbing 5:answered 6:plumbing 7:plumbing 8:plumbing"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	for _, f := range rec.frames {
+		if f.TransportPlumbing() != (f.Pairing == Plumbing) {
+			t.Errorf("line %d: TransportPlumbing disagrees with its pairing", f.Line)
+		}
+	}
+
+	// what stays protocol traffic or an HTTP error
+	rec = readString(t, lines(
+		env(1, "s2c", "", `"text":"/messages?sessionId=2b7c9e4a"`),                  // stdio: pollution
+		webEnv(2, "s2c", "sse", "", `"status":200`, `"text":"Server listening"`),    // not a URL
+		webEnv(3, "s2c", "sse", "", `"status":200`, `"text":"ftp://example.com/x"`), // not http
+		webEnv(4, "s2c", "g", "", `"status":401`),
+		webEnv(5, "s2c", "g", "", `"status":403`),
+		webEnv(6, "s2c", "g", "", `"status":500`),
+		webEnv(7, "c2s", "p", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`),
+		webEnv(8, "s2c", "p", "", `"status":405`), // answers the POST just before it
+	))
+	if got, want := pairings(rec), "7:opened 8:answered"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
 // snapshots records, as each frame is delivered, its call's state and the
 // round trips of its operation.
 type snapshots struct{ seen []string }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
+	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -167,8 +168,17 @@ func (s *Session) add(f *Frame) {
 			}
 		}
 	}
-	if f.HTTPErrorBody() && s.pairExchange(f) && s.holdProbe(f) {
-		return
+	switch {
+	case f.HTTPErrorBody():
+		if s.pairExchange(f) {
+			if s.holdProbe(f) {
+				return
+			}
+		} else if f.Status == 405 {
+			f.Pairing = Plumbing // the client's GET or DELETE: the stream is not offered
+		}
+	case f.Msg.Kind == NoMessage && isPlumbing(f):
+		f.Pairing = Plumbing
 	}
 	s.out(f)
 }
@@ -184,6 +194,34 @@ func (s *Session) out(f *Frame) {
 		s.after[i] = pendingLink{}
 	}
 	s.after = s.after[:0]
+}
+
+// isPlumbing reports the legacy HTTP+SSE transport's own text frames: the
+// endpoint event that opens its GET stream (a URL or path), and the text a
+// server writes on the 202 that acknowledges a POST ("Accepted").
+func isPlumbing(f *Frame) bool {
+	if f.Direction != ServerToClient || !f.HasText || f.Raw != nil || !f.isHTTP() {
+		return false
+	}
+	return f.Status == 202 || isEndpoint(f.Text)
+}
+
+// isEndpoint reports an endpoint event's data: an absolute path, or an
+// http(s) URL.
+func isEndpoint(text string) bool {
+	text = strings.TrimSpace(text)
+	if text == "" || strings.ContainsAny(text, " \t\r\n") {
+		return false
+	}
+	u, err := url.Parse(text)
+	switch {
+	case err != nil:
+		return false
+	case u.Scheme == "":
+		return strings.HasPrefix(text, "/")
+	default:
+		return (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+	}
 }
 
 // holdProbe decides an answer that turned down a server/discover probe: a
@@ -493,6 +531,9 @@ func (s *Session) response(f *Frame) bool {
 			return s.answered(f)
 		}
 		f.Pairing = Unmatched
+		if f.Status == 405 && f.isHTTP() {
+			f.Pairing = Plumbing // an id-less error for the client's GET or DELETE
+		}
 		return true
 	}
 	if c := s.find(reqDir, m.ID, f.ConnID, false); c != nil {
