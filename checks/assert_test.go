@@ -107,3 +107,63 @@ func TestAssertions(t *testing.T) {
 		})
 	}
 }
+
+// A multi round-trip chain whose retries the recorder wrote before the
+// input_required results that issued their state is the same operation as
+// the chain in capture order: the same round trips, the same durations.
+func TestRacedChainCountsAsInOrder(t *testing.T) {
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}`
+	call := func(id int, extra string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"deploy",%s%s}}`, id, extra, meta)
+	}
+	ask := func(id int, key, state string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"resultType":"input_required","inputRequests":{%q:{"method":"elicitation/create","params":{}}},"requestState":%q}}`, id, key, state)
+	}
+	type row struct {
+		ms       int
+		dir, raw string
+	}
+	hops := []row{
+		{0, "c2s", call(1, "")},
+		{100, "s2c", ask(1, "confirm", "st-1")},
+		{110, "c2s", call(2, `"requestState":"st-1","inputResponses":{"confirm":{"action":"accept"}},`)},
+		{300, "s2c", ask(2, "region", "st-2")},
+		{310, "c2s", call(3, `"requestState":"st-2","inputResponses":{"region":{"action":"accept","content":{"region":"eu"}}},`)},
+		{600, "s2c", `{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","content":[]}}`},
+	}
+	capture := func(rows []row) string {
+		var b strings.Builder
+		for i, r := range rows {
+			ts := time.Date(2026, 9, 1, 10, 0, 0, 0, time.UTC).Add(time.Duration(r.ms) * time.Millisecond).Format(time.RFC3339Nano)
+			fmt.Fprintf(&b, `{"session_id":"c1","server_label":"ops","seq":%d,"ts":%q,"direction":%q,"transport":"stdio","raw":%s}`+"\n", i+1, ts, r.dir, r.raw)
+		}
+		return b.String()
+	}
+	// each retry written before the result it answers (timestamps unchanged)
+	raced := []row{hops[0], hops[2], hops[1], hops[4], hops[3], hops[5]}
+	a := Assertions{MaxRoundTrips: 2, MaxDuration: dur(500 * time.Millisecond), MaxServerDuration: dur(100 * time.Millisecond)}
+	results := func(c string) []Assertion {
+		src := session.Source{Name: "ops.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(c)), nil }}
+		gate, _ := ParseGate("none", All())
+		res, err := Run([]session.Source{src}, Config{Rules: All(), Gate: gate, Assertions: a})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(res.Sessions[0].Findings); n != 0 {
+			t.Errorf("%d findings, first: %s", n, res.Sessions[0].Findings[0].Message)
+		}
+		return res.Sessions[0].Assertions
+	}
+	inOrder, racedOut := results(capture(hops)), results(capture(raced))
+	if len(inOrder) != 3 || len(racedOut) != 3 {
+		t.Fatalf("assertions: %v / %v", inOrder, racedOut)
+	}
+	for i := range inOrder {
+		if inOrder[i].Passed || inOrder[i] != racedOut[i] {
+			t.Errorf("in order: %+v\nraced:    %+v", inOrder[i], racedOut[i])
+		}
+	}
+	if want := `1 tool call used more requests than 2; the worst, tools/call "deploy" (id 1) at ops.jsonl:1, used 3 requests`; inOrder[2].Message != want {
+		t.Errorf("round trips: %q", inOrder[2].Message)
+	}
+}

@@ -16,7 +16,12 @@ var ruleHTTPError = &Rule{
 or more that carries no JSON-RPC answer (no body, a body that is not JSON, or
 JSON that is not JSON-RPC such as an OAuth {"error":"invalid_token"}) leaves the
 client without a protocol-level reason: an authentication wall (401/403), a
-proxy failure (502/504), a crashed handler (500).`,
+proxy failure (502/504), a crashed handler (500).
+
+Transport plumbing is not reported: a 405 answering the client's GET or DELETE
+(a server without a standalone stream) when no request of that connection is
+waiting, a 202 acknowledgement, and the rejection with which a legacy server
+turns down a server/discover probe the client then falls back from.`,
 		Fix: `Look at the status and the WWW-Authenticate header; configure credentials
 or fix the server or proxy so that errors come back as JSON-RPC error objects.`,
 		Bad:   `status 502 with body "Bad Gateway"`,
@@ -27,7 +32,7 @@ or fix the server or proxy so that errors come back as JSON-RPC error objects.`,
 		if !f.HTTPErrorBody() {
 			return
 		}
-		if f.Pairing == session.ProbeFallback {
+		if f.Pairing == session.ProbeFallback || f.TransportPlumbing() {
 			return // a legacy server turning down a version probe: negotiation
 		}
 		what := fmt.Sprintf("HTTP %d with no JSON-RPC answer", f.Status)

@@ -20,14 +20,18 @@ it. The same holds for an object with none of the JSON-RPC members, members of
 the wrong type (a method that is not a string, params that are not an object,
 an error without an integer code), and a JSON array (a batch) in any revision
 but 2025-03-26, the only one that defines batches. The messages inside a batch
-are still correlated and checked one by one.`,
+are still correlated and checked one by one.
+
+The legacy HTTP+SSE transport (2024-11-05) opens its stream with an endpoint
+event whose data is a URL or path, not JSON-RPC: on an HTTP session that text is
+transport plumbing and not reported. The same text on stdio is.`,
 		Fix:   `send logs to stderr (console.error, log to os.Stderr), never to stdout.`,
 		Bad:   `Server listening on stdio          (written to stdout)`,
 		Good:  `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"listening"}}`,
 		Since: "0.1.0",
 	},
 	New: EachFrame(func(p *Pass, f *session.Frame) {
-		if !f.IsProtocol() || f.Truncated || f.HTTPErrorBody() {
+		if !f.IsProtocol() || f.Truncated || f.HTTPErrorBody() || f.TransportPlumbing() {
 			return // HTTP error bodies are http-error's
 		}
 		if f.HasText && f.Raw == nil {

@@ -51,6 +51,7 @@ type Call struct {
 	TaskRef    string     // the task a tasks/* request is about
 
 	probe           bool // server/discover, a possible dual-era version probe
+	held            bool // an early multi round-trip retry whose request frame is held back
 	listedCancelled bool // in Session.cancelled
 	byIDPos         int  // position in Session.openByID
 }

@@ -358,3 +358,305 @@ func TestRevisions(t *testing.T) {
 		t.Errorf("session revision %q, want the offered 2025-03-26", rev)
 	}
 }
+
+// webEnv builds one envelope of an HTTP session: transport http, a
+// connection and, for answers, a status.
+func webEnv(seq int, dir, conn, raw string, extra ...string) string {
+	e := httpEnv(seq, dir, conn, raw, extra...)
+	return strings.Replace(e, `"transport":"stdio"`, `"transport":"http"`, 1)
+}
+
+const (
+	discover   = `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	initialize = `{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
+	initResult = `{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`
+)
+
+// The fallback initialize may be recorded before the rejection of the probe
+// that triggered it: the rejection is still negotiation.
+func TestProbeFallbackRecordedBeforeTheRejection(t *testing.T) {
+	for _, code := range []string{"-32601", "-32602", "-32022"} {
+		rec := readString(t, lines(
+			env(1, "c2s", discover),
+			env(2, "c2s", initialize),
+			env(3, "s2c", `{"jsonrpc":"2.0","id":1,"error":{"code":`+code+`,"message":"no"}}`),
+			env(4, "s2c", initResult),
+		))
+		if got, want := pairings(rec), "1:opened 2:opened 3:probe-fallback 4:answered"; got != want {
+			t.Errorf("%s: got %s, want %s", code, got, want)
+		}
+		if rev := rec.sessions[0].Revision; rev != "2025-11-25" {
+			t.Errorf("%s: session revision %q", code, rev)
+		}
+	}
+	// an initialize before the probe is no fallback from it
+	rec := readString(t, lines(
+		env(1, "c2s", initialize),
+		env(2, "s2c", initResult),
+		env(3, "c2s", discover),
+		env(4, "s2c", `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`),
+		env(5, "c2s", `{"jsonrpc":"2.0","id":3,"method":"tools/list"}`),
+	))
+	if got := pairings(rec); !strings.Contains(got, "4:answered") {
+		t.Errorf("initialize first: %s", got)
+	}
+	// nor is any other answer to the probe
+	rec = readString(t, lines(
+		env(1, "c2s", discover),
+		env(2, "c2s", initialize),
+		env(3, "s2c", `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error"}}`),
+	))
+	if got := pairings(rec); !strings.Contains(got, "3:answered") {
+		t.Errorf("an internal error: %s", got)
+	}
+}
+
+// Over HTTP the rejection may carry no id: it answers the probe's exchange,
+// not the initialize recorded after the probe on the same connection.
+func TestProbeFallbackRecordedFirstOverHTTP(t *testing.T) {
+	nullID := `{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request: Server not initialized"}}`
+	cases := []struct {
+		name      string
+		rejection string
+		initConn  string
+	}{
+		{"null id, same connection", webEnv(3, "s2c", "a", nullID, `"status":400`), "a"},
+		{"no id, same connection", webEnv(3, "s2c", "a", `{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}`, `"status":400`), "a"},
+		{"status only, same connection", webEnv(3, "s2c", "a", "", `"status":400`), "a"},
+		{"text body, same connection", webEnv(3, "s2c", "a", "", `"status":400`, `"text":"Bad Request: unsupported MCP-Protocol-Version"`), "a"},
+		{"null id, other connection", webEnv(3, "s2c", "a", nullID, `"status":400`), "b"},
+		{"status only, other connection", webEnv(3, "s2c", "a", "", `"status":404`), "b"},
+	}
+	for _, c := range cases {
+		rec := readString(t, lines(
+			webEnv(1, "c2s", "a", discover),
+			webEnv(2, "c2s", c.initConn, initialize),
+			c.rejection,
+			webEnv(4, "s2c", c.initConn, initResult, `"status":200`),
+		))
+		if got, want := pairings(rec), "1:opened 2:opened 3:probe-fallback 4:answered"; got != want {
+			t.Errorf("%s: got %s, want %s", c.name, got, want)
+		}
+		if f := byLine(rec, 3); f.Call == nil || f.Call.Method != "server/discover" || f.Call.State != Failed {
+			t.Errorf("%s: the rejection answered %+v", c.name, f.Call)
+		}
+		if u := rec.sessions[0].Unfinished(); len(u) != 0 {
+			t.Errorf("%s: unfinished %s", c.name, u[0].Label())
+		}
+	}
+	// the probe takes precedence over an initialize only
+	rec := readString(t, lines(
+		webEnv(1, "c2s", "a", discover),
+		webEnv(2, "c2s", "a", `{"jsonrpc":"2.0","id":2,"method":"ping"}`),
+		webEnv(3, "s2c", "a", nullID, `"status":400`),
+	))
+	if f := byLine(rec, 3); f.Call == nil || f.Call.Method != "ping" || f.Pairing != Answered {
+		t.Errorf("a ping recorded after the probe: %+v", f.Call)
+	}
+	// with no initialize at all the rejection stays an error answer
+	rec = readString(t, lines(
+		webEnv(1, "c2s", "a", discover),
+		webEnv(2, "s2c", "a", nullID, `"status":400`),
+	))
+	if got := pairings(rec); got != "1:opened 2:answered" {
+		t.Errorf("no fallback: %s", got)
+	}
+}
+
+// Two probes turned down before the client's next request share its verdict.
+func TestSeveralHeldProbes(t *testing.T) {
+	rec := readString(t, lines(
+		webEnv(1, "c2s", "a", discover),
+		webEnv(2, "c2s", "b", strings.Replace(discover, `"id":1`, `"id":7`, 1)),
+		webEnv(3, "s2c", "a", "", `"status":400`),
+		webEnv(4, "s2c", "b", "", `"status":400`),
+		webEnv(5, "c2s", "a", initialize),
+	))
+	if got, want := pairings(rec), "1:opened 2:opened 3:probe-fallback 4:probe-fallback 5:opened"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	// past the bound the oldest are decided early, as error answers
+	var ls []string
+	for i := 1; i <= maxHeldProbes+2; i++ {
+		ls = append(ls, webEnv(i, "c2s", fmt.Sprint("c", i), strings.Replace(discover, `"id":1`, fmt.Sprintf(`"id":%d`, i), 1)))
+	}
+	for i := 1; i <= maxHeldProbes+2; i++ {
+		ls = append(ls, webEnv(maxHeldProbes+2+i, "s2c", fmt.Sprint("c", i), "", `"status":400`))
+	}
+	rec = readString(t, lines(append(ls, webEnv(2*maxHeldProbes+5, "c2s", "c1", initialize))...))
+	fallbacks := strings.Count(pairings(rec), "probe-fallback")
+	if answered := strings.Count(pairings(rec), "answered"); fallbacks != maxHeldProbes || answered != 2 {
+		t.Errorf("%d fallbacks, %d answered: %s", fallbacks, answered, pairings(rec))
+	}
+}
+
+const (
+	mrtrMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}`
+	deploy   = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"deploy",` + mrtrMeta + `}}`
+	retry2   = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"deploy","requestState":"st-1","inputResponses":{"confirm":{"action":"accept"}},` + mrtrMeta + `}}`
+	needs1   = `{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"confirm":{"method":"elicitation/create","params":{}}},"requestState":"st-1"}}`
+	done2    = `{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","content":[]}}`
+)
+
+// A retry recorded before the input_required result that issued its state
+// is linked when the result arrives, and delivered after it.
+func TestRetryRecordedBeforeInputRequired(t *testing.T) {
+	rec := readString(t, lines(
+		env(1, "c2s", deploy),
+		env(2, "c2s", retry2),
+		env(3, "s2c", needs1),
+		env(4, "s2c", done2),
+	))
+	if got, want := pairings(rec), "1:opened 3:answered 2:opened 4:answered"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	retry := byLine(rec, 2).Call
+	if op := retry.Op; op == nil || op.Requests != 2 || op.First.ID.String() != "1" || op.Parked || op.Last != retry {
+		t.Fatalf("not linked: %+v", retry.Op)
+	}
+	if first := byLine(rec, 1).Call; first.State != Completed || retry.State != Completed {
+		t.Errorf("states %v %v", first.State, retry.State)
+	}
+	if u := rec.sessions[0].Unfinished(); len(u) != 0 {
+		t.Errorf("unfinished %s", u[0].Label())
+	}
+	// a handler sees each frame as it would in capture order: the result
+	// parks its call, the retry then continues the operation
+	snap := &snapshots{}
+	if err := Read("test.jsonl", strings.NewReader(lines(env(1, "c2s", deploy), env(2, "c2s", retry2), env(3, "s2c", needs1))), snap); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(snap.seen, " "), "1:pending/- 3:parked/1 2:pending/2"; got != want {
+		t.Errorf("seen %s, want %s", got, want)
+	}
+
+	// three hops, each retry ahead of the result it continues, matched by
+	// input keys when the server issued no state
+	rec = readString(t, lines(
+		env(1, "c2s", deploy),
+		env(2, "c2s", retry2),
+		env(3, "s2c", needs1),
+		env(4, "c2s", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"deploy","inputResponses":{"region":{"action":"accept"}},`+mrtrMeta+`}}`),
+		env(5, "s2c", `{"jsonrpc":"2.0","id":2,"result":{"resultType":"input_required","inputRequests":{"region":{"method":"elicitation/create","params":{}}}}}`),
+		env(6, "s2c", `{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","content":[]}}`),
+	))
+	if got, want := pairings(rec), "1:opened 3:answered 2:opened 5:answered 4:opened 6:answered"; got != want {
+		t.Errorf("three hops: got %s, want %s", got, want)
+	}
+	if op := byLine(rec, 4).Call.Op; op == nil || op.Requests != 3 || op.First != byLine(rec, 1).Call {
+		t.Errorf("three hops not one operation: %+v", op)
+	}
+}
+
+// A retry that no input_required explains stays unlinked and is delivered
+// when it is answered, or when the reorder window closes.
+func TestUnexplainedRetry(t *testing.T) {
+	stale := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"deploy","requestState":"st-0","inputResponses":{"region":{"action":"accept"}},` + mrtrMeta + `}}`
+	rec := readString(t, lines(
+		env(1, "c2s", deploy),
+		env(2, "c2s", stale),
+		env(3, "s2c", needs1),
+		env(4, "s2c", `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"unknown requestState"}}`),
+	))
+	if got, want := pairings(rec), "1:opened 3:answered 2:opened 4:answered"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	if c := byLine(rec, 2).Call; c.Op != nil {
+		t.Errorf("linked to %+v", c.Op)
+	}
+	if u := rec.sessions[0].Unfinished(); len(u) != 1 || u[0].State != Parked || u[0].ID.String() != "1" {
+		t.Errorf("the parked call must stay unfinished: %v", u)
+	}
+
+	// its answer comes first: the request is delivered before it
+	rec = readString(t, lines(
+		env(1, "c2s", stale),
+		env(2, "s2c", `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"unknown requestState"}}`),
+	))
+	if got, want := pairings(rec), "1:opened 2:answered"; got != want {
+		t.Errorf("answered: got %s, want %s", got, want)
+	}
+
+	// past the window the retry is delivered unlinked, and a result after
+	// that parks its call
+	ls := []string{env(1, "c2s", deploy), env(2, "c2s", retry2)}
+	for i := 0; i < ReorderWindow; i++ {
+		ls = append(ls, env(3+i, "stderr", "", `"text":"working"`))
+	}
+	ls = append(ls, env(3+ReorderWindow, "s2c", needs1))
+	rec = readString(t, lines(ls...))
+	if got, want := pairings(rec), fmt.Sprintf("1:opened 2:opened %d:answered", 3+ReorderWindow); got != want {
+		t.Errorf("window: got %s, want %s", got, want)
+	}
+	if byLine(rec, 2).Call.Op != nil || len(rec.sessions[0].Unfinished()) != 2 {
+		t.Errorf("beyond the window the retry must stay unlinked")
+	}
+}
+
+// Held retries count against the file's byte budget like held answers.
+func TestHeldRetriesAreBounded(t *testing.T) {
+	maxHeldBytes = 8 << 20
+	t.Cleanup(func() { maxHeldBytes = 64 << 20 })
+	big := strings.Repeat("x", 6<<20)
+	rec := readString(t, lines(
+		env(1, "c2s", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a","requestState":"`+big+`"}}`),
+		env(2, "c2s", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"b","requestState":"`+big+`"}}`),
+	))
+	if got, want := pairings(rec), "1:opened 2:opened"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+// Transport plumbing: the legacy HTTP+SSE endpoint event and its 202
+// acknowledgements, and a 405 that answers no recorded request.
+func TestTransportPlumbing(t *testing.T) {
+	rec := readString(t, lines(
+		webEnv(1, "s2c", "sse", "", `"status":200`, `"text":"/messages?sessionId=2b7c9e4a"`),
+		webEnv(2, "s2c", "sse", "", `"status":200`, `"text":"http://127.0.0.1:3001/messages/?session_id=9f3c"`),
+		webEnv(3, "c2s", "p1", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`),
+		webEnv(4, "s2c", "p1", "", `"status":202`, `"text":"Accepted"`),
+		webEnv(5, "s2c", "sse", `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2024-11-05","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`, `"status":200`),
+		webEnv(6, "s2c", "g", "", `"status":405`),
+		webEnv(7, "s2c", "g", `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Method not allowed."},"id":null}`, `"status":405`),
+		webEnv(8, "s2c", "g", "", `"status":405`, `"text":"Method Not Allowed"`),
+	))
+	if got, want := pairings(rec), "1:plumbing 2:plumbing 3:opened 4:plumbing 5:answered 6:plumbing 7:plumbing 8:plumbing"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	for _, f := range rec.frames {
+		if f.TransportPlumbing() != (f.Pairing == Plumbing) {
+			t.Errorf("line %d: TransportPlumbing disagrees with its pairing", f.Line)
+		}
+	}
+
+	// what stays protocol traffic or an HTTP error
+	rec = readString(t, lines(
+		env(1, "s2c", "", `"text":"/messages?sessionId=2b7c9e4a"`),                  // stdio: pollution
+		webEnv(2, "s2c", "sse", "", `"status":200`, `"text":"Server listening"`),    // not a URL
+		webEnv(3, "s2c", "sse", "", `"status":200`, `"text":"ftp://example.com/x"`), // not http
+		webEnv(4, "s2c", "g", "", `"status":401`),
+		webEnv(5, "s2c", "g", "", `"status":403`),
+		webEnv(6, "s2c", "g", "", `"status":500`),
+		webEnv(7, "c2s", "p", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`),
+		webEnv(8, "s2c", "p", "", `"status":405`), // answers the POST just before it
+	))
+	if got, want := pairings(rec), "7:opened 8:answered"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+// snapshots records, as each frame is delivered, its call's state and the
+// round trips of its operation.
+type snapshots struct{ seen []string }
+
+func (r *snapshots) Frame(s *Session, f *Frame) {
+	if c := f.Call; c != nil {
+		n := "-"
+		if c.Op != nil {
+			n = fmt.Sprint(c.Op.Requests)
+		}
+		r.seen = append(r.seen, fmt.Sprintf("%d:%s/%s", f.Line, c.State, n))
+	}
+}
+func (r *snapshots) Damage(*Session, Damage) {}
+func (r *snapshots) End(*Session)            {}

@@ -161,6 +161,20 @@ func (f *Frame) StatusOnly() bool {
 	return f.Raw == nil && !f.HasText && f.Status != 0
 }
 
+// TransportPlumbing reports a server frame that correlation found to be the
+// HTTP transport's own traffic rather than a protocol message (spec §2.3):
+// the legacy HTTP+SSE transport's endpoint event, its 202 acknowledgement
+// with a text body, and a 405 that answers no recorded request (the
+// client's GET or DELETE of a stream the server does not offer). Rules that
+// judge the protocol channel or HTTP errors skip it.
+func (f *Frame) TransportPlumbing() bool { return f.Pairing == Plumbing }
+
+// isHTTP reports a frame of the HTTP transport (old logs may omit the
+// transport but still name the connection).
+func (f *Frame) isHTTP() bool {
+	return f.Transport == "http" || (f.Transport == "" && f.ConnID != "")
+}
+
 // Pairing is what correlation concluded about a frame.
 type Pairing uint8
 
@@ -176,9 +190,10 @@ const (
 	Absorbed                     // an unmatched answer explained by a truncated request
 	Cancelling                   // a notifications/cancelled naming Call
 	ProbeFallback                // an error answer to a version probe the client then fell back from
+	Plumbing                     // HTTP transport plumbing, not protocol traffic (see TransportPlumbing)
 )
 
-var pairingNames = [...]string{"unpaired", "opened", "reused", "untracked", "answered", "late", "duplicate", "unmatched", "absorbed", "cancelling", "probe-fallback"}
+var pairingNames = [...]string{"unpaired", "opened", "reused", "untracked", "answered", "late", "duplicate", "unmatched", "absorbed", "cancelling", "probe-fallback", "plumbing"}
 
 func (p Pairing) String() string {
 	if int(p) < len(pairingNames) {

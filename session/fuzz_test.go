@@ -11,6 +11,8 @@ import (
 // panic or a hang. Seeds are the project's captures and known damage shapes.
 func FuzzRead(f *testing.F) {
 	paths, _ := filepath.Glob(filepath.Join("..", "testdata", "*.jsonl"))
+	rules, _ := filepath.Glob(filepath.Join("..", "checks", "testdata", "*", "*.jsonl"))
+	paths = append(paths, rules...)
 	for _, p := range paths {
 		if data, err := os.ReadFile(p); err == nil {
 			f.Add(data)
@@ -25,10 +27,22 @@ func FuzzRead(f *testing.F) {
 		if err != nil {
 			return
 		}
+		seen := map[*Frame]bool{}
 		for _, fr := range rec.frames {
 			if fr.Line < 1 || fr.SessionID == "" {
 				t.Fatalf("frame without a location or session: %+v", fr)
 			}
+			if seen[fr] {
+				t.Fatalf("frame delivered twice: %+v", fr)
+			}
+			seen[fr] = true
+		}
+		var added int64
+		for _, s := range rec.sessions {
+			added += s.Frames
+		}
+		if added != int64(len(rec.frames)) {
+			t.Fatalf("%d frames read, %d delivered: held frames must never be dropped", added, len(rec.frames))
 		}
 		for _, d := range rec.damage {
 			if d.Line < 1 || d.Reason == "" {

@@ -14,7 +14,9 @@ import (
 
 // Handler receives a capture as it is read. Frames of one session arrive in
 // capture order, except that an answer recorded before its request is
-// delivered after it.
+// delivered after it, a multi round-trip retry recorded before the result
+// that issued its state is delivered after that result, and a rejected
+// version probe's answer waits for the client's next request.
 type Handler interface {
 	// Frame is called once per correlated frame. f is not retained by the
 	// reader; the handler must not keep it either.

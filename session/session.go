@@ -2,6 +2,7 @@ package session
 
 import (
 	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
+	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -23,6 +24,9 @@ const (
 	maxCancelled = 4096
 	// maxTasks is how many tasks are followed at once.
 	maxTasks = 4096
+	// maxHeldProbes is how many rejected version probes wait at once for
+	// the client's next request; past it the oldest is decided early.
+	maxHeldProbes = 8
 )
 
 // maxHeldBytes bounds the answers the sessions of a file hold back for the
@@ -60,7 +64,10 @@ type Session struct {
 	cancelled []*Call           // cancelled calls still open, oldest first
 	lastReq   map[string]*Call  // the last client request on each HTTP connection
 	orphans   []orphan          // answers waiting for their request
-	probe     *Frame            // a rejected version probe's answer, held until the next client request
+	retries   []orphan          // multi round-trip retries waiting for the result that issued their state
+	after     []pendingLink     // retries a result explained, joined and delivered right after it
+	probes    []*Frame          // rejected version probes' answers, held until the next client request
+	probeOn   map[string]*Call  // the unanswered server/discover probe on each HTTP connection
 	parked    []*Operation
 	tasks     map[string]*Task
 	taskOrder []string
@@ -84,6 +91,13 @@ type idKey struct {
 	id  string
 }
 
+// pendingLink is a held retry and the operation it continues.
+type pendingLink struct {
+	op *Operation
+	f  *Frame
+}
+
+// orphan is a frame held back for the reorder window.
 type orphan struct {
 	f       *Frame
 	expires int64
@@ -130,6 +144,7 @@ func (s *Session) add(f *Frame) {
 		s.highestSeq = f.Seq
 	}
 	s.markBatch(f)
+	s.expireRetries(false)
 	s.expireOrphans(false)
 	if f.Truncated && f.IsProtocol() && (f.Msg.Kind == NoMessage || f.Msg.Kind == Invalid) {
 		s.truncated(f)
@@ -153,19 +168,80 @@ func (s *Session) add(f *Frame) {
 			}
 		}
 	}
-	if f.HTTPErrorBody() && s.pairExchange(f) && s.holdProbe(f) {
-		return
+	switch {
+	case f.HTTPErrorBody():
+		if s.pairExchange(f) {
+			if s.holdProbe(f) {
+				return
+			}
+		} else if f.Status == 405 {
+			f.Pairing = Plumbing // the client's GET or DELETE: the stream is not offered
+		}
+	case f.Msg.Kind == NoMessage && isPlumbing(f):
+		f.Pairing = Plumbing
 	}
-	s.emit(f)
+	s.out(f)
 }
 
-// holdProbe keeps back the answer that turned down a server/discover probe
-// until the client's next request shows whether it fell back to initialize.
-func (s *Session) holdProbe(f *Frame) bool {
-	if !f.Call.probe || s.initCall != nil || !rejectsProbe(f) {
+// out delivers f, then the held retries it explained. They join their
+// operations only now, so that f is seen as in capture order: its call
+// parked, the retry not linked yet.
+func (s *Session) out(f *Frame) {
+	s.emit(f)
+	for i, l := range s.after {
+		s.join(l.op, l.f.Call)
+		s.emit(l.f)
+		s.after[i] = pendingLink{}
+	}
+	s.after = s.after[:0]
+}
+
+// isPlumbing reports the legacy HTTP+SSE transport's own text frames: the
+// endpoint event that opens its GET stream (a URL or path), and the text a
+// server writes on the 202 that acknowledges a POST ("Accepted").
+func isPlumbing(f *Frame) bool {
+	if f.Direction != ServerToClient || !f.HasText || f.Raw != nil || !f.isHTTP() {
 		return false
 	}
-	s.probe = f.detach()
+	return f.Status == 202 || isEndpoint(f.Text)
+}
+
+// isEndpoint reports an endpoint event's data: an absolute path, or an
+// http(s) URL.
+func isEndpoint(text string) bool {
+	text = strings.TrimSpace(text)
+	if text == "" || strings.ContainsAny(text, " \t\r\n") {
+		return false
+	}
+	u, err := url.Parse(text)
+	switch {
+	case err != nil:
+		return false
+	case u.Scheme == "":
+		return strings.HasPrefix(text, "/")
+	default:
+		return (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+	}
+}
+
+// holdProbe decides an answer that turned down a server/discover probe: a
+// fallback when the client's initialize was already recorded after the
+// probe (the recorder wrote it before this answer), otherwise held until
+// the client's next request shows whether it fell back.
+func (s *Session) holdProbe(f *Frame) bool {
+	c := f.Call
+	if !c.probe || !rejectsProbe(f) {
+		return false
+	}
+	if s.initCall != nil && s.initCall.Line > c.Line {
+		f.Pairing = ProbeFallback
+		return false
+	}
+	if len(s.probes) == maxHeldProbes {
+		s.emit(s.probes[0]) // decided early, as an ordinary answer
+		s.probes = slices.Delete(s.probes, 0, 1)
+	}
+	s.probes = append(s.probes, f.detach())
 	return true
 }
 
@@ -187,7 +263,8 @@ func (s *Session) markBatch(f *Frame) {
 
 // finish emits everything still held; the session has no more frames.
 func (s *Session) finish() {
-	s.releaseProbe(false)
+	s.releaseProbes(false)
+	s.expireRetries(true)
 	s.expireOrphans(true)
 	switch {
 	case s.Revision != "":
@@ -201,11 +278,11 @@ func (s *Session) finish() {
 func (s *Session) request(f *Frame) {
 	m := &f.Msg
 	if f.Direction == ClientToServer {
-		s.releaseProbe(m.Method == "initialize")
+		s.releaseProbes(m.Method == "initialize")
 	}
 	if m.ID.Kind() == IDNull {
 		f.Pairing = Untracked
-		s.emit(f)
+		s.out(f)
 		return
 	}
 	c := &Call{
@@ -227,6 +304,7 @@ func (s *Session) request(f *Frame) {
 	f.Call, f.Pairing = c, Opened
 	k := callKey{c.Dir, c.ID.tok, c.Conn}
 	if old := s.open[k]; old != nil {
+		s.releaseRetry(old)
 		old.State = Superseded
 		s.close(old)
 		c.Superseded, f.Pairing = old, Reused
@@ -244,7 +322,7 @@ func (s *Session) request(f *Frame) {
 	case "server/discover":
 		c.probe = f.Direction == ClientToServer
 	}
-	s.link(c, m.Req)
+	early := s.link(c, m.Req) && f.Direction == ClientToServer
 	if s.open == nil {
 		s.open = map[callKey]*Call{}
 	}
@@ -259,9 +337,101 @@ func (s *Session) request(f *Frame) {
 		if f.Direction == ClientToServer {
 			s.lastReq[f.ConnID] = c
 		}
+		if c.probe {
+			if s.probeOn == nil {
+				s.probeOn = map[string]*Call{}
+			}
+			s.probeOn[c.Conn] = c
+		}
 	}
-	s.emit(f)
+	if early {
+		s.holdRetry(f)
+	} else {
+		s.out(f)
+	}
 	s.adoptOrphans(c)
+}
+
+// holdRetry keeps back a retry that no parked operation explains: the
+// recorder may have written it before the input_required result that
+// issued its state. It is delivered when that result links it, when it is
+// answered or cancelled, or when the reorder window closes.
+func (s *Session) holdRetry(f *Frame) {
+	f.detach()
+	f.Call.held = true
+	s.shared.heldBytes += len(f.Raw)
+	s.retries = append(s.retries, orphan{f: f, expires: s.Frames + ReorderWindow})
+	s.shed()
+}
+
+// releaseRetry delivers c's request now if it is held: something is about
+// to refer to it.
+func (s *Session) releaseRetry(c *Call) {
+	if !c.held {
+		return
+	}
+	for i, h := range s.retries {
+		if h.f.Call == c {
+			s.retries = slices.Delete(s.retries, i, i+1)
+			s.unhold(h.f)
+			s.emit(h.f)
+			return
+		}
+	}
+}
+
+func (s *Session) unhold(f *Frame) {
+	f.Call.held = false
+	s.shared.heldBytes -= len(f.Raw)
+}
+
+// expireRetries delivers, unlinked, the retries whose window has passed
+// (all of them at the end of the session).
+func (s *Session) expireRetries(all bool) {
+	n := 0
+	for n < len(s.retries) && (all || s.retries[n].expires < s.Frames) {
+		s.unhold(s.retries[n].f)
+		s.emit(s.retries[n].f)
+		n++
+	}
+	if n > 0 {
+		s.retries = slices.Delete(s.retries, 0, n)
+	}
+}
+
+// adoptRetry finds for op, which a result just parked, a held retry that
+// carries its requestState back, otherwise the one held retry of the same
+// method, name and input keys, as link does in capture order; out joins
+// them once the result is delivered.
+func (s *Session) adoptRetry(op *Operation) bool {
+	at := -1
+	if op.requestState != nil {
+		for i, h := range s.retries {
+			if rs := h.f.Msg.Req.RequestState; rs != nil && *rs == *op.requestState {
+				at = i
+				break
+			}
+		}
+	}
+	if at < 0 {
+		for i, h := range s.retries {
+			c := h.f.Call
+			if c.Method == op.Last.Method && c.Name == op.Last.Name && sortedKeys(h.f.Msg.Req.InputResponses) == op.inputKeys {
+				if at >= 0 {
+					return false // ambiguous: leave both unlinked
+				}
+				at = i
+			}
+		}
+	}
+	if at < 0 {
+		return false
+	}
+	f := s.retries[at].f
+	s.retries = slices.Delete(s.retries, at, at+1)
+	s.unhold(f)
+	s.after = append(s.after, pendingLink{op, f})
+	return true
 }
 
 // requestRevision is the revision a request declares for itself: its _meta
@@ -275,10 +445,11 @@ func (f *Frame) requestRevision() string {
 
 // link joins a retry that carries requestState or inputResponses to the
 // parked operation it continues: the exact requestState first, otherwise the
-// one parked operation of the same method, name and input keys.
-func (s *Session) link(c *Call, r *RequestParams) {
+// one parked operation of the same method, name and input keys. It reports
+// a retry that no parked operation explains at all.
+func (s *Session) link(c *Call, r *RequestParams) (unexplained bool) {
 	if r == nil || (r.RequestState == nil && r.InputResponses == nil) {
-		return
+		return false
 	}
 	at := -1
 	if r.RequestState != nil {
@@ -294,17 +465,23 @@ func (s *Session) link(c *Call, r *RequestParams) {
 		for i, op := range s.parked {
 			if op.Last.Method == c.Method && op.Last.Name == c.Name && op.inputKeys == keys {
 				if at >= 0 {
-					return // ambiguous: leave the retry unlinked
+					return false // ambiguous: leave the retry unlinked
 				}
 				at = i
 			}
 		}
 	}
 	if at < 0 {
-		return
+		return true
 	}
 	op := s.parked[at]
 	s.parked = slices.Delete(s.parked, at, at+1)
+	s.join(op, c)
+	return false
+}
+
+// join makes c the next round trip of op, whose last hop it answers.
+func (s *Session) join(op *Operation, c *Call) {
 	op.Parked = false
 	op.Requests++
 	op.Last.State = Completed
@@ -323,6 +500,7 @@ func (s *Session) notification(f *Frame) {
 		if c == nil {
 			return
 		}
+		s.releaseRetry(c)
 		f.Call, f.Pairing = c, Cancelling
 		if c.State == Pending {
 			c.State = Cancelled
@@ -353,6 +531,9 @@ func (s *Session) response(f *Frame) bool {
 			return s.answered(f)
 		}
 		f.Pairing = Unmatched
+		if f.Status == 405 && f.isHTTP() {
+			f.Pairing = Plumbing // an id-less error for the client's GET or DELETE
+		}
 		return true
 	}
 	if c := s.find(reqDir, m.ID, f.ConnID, false); c != nil {
@@ -367,20 +548,35 @@ func (s *Session) response(f *Frame) bool {
 }
 
 // hold keeps an answer for the reorder window, within the file's byte
-// budget: past it this session's oldest held answers are decided early.
+// budget.
 func (s *Session) hold(f *Frame) {
 	f.detach()
 	s.shared.heldBytes += len(f.Raw)
 	s.orphans = append(s.orphans, orphan{f: f, expires: s.Frames + ReorderWindow})
-	for s.shared.heldBytes > maxHeldBytes && len(s.orphans) > 0 {
-		s.decideOrphan(s.orphans[0].f)
-		s.orphans = s.orphans[1:]
+	s.shed()
+}
+
+// shed keeps the file's byte budget: past it this session's oldest held
+// frames are decided early.
+func (s *Session) shed() {
+	for s.shared.heldBytes > maxHeldBytes {
+		switch {
+		case len(s.orphans) > 0 && (len(s.retries) == 0 || s.orphans[0].expires <= s.retries[0].expires):
+			f := s.orphans[0].f
+			s.orphans = s.orphans[1:]
+			s.decideOrphan(f)
+		case len(s.retries) > 0:
+			s.releaseRetry(s.retries[0].f.Call)
+		default:
+			return
+		}
 	}
 }
 
 // answered records f as the answer to f.Call; false means it is held.
 func (s *Session) answered(f *Frame) bool {
 	c := f.Call
+	s.releaseRetry(c)
 	c.Answers++
 	c.End, c.EndLine = f.Time, f.Line
 	wasCancelled := c.State == Cancelled
@@ -457,6 +653,9 @@ func (s *Session) park(c *Call, r *ResultFields) {
 	op.requestState = r.RequestState
 	op.inputKeys = sortedKeys(r.InputRequests)
 	c.State = Parked
+	if len(s.retries) > 0 && s.adoptRetry(op) {
+		return // its retry was recorded first: joined once this result is delivered
+	}
 	s.parked = append(s.parked, op)
 	if len(s.parked) > MaxParkedOperations {
 		s.parked[0].Parked = false
@@ -519,24 +718,25 @@ func rejectsProbe(f *Frame) bool {
 	return false
 }
 
-// releaseProbe emits a held probe rejection: as negotiation when the client
-// fell back to initialize, as an ordinary error answer otherwise.
-func (s *Session) releaseProbe(fellBack bool) {
-	if s.probe == nil {
-		return
+// releaseProbes emits held probe rejections: as negotiation when the
+// client fell back to initialize, as ordinary error answers otherwise.
+func (s *Session) releaseProbes(fellBack bool) {
+	for i, f := range s.probes {
+		if fellBack {
+			f.Pairing = ProbeFallback
+		}
+		s.emit(f)
+		s.probes[i] = nil
 	}
-	f := s.probe
-	s.probe = nil
-	if fellBack {
-		f.Pairing = ProbeFallback
-	}
-	s.emit(f)
+	s.probes = s.probes[:0]
 }
 
 // pairExchange pairs an answer that carries no usable id (an HTTP error
 // status, an error reply with a null or missing id) with the request of the
 // same HTTP exchange: the last client request on that connection, while it
-// is still unanswered.
+// is still unanswered. An unanswered server/discover probe there takes
+// precedence over an initialize recorded after it (the recorder may write
+// the fallback before the probe's rejection).
 func (s *Session) pairExchange(f *Frame) bool {
 	if f.ConnID == "" {
 		return false
@@ -544,6 +744,9 @@ func (s *Session) pairExchange(f *Frame) bool {
 	c := s.lastReq[f.ConnID]
 	if c == nil || c.State != Pending {
 		return false
+	}
+	if p := s.probeOn[f.ConnID]; p != nil && p.State == Pending && c.Method == "initialize" && c.Line > p.Line {
+		c = p
 	}
 	f.Call = c
 	if f.Msg.Kind != Response {
@@ -556,6 +759,7 @@ func (s *Session) pairExchange(f *Frame) bool {
 // to judge (an HTTP error, a malformed or truncated answer): the state is
 // decided by the caller.
 func (s *Session) settle(f *Frame, c *Call, state CallState) {
+	s.releaseRetry(c)
 	f.Call, f.Pairing = c, Answered
 	c.Answers++
 	c.State, c.End, c.EndLine = state, f.Time, f.Line
@@ -610,6 +814,9 @@ func (s *Session) close(c *Call) {
 	}
 	if s.lastReq[c.Conn] == c {
 		delete(s.lastReq, c.Conn) // only a pending request pairs with its exchange
+	}
+	if c.probe && s.probeOn[c.Conn] == c {
+		delete(s.probeOn, c.Conn)
 	}
 }
 
@@ -683,7 +890,7 @@ func (s *Session) adoptOrphans(c *Call) {
 		s.shared.heldBytes -= len(o.Raw)
 		o.Call = c
 		if s.answered(o) {
-			s.emit(o)
+			s.out(o)
 		}
 		return
 	}
