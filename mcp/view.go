@@ -25,6 +25,7 @@ type View struct {
 	callTool    CallToolParams // by value: asked of every tools/call, it costs no allocation
 	hasCallTool bool
 	toolResult  *CallToolResult
+	lazy        []lazyEntry // views defined elsewhere (Lazy), in the order asked
 }
 
 // The bits of View.done.

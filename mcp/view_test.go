@@ -57,3 +57,19 @@ func TestCapabilities(t *testing.T) {
 		t.Error("Known")
 	}
 }
+
+func TestLazyViewsDecodeOnce(t *testing.T) {
+	calls := 0
+	level := &Lazy[string]{Decode: func(v *View) string {
+		calls++
+		return str(Member(v.Params(), "level"))
+	}}
+	v := NewView("logging/setLevel", []byte(`{"level":"debug"}`), nil)
+	if level.Of(v) != "debug" || level.Of(v) != "debug" || calls != 1 {
+		t.Errorf("lazy view decoded %d times", calls)
+	}
+	v.Reset("logging/setLevel", []byte(`{"level":"info"}`), nil)
+	if level.Of(v) != "info" || calls != 2 {
+		t.Error("a reset view must decode again")
+	}
+}
