@@ -67,6 +67,7 @@ func readInput(in session.Source, h session.Handler) error {
 type driver struct {
 	cfg      *Config
 	allRevs  []bool       // per rule: it judges every revision
+	ranged   bool         // some rule judges only some revisions
 	factKeys []*facts.Key // the facts the rules declare, and what those require
 	runs     map[*session.Session]*sessionRun
 	order    []*sessionRun
@@ -77,6 +78,7 @@ func newDriver(cfg *Config) *driver {
 	var declared []*facts.Key
 	for _, r := range cfg.Rules {
 		d.allRevs = append(d.allRevs, r.Revisions == AllRevisions)
+		d.ranged = d.ranged || r.Revisions != AllRevisions
 		for _, f := range r.Facts {
 			declared = append(declared, f.Key())
 		}
@@ -110,7 +112,7 @@ func (d *driver) Frame(s *session.Session, f *session.Frame) {
 		sr.factFailed(k, v, f)
 	}
 	rev := ""
-	if slices.Contains(d.allRevs, false) {
+	if d.ranged {
 		rev = f.Revision(s)
 	}
 	for i, r := range d.cfg.Rules {
