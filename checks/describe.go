@@ -7,13 +7,15 @@ import (
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
-// callSubject names a call stably across recordings of the same traffic.
+// callSubject names a call stably across recordings of the same traffic:
+// its method and tool, prompt or resource, never its request id, which
+// shifts when earlier traffic changes. Calls with the same subject are told
+// apart by their occurrence, which the fingerprint counts.
 func callSubject(c *session.Call) string {
-	s := c.Method
 	if c.Name != "" {
-		s += " " + c.Name
+		return c.Method + " " + c.Name
 	}
-	return s + " #" + c.ID.String()
+	return c.Method
 }
 
 func quoteName(s string) string { return Quote(s, 80) }

@@ -2,19 +2,22 @@ package checks
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
-// The same traffic recorded twice, at other times and under other session
-// ids, must keep its fingerprints: code scanning keys alerts on them.
+// The same traffic recorded twice, at other times, under other session ids
+// and with other request ids, must keep its fingerprints: code scanning
+// keys alerts on them, and suppressions name findings by them.
 func TestFingerprintsSurviveRerecording(t *testing.T) {
 	for _, name := range []string{"demo-session.jsonl", "stdout-pollution.jsonl", "http-connections.jsonl"} {
 		t.Run(name, func(t *testing.T) {
@@ -22,8 +25,7 @@ func TestFingerprintsSurviveRerecording(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			again := regexp.MustCompile(`"ts":"2026-09-01T10:`).ReplaceAll(data, []byte(`"ts":"2027-01-15T18:`))
-			again = regexp.MustCompile(`"session_id":"([^"]*)"`).ReplaceAll(again, []byte(`"session_id":"${1}-rerun-42"`))
+			again := rerecord(data)
 			if bytes.Equal(data, again) {
 				t.Fatal("the rewrite changed nothing")
 			}
@@ -39,6 +41,19 @@ func TestFingerprintsSurviveRerecording(t *testing.T) {
 			}
 		})
 	}
+}
+
+// rerecord rewrites a capture as a second recording of the same traffic
+// would differ: other timestamps, other session ids, and request ids
+// numbered from 100 (requests and the answers and cancellations naming them).
+func rerecord(capture []byte) []byte {
+	again := regexp.MustCompile(`"ts":"2026-(\d\d)-(\d\d)T\d\d:`).ReplaceAll(capture, []byte(`"ts":"2027-${1}-${2}T18:`))
+	again = regexp.MustCompile(`"session_id":"([^"]*)"`).ReplaceAll(again, []byte(`"session_id":"${1}-rerun-42"`))
+	return regexp.MustCompile(`"(id|requestId)":(\d+)`).ReplaceAllFunc(again, func(m []byte) []byte {
+		key, n, _ := bytes.Cut(m, []byte(":"))
+		id, _ := strconv.Atoi(string(n))
+		return fmt.Appendf(nil, "%s:%d", key, id+100)
+	})
 }
 
 func fingerprints(t *testing.T, capture []byte) []string {
