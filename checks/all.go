@@ -25,6 +25,8 @@ var catalogue = []*Rule{
 	ruleLateResult,
 	ruleMissingFrames,
 	ruleTruncatedCapture,
+	ruleStaleSuppression,
+	ruleExpiredSuppression,
 }
 
 // All returns the rule catalogue: the one list that `mcpcheck rules`,

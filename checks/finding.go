@@ -45,6 +45,11 @@ type Finding struct {
 	// --fail-on: it fails the gate and is reported at level error.
 	Gated bool
 
+	// Suppressed is the suppressions entry that accepts the finding, or
+	// nil: a suppressed finding is reported and counted apart, at level
+	// note, and never fails the gate.
+	Suppressed *Suppression
+
 	// Also is how many more occurrences this finding stands for, when a
 	// rule lists a flood of the same problem once: they are counted, not
 	// listed.
@@ -62,7 +67,24 @@ func (f *Finding) Level() string {
 func fingerprint(label, rule, subject string, occurrence int) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d", label, rule, subject, occurrence)
-	return hex.EncodeToString(h.Sum(nil))[:32]
+	return hex.EncodeToString(h.Sum(nil))[:fingerprintLen]
+}
+
+// fingerprintLen is the length of a fingerprint in hexadecimal digits.
+const fingerprintLen = 32
+
+// ValidFingerprint reports whether s has the form of a fingerprint as
+// mcpcheck writes them (lower-case hexadecimal).
+func ValidFingerprint(s string) bool {
+	if len(s) != fingerprintLen {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // Pass is a rule's view of one session: where it reports.

@@ -12,6 +12,12 @@ package checks
 //     regexp.QuoteMeta of the whole message is fine).
 //   - related: optional; the lines of the finding's related locations, in
 //     order. When given they must be exactly these.
+//   - suppressed: a Go regexp of the reason of the suppressions entry that
+//     accepts the finding; without it the finding must not be suppressed.
+//
+// A fixture NAME.jsonl may come with NAME.suppressions.json, the run's
+// suppressions file (checked at fixtureNow). Its entries announce the
+// findings placed at them with "want" members too.
 //
 // The harness finds "want" by text, so it also works on damaged lines, and
 // removes the member (and its comma) before the reader sees the fixture;
@@ -32,12 +38,16 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
 // tinyBuffer is the read buffer the second run of every fixture uses.
 const tinyBuffer = 64
+
+// fixtureNow is the time fixtures are checked at, for suppressions that expire.
+var fixtureNow = time.Date(2026, 9, 15, 18, 30, 0, 0, time.UTC)
 
 func TestRuleFixtures(t *testing.T) {
 	for _, r := range All() {
@@ -90,6 +100,14 @@ func checkFixture(t *testing.T, r *Rule, path string, bad bool) {
 	if err != nil {
 		t.Fatalf("%s%v", path, err)
 	}
+	for i := range wants {
+		wants[i].File = path
+	}
+	sup, supWants, err := fixtureSuppressions(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wants = append(wants, supWants...)
 	rules := fixtureRules(r)
 	announces := false
 	for _, w := range wants {
@@ -104,32 +122,63 @@ func checkFixture(t *testing.T, r *Rule, path string, bad bool) {
 	if !bad && announces {
 		t.Fatalf("%s: an ok fixture cannot want %s", path, r.ID)
 	}
-	got, err := runFixture(path, stripped, rules, 0)
+	got, err := runFixture(path, stripped, rules, sup, 0)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
 	if problems := matchWants(wants, got); len(problems) > 0 {
 		t.Errorf("%s:\n  %s\nall findings:\n%s", path, strings.Join(problems, "\n  "), listFindings(got))
 	}
-	if diff, err := bufferDiff(path, stripped, rules); err != nil {
+	if diff, err := bufferDiff(path, stripped, rules, sup); err != nil {
 		t.Errorf("%s: with a %d-byte read buffer: %v", path, tinyBuffer, err)
 	} else if diff != "" {
 		t.Errorf("%s: the findings change with a %d-byte read buffer (a rule or fact keeps a frame's bytes without copying them?):\n%s", path, tinyBuffer, diff)
 	}
 }
 
+// fixtureSuppressions reads the suppressions file of the fixture at path,
+// if it has one, with the wants its entries announce.
+func fixtureSuppressions(path string) (*Suppressions, []want, error) {
+	name := strings.TrimSuffix(path, ".jsonl") + ".suppressions.json"
+	data, err := os.ReadFile(name)
+	if os.IsNotExist(err) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	stripped, wants, err := parseWants(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s%v", name, err)
+	}
+	for i := range wants {
+		wants[i].File = name
+	}
+	sup, err := ParseSuppressions(name, stripped)
+	if err != nil {
+		return nil, nil, err
+	}
+	sup.Now = fixtureNow
+	return sup, wants, nil
+}
+
 // want is one expected finding.
 type want struct {
-	Line    int
-	Rule    string
-	Message *regexp.Regexp
-	Related []int // nil: not checked
+	File       string
+	Line       int
+	Rule       string
+	Message    *regexp.Regexp
+	Related    []int          // nil: not checked
+	Suppressed *regexp.Regexp // the entry's reason; nil: not suppressed
 }
 
 func (w want) String() string {
-	s := fmt.Sprintf("%d: %s /%s/", w.Line, w.Rule, w.Message)
+	s := fmt.Sprintf("%s%d: %s /%s/", fileTag(w.File), w.Line, w.Rule, w.Message)
 	if w.Related != nil {
 		s += fmt.Sprintf(" related %v", w.Related)
+	}
+	if w.Suppressed != nil {
+		s += fmt.Sprintf(" suppressed /%s/", w.Suppressed)
 	}
 	return s
 }
@@ -175,9 +224,10 @@ func parseWant(el json.RawMessage) (want, error) {
 		return w, fmt.Errorf(`a plain rule id is not enough: write {"rule":"ID","message":"REGEXP"}, with a regexp of the finding's message`)
 	}
 	var spec struct {
-		Rule    string
-		Message *string
-		Related *[]int
+		Rule       string
+		Message    *string
+		Related    *[]int
+		Suppressed *string
 	}
 	dec := json.NewDecoder(bytes.NewReader(el))
 	dec.DisallowUnknownFields()
@@ -197,6 +247,11 @@ func parseWant(el json.RawMessage) (want, error) {
 	w.Rule, w.Message = spec.Rule, re
 	if spec.Related != nil {
 		w.Related = append([]int{}, *spec.Related...) // [] checks that there is none
+	}
+	if spec.Suppressed != nil {
+		if w.Suppressed, err = regexp.Compile(*spec.Suppressed); err != nil {
+			return w, fmt.Errorf(`"suppressed": %v`, err)
+		}
 	}
 	return w, nil
 }
@@ -224,19 +279,33 @@ func cutMember(line []byte, from, to int) []byte {
 
 // gotFinding is what the harness compares of a finding.
 type gotFinding struct {
-	Line    int
-	Rule    string
-	Message string
-	Subject string
-	Related []Location
+	File       string
+	Line       int
+	Rule       string
+	Message    string
+	Subject    string
+	Related    []Location
+	Suppressed string // the reason; "" when not suppressed
 }
 
 func (f gotFinding) String() string {
-	s := fmt.Sprintf("%d: %s: %s [subject %q]", f.Line, f.Rule, f.Message, f.Subject)
+	s := fmt.Sprintf("%s%d: %s: %s [subject %q]", fileTag(f.File), f.Line, f.Rule, f.Message, f.Subject)
 	for _, r := range f.Related {
 		s += fmt.Sprintf(" (related %d: %s)", r.Line, r.Message)
 	}
+	if f.Suppressed != "" {
+		s += fmt.Sprintf(" (suppressed: %s)", f.Suppressed)
+	}
 	return s
+}
+
+// fileTag names the file of a want or finding in messages: a fixture's
+// findings may be in its capture or in its suppressions file.
+func fileTag(file string) string {
+	if file == "" {
+		return ""
+	}
+	return filepath.Base(file) + ":"
 }
 
 // wantFor is the want that matches f exactly, for an author to paste.
@@ -248,6 +317,9 @@ func (f gotFinding) wantFor() string {
 			lines = append(lines, r.Line)
 		}
 		spec["related"] = lines
+	}
+	if f.Suppressed != "" {
+		spec["suppressed"] = regexp.QuoteMeta(f.Suppressed)
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -264,9 +336,10 @@ func listFindings(got []gotFinding) string {
 	return b.String()
 }
 
-// runFixture checks data with rules, reading it through a buffer of
-// bufSize bytes (0: the reader's own), and returns the findings in order.
-func runFixture(name string, data []byte, rules []*Rule, bufSize int) ([]gotFinding, error) {
+// runFixture checks data with rules and suppressions sup (nil for none),
+// reading it through a buffer of bufSize bytes (0: the reader's own), and
+// returns the findings in order.
+func runFixture(name string, data []byte, rules []*Rule, sup *Suppressions, bufSize int) ([]gotFinding, error) {
 	if bufSize > 0 {
 		defer session.SetReadBufferForTesting(bufSize)()
 	}
@@ -277,14 +350,18 @@ func runFixture(name string, data []byte, rules []*Rule, bufSize int) ([]gotFind
 	src := session.Source{Name: name, Open: func() (io.ReadCloser, error) {
 		return io.NopCloser(bytes.NewReader(data)), nil
 	}}
-	res, err := Run([]session.Source{src}, Config{Rules: rules, Catalogue: rules, Gate: gate})
+	res, err := Run([]session.Source{src}, Config{Rules: rules, Catalogue: rules, Gate: gate, Suppressions: sup})
 	if err != nil {
 		return nil, err
 	}
 	var got []gotFinding
 	for _, s := range res.Sessions {
 		for _, f := range s.Findings {
-			got = append(got, gotFinding{Line: f.Line, Rule: f.Rule, Message: f.Message, Subject: f.Subject, Related: f.Related})
+			g := gotFinding{File: f.File, Line: f.Line, Rule: f.Rule, Message: f.Message, Subject: f.Subject, Related: f.Related}
+			if f.Suppressed != nil {
+				g.Suppressed = f.Suppressed.Reason
+			}
+			got = append(got, g)
 		}
 	}
 	return got, nil
@@ -292,12 +369,12 @@ func runFixture(name string, data []byte, rules []*Rule, bufSize int) ([]gotFind
 
 // bufferDiff runs data with the reader's buffer and with a tiny one, and
 // describes how the findings differ ("" when they do not).
-func bufferDiff(name string, data []byte, rules []*Rule) (string, error) {
-	normal, err := runFixture(name, data, rules, 0)
+func bufferDiff(name string, data []byte, rules []*Rule, sup *Suppressions) (string, error) {
+	normal, err := runFixture(name, data, rules, sup, 0)
 	if err != nil {
 		return "", err
 	}
-	tiny, err := runFixture(name, data, rules, tinyBuffer)
+	tiny, err := runFixture(name, data, rules, sup, tinyBuffer)
 	if err != nil {
 		return "", err
 	}
@@ -319,31 +396,42 @@ func bufferDiff(name string, data []byte, rules []*Rule) (string, error) {
 }
 
 func (f gotFinding) equal(g gotFinding) bool {
-	return f.Line == g.Line && f.Rule == g.Rule && f.Message == g.Message && f.Subject == g.Subject && slices.Equal(f.Related, g.Related)
+	return f.File == g.File && f.Line == g.Line && f.Rule == g.Rule && f.Message == g.Message && f.Subject == g.Subject &&
+		slices.Equal(f.Related, g.Related) && f.Suppressed == g.Suppressed
 }
 
 // matchWants pairs wants with findings line by line, each want with a
 // finding of its rule whose message it matches, and lists what is left on
 // either side.
 func matchWants(wants []want, got []gotFinding) []string {
+	type place struct {
+		file string
+		line int
+	}
 	var problems []string
-	lines := map[int]bool{}
+	places := map[place]bool{}
 	for _, w := range wants {
-		lines[w.Line] = true
+		places[place{w.File, w.Line}] = true
 	}
 	for _, f := range got {
-		lines[f.Line] = true
+		places[place{f.File, f.Line}] = true
 	}
-	for _, line := range slices.Sorted(maps.Keys(lines)) {
+	sorted := slices.SortedFunc(maps.Keys(places), func(a, b place) int {
+		if c := strings.Compare(a.file, b.file); c != 0 {
+			return c
+		}
+		return a.line - b.line
+	})
+	for _, at := range sorted {
 		var ws []want
 		var fs []gotFinding
 		for _, w := range wants {
-			if w.Line == line {
+			if w.File == at.file && w.Line == at.line {
 				ws = append(ws, w)
 			}
 		}
 		for _, f := range got {
-			if f.Line == line {
+			if f.File == at.file && f.Line == at.line {
 				fs = append(fs, f)
 			}
 		}
@@ -367,6 +455,9 @@ func matchWants(wants []want, got []gotFinding) []string {
 
 func (w want) matches(f gotFinding) bool {
 	if w.Rule != f.Rule || !w.Message.MatchString(f.Message) {
+		return false
+	}
+	if (w.Suppressed == nil) != (f.Suppressed == "") || w.Suppressed != nil && !w.Suppressed.MatchString(f.Suppressed) {
 		return false
 	}
 	if w.Related == nil {

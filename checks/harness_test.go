@@ -187,23 +187,23 @@ func TestBufferDiffCatchesKeptBytes(t *testing.T) {
 	const initResult = `first result: {"protocolVersion":"2025-11-25"`
 
 	rules := append(All(), keepFirstResult(false))
-	normal, err := runFixture(path, data, rules, 0)
+	normal, err := runFixture(path, data, rules, nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(listFindings(normal), "3: test-keeps-result: "+initResult) {
+	if !strings.Contains(listFindings(normal), ".jsonl:3: test-keeps-result: "+initResult) {
 		t.Fatalf("the normal run did not report the intact first result:\n%s", listFindings(normal))
 	}
-	diff, err := bufferDiff(path, data, rules)
+	diff, err := bufferDiff(path, data, rules, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(diff, "only with the tiny buffer:   3: test-keeps-result: first result: ") ||
-		!strings.Contains(diff, "only with the normal buffer: 3: test-keeps-result: "+initResult) {
+	if !strings.Contains(diff, "only with the tiny buffer:   bad-iserror-results.jsonl:3: test-keeps-result: first result: ") ||
+		!strings.Contains(diff, "only with the normal buffer: bad-iserror-results.jsonl:3: test-keeps-result: "+initResult) {
 		t.Errorf("the harness did not catch a rule that keeps f.Msg.Result; diff:\n%s", diff)
 	}
 
-	diff, err = bufferDiff(path, data, append(All(), keepFirstResult(true)))
+	diff, err = bufferDiff(path, data, append(All(), keepFirstResult(true)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,11 +26,16 @@ type SessionResult struct {
 	Findings   []*Finding // deterministic order: line, rule, message
 	Assertions []Assertion
 
-	counts [numSignals]int
+	counts     [numSignals]int
+	suppressed int
 }
 
-// Count is the number of findings of signal s.
+// Count is the number of findings of signal s; suppressed ones are not
+// counted under their signal.
 func (s *SessionResult) Count(sig Signal) int { return s.counts[sig] }
+
+// CountSuppressed is the number of suppressed findings.
+func (s *SessionResult) CountSuppressed() int { return s.suppressed }
 
 // FailedSignals lists, in signal order, the gated signals with findings,
 // then gated single rules whose signal is not gated.
@@ -79,8 +84,12 @@ type Assertion struct {
 // this itself, callers that assemble a SessionResult by hand (tests, other
 // front ends) call it after filling Findings.
 func (s *SessionResult) Recount() {
-	s.counts = [numSignals]int{}
+	s.counts, s.suppressed = [numSignals]int{}, 0
 	for _, f := range s.Findings {
+		if f.Suppressed != nil {
+			s.suppressed += 1 + f.Also
+			continue
+		}
 		s.counts[f.Signal] += 1 + f.Also
 	}
 }

@@ -28,12 +28,14 @@ const (
 	SignalSchema
 	SignalContract
 	SignalSecurity
+	SignalSuppression
 	numSignals
 )
 
 var signalNames = [numSignals]string{
 	"error", "invalid", "warn", "mismatch", "pending", "late-result",
 	"drift", "deprecated", "incomplete", "schema", "contract", "security",
+	"suppression",
 }
 
 func (s Signal) String() string {

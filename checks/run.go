@@ -16,6 +16,9 @@ type Config struct {
 	Gate       Gate
 	Assertions Assertions
 
+	// Suppressions accepts findings by fingerprint (spec §5.1); nil for none.
+	Suppressions *Suppressions
+
 	options map[Setting]any // rule options set by Option.Set
 }
 
@@ -31,6 +34,7 @@ func Run(inputs []session.Source, cfg Config) (*Result, error) {
 	for _, r := range cfg.Catalogue {
 		byID[r.ID] = r
 	}
+	sup := newSuppressor(cfg.Suppressions)
 	for _, in := range inputs {
 		d := newDriver(&cfg)
 		if err := readInput(in, d); err != nil {
@@ -39,9 +43,10 @@ func Run(inputs []session.Source, cfg Config) (*Result, error) {
 		res.Files = append(res.Files, in.Name)
 		sort.SliceStable(d.order, func(i, j int) bool { return d.order[i].s.FirstLine < d.order[j].s.FirstLine })
 		for _, sr := range d.order {
-			res.Sessions = append(res.Sessions, sr.result(cfg.Gate, byID, cfg.Rules))
+			res.Sessions = append(res.Sessions, sr.result(cfg.Gate, byID, cfg.Rules, sup))
 		}
 	}
+	sup.report(res, &cfg)
 	res.Passed = true
 	for _, s := range res.Sessions {
 		if !s.Passed() {
@@ -233,7 +238,7 @@ func factKeys(r *Rule) []*facts.Key {
 }
 
 // result freezes the session: gating, counts, order and fingerprints.
-func (sr *sessionRun) result(g Gate, byID map[string]*Rule, enabled []*Rule) *SessionResult {
+func (sr *sessionRun) result(g Gate, byID map[string]*Rule, enabled []*Rule, sup *suppressor) *SessionResult {
 	s := sr.s
 	out := &SessionResult{
 		ID: s.ID, Label: s.Label, File: s.File, FirstLine: s.FirstLine,
@@ -255,11 +260,13 @@ func (sr *sessionRun) result(g Gate, byID map[string]*Rule, enabled []*Rule) *Se
 	seen := map[[2]string]int{}
 	for _, f := range out.Findings {
 		f.Label = s.Label
-		r := byID[f.Rule]
-		f.Gated = r != nil && g.Selects(r)
 		k := [2]string{f.Rule, f.Subject}
 		f.Fingerprint = fingerprint(s.Label, f.Rule, f.Subject, seen[k])
 		seen[k]++
+		// Suppression is decided per finding, before any folding.
+		f.Suppressed = sup.decide(f, out)
+		r := byID[f.Rule]
+		f.Gated = f.Suppressed == nil && r != nil && g.Selects(r)
 	}
 	if !slices.Contains(enabled, ruleMissingFrames) {
 		out.MissingFrames = 0 // a disabled rule is neither reported nor counted
