@@ -111,8 +111,26 @@ func finding(rules []*checks.Rule, gate checks.Gate, id, file string, line int, 
 	}
 }
 
-// sampleResult is the one result every reporter renders in tests: two
-// sessions, every signal, gated and informational findings, a related
+// suppressionsFile is the sample's suppressions file.
+var suppressionsFile = filepath.Join(testWorkDir, ".mcpcheck-suppressions.json")
+
+const staleFingerprint = "0123456789abcdef0123456789abcdef"
+
+// suppressed marks f as accepted by an entry at line of suppressionsFile.
+func suppressed(f *checks.Finding, reason, expires string, line int) *checks.Finding {
+	f.Suppressed = &checks.Suppression{Fingerprint: f.Fingerprint, Reason: reason, Expires: expires, File: suppressionsFile, Line: line}
+	f.Gated = false
+	return f
+}
+
+// noSeq makes f a finding that belongs to no frame.
+func noSeq(f *checks.Finding) *checks.Finding {
+	f.Seq = 0
+	return f
+}
+
+// sampleResult is the one result every reporter renders in tests: three
+// sessions, every signal, gated, informational and suppressed findings, a related
 // location, failed and passed assertions, capture text with characters that
 // XML, workflow commands and terminals must not see raw, a file outside the
 // working directory, and one read from stdin.
@@ -147,6 +165,10 @@ func sampleResult(t testing.TB) *checks.Result {
 		finding(rules, gate, "fake-schema-construct", inside, 25, "tool search oneOf", `tool "search" uses oneOf`),
 		finding(rules, gate, "fake-bad-arguments", inside, 26, "tools/call add #8", `tools/call "add" (id 8) arguments do not validate: /a: got string, want number`),
 		finding(rules, gate, "fake-hidden-text", inside, 27, "tool steal", "tool \"steal\" description hides text in Unicode tag characters"),
+		suppressed(finding(rules, gate, "fake-tool-failure", inside, 28, "tools/call write", `tool "write" (id 9) reported an error: "EROFS: read-only file system"`).Relate(inside, 27, "request sent here"),
+			"the CI volume is read-only <until> the \"ops\" fix & more\non a second line", "2026-12-31", 4),
+		suppressed(finding(rules, gate, "fake-rpc-error", inside, 29, "tools/call move", `tools/call "move" (id 10) failed with JSON-RPC error -32602`), "known: the client sends a stale schema", "", 9),
+		noSeq(finding(rules, gate, "fake-stale-entry", suppressionsFile, 14, "suppression "+staleFingerprint, "suppression "+staleFingerprint+" of fake-seq-gap matched no finding")),
 	}
 	s1.Assertions = []checks.Assertion{
 		{Name: "expect-tool", Arg: "echo", Passed: true, Message: `tool "echo" was called 1 time`},

@@ -67,10 +67,14 @@ func (g *GitHub) Report(w io.Writer, r *checks.Result) error {
 }
 
 // annotations lists every annotation in the order they are written:
-// gated findings, failed assertions, then the other findings.
+// gated findings, failed assertions, then the other findings. A suppressed
+// finding gets none: it was accepted; the summary counts it.
 func (g *GitHub) annotations(r *checks.Result) []ghAnnotation {
 	var out, other []ghAnnotation
 	for _, f := range r.GatedFirst() {
+		if f.Suppressed != nil {
+			continue
+		}
 		a := ghAnnotation{level: ghLevel(f), line: f.Line, title: f.Rule, msg: f.Message}
 		if f.File != session.StdinName {
 			a.file = ghPath(g.opts.WorkDir, f.File)
@@ -246,8 +250,8 @@ func (g *GitHub) summary(r *checks.Result) string {
 		head += " " + sig.String() + " |"
 		rule += "--:|"
 	}
-	s.line("%s failed |", head)
-	s.line("%s---|", rule)
+	s.line("%s suppressed | failed |", head)
+	s.line("%s--:|---|", rule)
 	var rows []string
 	for _, ses := range r.Sessions {
 		rows = append(rows, ghCountRow(ses, r.Gate))
@@ -285,9 +289,10 @@ func (g *GitHub) summary(r *checks.Result) string {
 
 // ghVerdict is the one-line outcome.
 func ghVerdict(r *checks.Result) string {
-	findings, gated, failedAssertions := 0, 0, 0
+	findings, gated, suppressed, failedAssertions := 0, 0, 0, 0
 	for _, s := range r.Sessions {
 		findings += len(s.Findings)
+		suppressed += s.CountSuppressed()
 		for _, f := range s.Findings {
 			if f.Gated {
 				gated++
@@ -303,9 +308,9 @@ func ghVerdict(r *checks.Result) string {
 	if !r.Passed {
 		verdict = "**Check failed**"
 	}
-	return fmt.Sprintf("%s: %s, %s (%d failing the gate), %s; gate `%s`, exit code %d.",
+	return fmt.Sprintf("%s: %s, %s (%d failing the gate, %d suppressed), %s; gate `%s`, exit code %d.",
 		verdict, countNoun(len(r.Sessions), "session", "sessions"), countNoun(findings, "finding", "findings"),
-		gated, countNoun(failedAssertions, "failed assertion", "failed assertions"), ghMarkdown(r.Gate.String()), r.ExitCode)
+		gated, suppressed, countNoun(failedAssertions, "failed assertion", "failed assertions"), ghMarkdown(r.Gate.String()), r.ExitCode)
 }
 
 // ghCountRow is one session's counts; a count that fails the gate is bold.
@@ -319,6 +324,7 @@ func ghCountRow(s *checks.SessionResult, g checks.Gate) string {
 			row += fmt.Sprintf(" %d |", n)
 		}
 	}
+	row += fmt.Sprintf(" %d |", s.CountSuppressed())
 	failed := "—"
 	if f := s.FailedSignals(g); len(f) > 0 {
 		failed = ghMarkdown(strings.Join(f, ", "))
@@ -341,10 +347,13 @@ func (g *GitHub) failedAssertions(r *checks.Result) []string {
 }
 
 // findingRows are table rows, gated findings first, so a truncated summary
-// still shows what failed the run.
+// still shows what failed the run; suppressed findings are only counted.
 func (g *GitHub) findingRows(r *checks.Result) []string {
 	var rows []string
 	for _, f := range r.GatedFirst() {
+		if f.Suppressed != nil {
+			continue
+		}
 		file := f.File
 		if file != session.StdinName {
 			file = ghPath(g.opts.WorkDir, file)

@@ -72,6 +72,14 @@ func TestGitHubLevelsAndPaths(t *testing.T) {
 			t.Errorf("not a workflow command: %q", line)
 		}
 	}
+	// Suppressed findings are accepted: no annotation; a stale entry is
+	// annotated in the suppressions file.
+	if strings.Contains(out, "line=28,") || strings.Contains(out, "line=29,") || strings.Contains(out, "EROFS") {
+		t.Errorf("a suppressed finding was annotated:\n%s", out)
+	}
+	if !strings.Contains(out, "::warning file=.mcpcheck-suppressions.json,line=14,title=fake-stale-entry::") {
+		t.Errorf("the stale entry is not annotated at its line:\n%s", out)
+	}
 	// Gated findings come before every other annotation.
 	firstOther := strings.Index(out, "::warning")
 	if lastError := strings.LastIndex(out, "::error"); firstOther < lastError {
@@ -205,7 +213,9 @@ func TestGitHubSummaryContent(t *testing.T) {
 	render(t, "github", o, sampleResult(t))
 	got := string(readFile(t, o.StepSummary))
 	for _, want := range []string{
-		"| fs-1 | filesystem | **5** | **1** | **1** | 1 | 1 | 1 | 1 | 1 | 2 | 1 | 1 | 1 | 0 | error, invalid, warn |",
+		"| fs-1 | filesystem | **5** | **1** | **1** | 1 | 1 | 1 | 1 | 1 | 2 | 1 | 1 | 1 | 1 | 2 | error, invalid, warn |",
+		"22 findings (9 failing the gate, 2 suppressed)",
+		"| note | fs-1 | .mcpcheck-suppressions.json:14 | fake-stale-entry |",
 		"- session gw-7, expect-tool echo: tool \"echo\" was never called",
 		"| **error** | fs-1 | captures/run 1.jsonl:10 | fake-rpc-error |",
 		"| note | fs-1 | captures/run 1.jsonl:27 | fake-hidden-text |",
@@ -231,8 +241,8 @@ func TestGitHubSummaryEscapesMarkdown(t *testing.T) {
 		if !strings.HasPrefix(line, "| ") || strings.HasPrefix(line, "| level") || strings.HasPrefix(line, "| session") {
 			continue
 		}
-		// a finding row has 6, a count row one per signal and 4 more
-		if n := strings.Count(line, "|") - strings.Count(line, `\|`); n != 6 && n != len(checks.Signals())+4 {
+		// a finding row has 6, a count row one per signal and 5 more
+		if n := strings.Count(line, "|") - strings.Count(line, `\|`); n != 6 && n != len(checks.Signals())+5 {
 			t.Errorf("a table row has %d cell separators: %q", n, line)
 		}
 	}

@@ -53,7 +53,9 @@ type JSONSession struct {
 	// every assertion held.
 	Passed bool `json:"passed"`
 	// Counts has every signal as a key, in signal order, zero included.
-	Counts JSONCounts `json:"counts"`
+	// A suppressed finding counts under Suppressed, not under its signal.
+	Counts     JSONCounts `json:"counts"`
+	Suppressed int        `json:"suppressed"`
 	// Findings are in the session's deterministic order (line, rule, message).
 	Findings   []JSONFinding   `json:"findings"`
 	Assertions []JSONAssertion `json:"assertions"`
@@ -93,6 +95,15 @@ type JSONFinding struct {
 	// Also is how many more occurrences the finding stands for when a rule
 	// lists a flood once (absent when none); counts include them.
 	Also int `json:"also,omitempty"`
+	// Suppressed is the suppressions entry that accepts the finding
+	// (absent when none): it is then at level note and not gated.
+	Suppressed *JSONSuppressed `json:"suppressed,omitempty"`
+}
+
+// JSONSuppressed says why a finding is suppressed and until when.
+type JSONSuppressed struct {
+	Reason  string  `json:"reason"`
+	Expires *string `json:"expires"` // the last day it holds, YYYY-MM-DD (UTC); null for never
 }
 
 // JSONLocation is a related place in a capture ("request sent here").
@@ -139,6 +150,7 @@ func jsonSession(s *checks.SessionResult, g checks.Gate) JSONSession {
 		Frames: s.Frames, MissingFrames: s.MissingFrames,
 		Passed:     s.Passed(),
 		Counts:     JSONCounts{},
+		Suppressed: s.CountSuppressed(),
 		Findings:   make([]JSONFinding, 0, len(s.Findings)),
 		Assertions: make([]JSONAssertion, 0, len(s.Assertions)),
 		Failed:     append([]string{}, s.FailedSignals(g)...),
@@ -166,6 +178,12 @@ func jsonFinding(f *checks.Finding) JSONFinding {
 	}
 	for _, l := range f.Related {
 		jf.Related = append(jf.Related, JSONLocation{File: l.File, Line: l.Line, Message: l.Message})
+	}
+	if e := f.Suppressed; e != nil {
+		jf.Suppressed = &JSONSuppressed{Reason: e.Reason}
+		if e.Expires != "" {
+			jf.Suppressed.Expires = &e.Expires
+		}
 	}
 	return jf
 }

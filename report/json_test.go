@@ -70,6 +70,16 @@ func checkJSONMatches(t *testing.T, r *checks.Result, rep JSONReport) {
 			if len(jf.Related) != len(f.Related) {
 				t.Errorf("finding %s has %d related locations, want %d", f.Rule, len(jf.Related), len(f.Related))
 			}
+			switch e := f.Suppressed; {
+			case e == nil && jf.Suppressed != nil:
+				t.Errorf("finding %s: suppressed %+v, want none", f.Rule, jf.Suppressed)
+			case e != nil && (jf.Suppressed == nil || jf.Suppressed.Reason != e.Reason ||
+				(jf.Suppressed.Expires == nil) != (e.Expires == "") || jf.Suppressed.Expires != nil && *jf.Suppressed.Expires != e.Expires):
+				t.Errorf("finding %s: suppressed %+v, want reason %q expires %q", f.Rule, jf.Suppressed, e.Reason, e.Expires)
+			}
+		}
+		if js.Suppressed != s.CountSuppressed() {
+			t.Errorf("session %s suppressed = %d, want %d", s.ID, js.Suppressed, s.CountSuppressed())
 		}
 		if len(js.Assertions) != len(s.Assertions) {
 			t.Errorf("session %s: %d assertions, want %d", s.ID, len(js.Assertions), len(s.Assertions))

@@ -62,6 +62,9 @@ func junitSuite(id int, s *checks.SessionResult, g checks.Gate) junit.Testsuite 
 	for _, sig := range checks.Signals() {
 		ts.AddTestcase(signalCase(sig, s.Findings))
 	}
+	if tc, ok := suppressedCase(s.Findings); ok {
+		ts.AddTestcase(tc)
+	}
 	for _, group := range assertionGroups(s.Assertions) {
 		ts.AddTestcase(assertionCase(group))
 	}
@@ -76,7 +79,7 @@ func signalCase(sig checks.Signal, findings []*checks.Finding) junit.Testcase {
 	var failing, other []string
 	failed := 0 // findings standing for several occurrences count as many
 	for _, f := range findings {
-		if f.Signal != sig {
+		if f.Signal != sig || f.Suppressed != nil {
 			continue
 		}
 		if f.Gated {
@@ -98,11 +101,32 @@ func signalCase(sig checks.Signal, findings []*checks.Finding) junit.Testcase {
 	return tc
 }
 
-// findingLine is FILE:LINE: message (rule-id), then its related locations
-// indented, each line ending in a newline.
+// suppressedCase is the session's suppressed findings as one skipped case,
+// each with its reason; ok is false when there are none.
+func suppressedCase(findings []*checks.Finding) (tc junit.Testcase, ok bool) {
+	var lines []string
+	n := 0
+	for _, f := range findings {
+		if f.Suppressed != nil {
+			lines = append(lines, findingLine(f))
+			n += 1 + f.Also
+		}
+	}
+	if n == 0 {
+		return tc, false
+	}
+	return junit.Testcase{
+		Name: "suppressed", Classname: "mcpcheck.suppressed",
+		Skipped: &junit.Result{Message: countNoun(n, "suppressed finding", "suppressed findings"), Data: strings.Join(lines, "")},
+	}, true
+}
+
+// findingLine is FILE:LINE: message (rule-id), or for a suppressed finding
+// FILE:LINE: message (suppressed: REASON) (rule-id), then its related
+// locations indented, each line ending in a newline.
 func findingLine(f *checks.Finding) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s (%s)\n", location(f.File, f.Line), flatten(f.Message), f.Rule)
+	fmt.Fprintf(&b, "%s %s%s (%s)\n", location(f.File, f.Line), flatten(f.Message), suppressedNote(f), f.Rule)
 	for _, rel := range f.Related {
 		fmt.Fprintf(&b, "\trelated: %s %s\n", location(rel.File, rel.Line), flatten(rel.Message))
 	}

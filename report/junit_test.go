@@ -83,17 +83,22 @@ func checkJUnitKeepsFindings(t *testing.T, r *checks.Result, suites junit.Testsu
 		}
 		for _, f := range s.Findings {
 			c := junitCase(suite, "mcpcheck."+f.Signal.String(), f.Signal.String())
+			if f.Suppressed != nil {
+				c = junitCase(suite, "mcpcheck.suppressed", "suppressed")
+			}
 			if c == nil {
-				t.Fatalf("suite %s has no case for signal %s", suite.Name, f.Signal)
+				t.Fatalf("suite %s has no case for signal %s (suppressed %v)", suite.Name, f.Signal, f.Suppressed != nil)
 			}
 			var text string
 			switch {
+			case f.Suppressed != nil && c.Skipped != nil:
+				text = c.Skipped.Data
 			case f.Gated && c.Failure != nil:
 				text = c.Failure.Data
 			case !f.Gated && c.SystemOut != nil:
 				text = c.SystemOut.Data
 			}
-			want := xmlSafe(fmt.Sprintf("%s %s (%s)", location(f.File, f.Line), flatten(f.Message), f.Rule))
+			want := xmlSafe(fmt.Sprintf("%s %s%s (%s)", location(f.File, f.Line), flatten(f.Message), suppressedNote(f), f.Rule))
 			if !strings.Contains(text, want) {
 				t.Errorf("suite %s, case %s (gated=%v) lacks %q; got %q", suite.Name, f.Signal, f.Gated, want, text)
 			}
@@ -110,9 +115,10 @@ func TestJUnitParsesBackConsistent(t *testing.T) {
 	if suites.Name != "mcpcheck" {
 		t.Errorf("testsuites name = %q", suites.Name)
 	}
-	// 12 signals, plus expect-tool, forbid-tool, max-duration / expect-tool.
+	// the signals, plus expect-tool, forbid-tool, max-duration and
+	// suppressed / expect-tool.
 	n := len(checks.Signals())
-	for i, want := range []int{n + 3, n + 1, n} {
+	for i, want := range []int{n + 4, n + 1, n} {
 		if got := len(suites.Suites[i].Testcases); got != want {
 			t.Errorf("suite %d has %d cases, want %d", i, got, want)
 		}
@@ -123,6 +129,16 @@ func TestJUnitParsesBackConsistent(t *testing.T) {
 	}
 	if c := junitCase(fs, "mcpcheck.security", "security"); c == nil || c.Failure != nil || c.SystemOut == nil {
 		t.Errorf("security is not gated: its case must pass and list its finding, got %+v", c)
+	}
+	if c := junitCase(fs, "mcpcheck.suppressed", "suppressed"); c == nil || c.Failure != nil || c.Skipped == nil || c.Skipped.Message != "2 suppressed findings" ||
+		!strings.Contains(c.Skipped.Data, "(suppressed: known: the client sends a stale schema) (fake-rpc-error)\n") {
+		t.Errorf("suppressed case of fs-1 = %+v, want it skipped listing 2 findings with their reasons", c)
+	}
+	if c := junitCase(suites.Suites[1], "mcpcheck.suppressed", "suppressed"); c != nil {
+		t.Errorf("gw-7 has no suppressed finding, but a suppressed case %+v", c)
+	}
+	if suites.Skipped != 1 {
+		t.Errorf("skipped = %d, want 1", suites.Skipped)
 	}
 	if c := junitCase(fs, "mcpcheck.assertion", "expect-tool"); c == nil || c.Failure != nil {
 		t.Errorf("expect-tool held in fs-1 but its case is %+v", c)

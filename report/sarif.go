@@ -1,6 +1,7 @@
 package report
 
 import (
+	"crypto/sha1"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -131,7 +132,41 @@ func (s *SARIF) result(f *checks.Finding, index map[string]int) *sarif.Result {
 		res.AddRelatedLocation(loc.WithMessage(sarif.NewTextMessage(printable(rel.Message))))
 	}
 	res.Properties = sarifResultProperties(f)
+	if f.Suppressed != nil {
+		res.Suppressions = []*sarif.Suppression{s.suppression(f.Suppressed)}
+	}
 	return res
+}
+
+// suppression is a suppressions entry as SARIF records it: kept outside the
+// capture (external), accepted, with its reason. go-sarif writes null for
+// every member left unset, which the schema refuses, so all are set: the
+// location is the entry in the suppressions file, the guid a name-based
+// UUID of the fingerprint (the same in every run).
+func (s *SARIF) suppression(e *checks.Suppression) *sarif.Suppression {
+	loc := s.location(e.File, e.Line)
+	if loc == nil {
+		loc = sarif.NewLocation()
+	}
+	sup := sarif.NewSuppression("external").WithStatus("accepted").WithJustifcation(printable(e.Reason)).
+		WithGuid(sarifGUID("suppression " + e.Fingerprint)).WithLocation(loc)
+	if e.Expires != "" {
+		sup.Properties = sarif.Properties{"expires": e.Expires}
+	}
+	return sup
+}
+
+// sarifGUID is the RFC 9562 version 5 UUID of name in the URL namespace,
+// qualified by mcpcheck's address.
+func sarifGUID(name string) string {
+	ns := [16]byte{0x6b, 0xa7, 0xb8, 0x11, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8}
+	h := sha1.New()
+	h.Write(ns[:])
+	h.Write([]byte(sarifInformationURI + "#" + name))
+	u := h.Sum(nil)[:16]
+	u[6] = u[6]&0x0f | 0x50 // version 5
+	u[8] = u[8]&0x3f | 0x80 // RFC variant
+	return fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:16])
 }
 
 // sarifResultProperties carries what SARIF has no field for; json sorts the keys.

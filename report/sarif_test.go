@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -199,6 +200,54 @@ func TestSARIFResults(t *testing.T) {
 			t.Errorf("%s: properties.signal %v", id, res.Properties["signal"])
 		}
 		checkSARIFLocation(t, res, f)
+		checkSARIFSuppression(t, res, f)
+	}
+}
+
+// checkSARIFSuppression: a suppressed finding carries one suppression,
+// external and accepted, with its reason and the entry's place; no other
+// finding carries any.
+func checkSARIFSuppression(t *testing.T, res *sarif.Result, f *checks.Finding) {
+	t.Helper()
+	e := f.Suppressed
+	if e == nil {
+		if len(res.Suppressions) != 0 {
+			t.Errorf("%s: %d suppressions on a finding nobody suppressed", f.Rule, len(res.Suppressions))
+		}
+		return
+	}
+	if len(res.Suppressions) != 1 {
+		t.Fatalf("%s: %d suppressions, want 1", f.Rule, len(res.Suppressions))
+	}
+	sup := res.Suppressions[0]
+	if sup.Kind != "external" || sarifDeref(sup.Status) != "accepted" || sarifDeref(sup.Justification) != printable(e.Reason) {
+		t.Errorf("%s: suppression kind %q status %q justification %q", f.Rule, sup.Kind, sarifDeref(sup.Status), sarifDeref(sup.Justification))
+	}
+	if sup.Location == nil {
+		t.Errorf("%s: suppression without location", f.Rule)
+	} else {
+		checkSARIFURI(t, f.Rule+" suppression", []*sarif.Location{sup.Location}, ".mcpcheck-suppressions.json", e.Line)
+	}
+	if e.Expires != "" && sup.Properties["expires"] != e.Expires {
+		t.Errorf("%s: suppression properties %v, want expires %s", f.Rule, sup.Properties, e.Expires)
+	}
+	if sarifDeref(sup.Guid) != sarifGUID("suppression "+e.Fingerprint) {
+		t.Errorf("%s: guid %q", f.Rule, sarifDeref(sup.Guid))
+	}
+}
+
+// The suppression guid is a version 5 UUID of the name, as RFC 9562 gives it.
+func TestSARIFGUID(t *testing.T) {
+	// Python: uuid.uuid5(uuid.NAMESPACE_URL, "https://github.com/mcpcheck/mcpcheck#suppression " + fingerprint)
+	const want = "8ed8da2b-b194-5e4f-9d45-32c33a0e82e0"
+	if got := sarifGUID("suppression " + staleFingerprint); got != want {
+		t.Errorf("sarifGUID = %q, want %q", got, want)
+	}
+	if got := sarifGUID("x"); !regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`).MatchString(got) {
+		t.Errorf("sarifGUID = %q, not a version 5 UUID", got)
+	}
+	if sarifGUID("a") == sarifGUID("b") || sarifGUID("a") != sarifGUID("a") {
+		t.Error("guids must be distinct for distinct names and stable")
 	}
 }
 
@@ -214,6 +263,8 @@ func checkSARIFLocation(t *testing.T, res *sarif.Result, f *checks.Finding) {
 		return
 	case "/tmp/elsewhere/agent.jsonl":
 		checkSARIFURI(t, id, res.Locations, "file:///tmp/elsewhere/agent.jsonl", f.Line)
+	case suppressionsFile:
+		checkSARIFURI(t, id, res.Locations, ".mcpcheck-suppressions.json", f.Line)
 	default:
 		checkSARIFURI(t, id, res.Locations, "captures/run%201.jsonl", f.Line)
 	}

@@ -41,7 +41,7 @@ func (t *Text) Report(w io.Writer, r *checks.Result) error {
 			if f.Gated {
 				level = t.paint(ansiBold+ansiRed, "[error]")
 			}
-			fmt.Fprintf(bw, "%s %s %s (%s)\n", printable(location(f.File, f.Line)), level, printable(f.Message), f.Rule)
+			fmt.Fprintf(bw, "%s %s %s%s (%s)\n", printable(location(f.File, f.Line)), level, printable(f.Message), suppressedNote(f), f.Rule)
 		}
 		if !t.opts.Quiet {
 			fmt.Fprintln(bw, SummaryLine(s))
@@ -61,16 +61,26 @@ func (t *Text) Report(w io.Writer, r *checks.Result) error {
 	return bw.Flush()
 }
 
+// suppressedNote is " (suppressed: REASON)" for a suppressed finding.
+func suppressedNote(f *checks.Finding) string {
+	if f.Suppressed == nil {
+		return ""
+	}
+	return " (suppressed: " + printable(flatten(f.Suppressed.Reason)) + ")"
+}
+
 // SummaryLine is a session's counts in the mcpsnoop `check` shape, followed
-// by the signals mcpsnoop does not count.
+// by the signals mcpsnoop does not count and the suppressed findings, which
+// count under no signal.
 func SummaryLine(s *checks.SessionResult) string {
-	return fmt.Sprintf("session %s: errors=%d invalid=%d warnings=%d mismatches=%d pending=%d late_results=%d deprecated=%d missing_frames=%d schema_findings=%d contract=%d security=%d incomplete=%d drift=%d",
+	return fmt.Sprintf("session %s: errors=%d invalid=%d warnings=%d mismatches=%d pending=%d late_results=%d deprecated=%d missing_frames=%d schema_findings=%d contract=%d security=%d incomplete=%d drift=%d suppression=%d suppressed=%d",
 		printable(s.ID),
 		s.Count(checks.SignalError), s.Count(checks.SignalInvalid), s.Count(checks.SignalWarn),
 		s.Count(checks.SignalMismatch), s.Count(checks.SignalPending), s.Count(checks.SignalLateResult),
 		s.Count(checks.SignalDeprecated), s.MissingFrames, s.Count(checks.SignalSchema),
 		s.Count(checks.SignalContract), s.Count(checks.SignalSecurity),
-		s.Count(checks.SignalIncomplete), s.Count(checks.SignalDrift))
+		s.Count(checks.SignalIncomplete), s.Count(checks.SignalDrift),
+		s.Count(checks.SignalSuppression), s.CountSuppressed())
 }
 
 // location renders FILE:LINE, or FILE alone when the line is unknown.

@@ -19,7 +19,10 @@ func TestTextLevelsFollowTheGate(t *testing.T) {
 	for _, want := range []string{
 		"run 1.jsonl:10: [error] tools/call \"echo\" (id 2) failed with JSON-RPC error -32603",
 		"run 1.jsonl:19: [note] client tools/call \"hang\" (id 6) was never answered (fake-no-answer)",
-		"session fs-1: errors=5 invalid=1 warnings=1 mismatches=1 pending=1 late_results=1 deprecated=1 missing_frames=2 schema_findings=1 contract=1 security=1 incomplete=2 drift=1\n",
+		"session fs-1: errors=5 invalid=1 warnings=1 mismatches=1 pending=1 late_results=1 deprecated=1 missing_frames=2 schema_findings=1 contract=1 security=1 incomplete=2 drift=1 suppression=1 suppressed=2\n",
+		"run 1.jsonl:28: [note] tool \"write\" (id 9) reported an error: \"EROFS: read-only file system\" (suppressed: the CI volume is read-only <until> the \"ops\" fix & more on a second line) (fake-tool-failure)\n",
+		"run 1.jsonl:29: [note] tools/call \"move\" (id 10) failed with JSON-RPC error -32602 (suppressed: known: the client sends a stale schema) (fake-rpc-error)\n",
+		"/work/project/.mcpcheck-suppressions.json:14: [note] suppression 0123456789abcdef0123456789abcdef of fake-seq-gap matched no finding (fake-stale-entry)\n",
 		"check failed: error,invalid,warn\n",
 		"assertion failed: forbid-tool: forbidden tool \"delete\" was called 2 times",
 		"<stdin>:2: [error] client request ping (id 1)",
