@@ -61,7 +61,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd, rest := "check", args
 	if len(args) > 0 {
 		switch args[0] {
-		case "check", "rules", "explain", "version", "baseline", "help":
+		case "check", "rules", "explain", "version", "baseline", "suppress", "help":
 			cmd, rest = args[0], args[1:]
 		}
 	}
@@ -74,6 +74,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		code, err = runRules(rest, stdout)
 	case "explain":
 		code, err = runExplain(rest, stdout)
+	case "suppress":
+		code, err = runSuppress(rest, stdin, stdout)
 	case "version":
 		fmt.Fprintf(stdout, "mcpcheck %s\n", mcpcheckVersion())
 	case "help":
@@ -94,6 +96,7 @@ Usage:
   mcpcheck [check] [flags] [CAPTURE ...]   check captures (the default command)
   mcpcheck rules [--format text|json|markdown]
   mcpcheck explain RULE
+  mcpcheck suppress FINGERPRINT... --reason TEXT [--expires YYYY-MM-DD] [--file FILE] [--from CAPTURE]...
   mcpcheck version
 
 CAPTURE is a file (.gz is decompressed), a directory (its *.jsonl files), - for
@@ -115,6 +118,7 @@ type checkOptions struct {
 	maxDuration       string
 	maxServerDuration string
 	maxRoundTrips     int
+	suppressions      string
 	quiet             bool
 	color             string
 	help              bool
@@ -133,6 +137,7 @@ func checkFlags(o *checkOptions) *pflag.FlagSet {
 	fs.StringVar(&o.maxDuration, "max-duration", "", "fail if a tool call took longer than D (Go duration)")
 	fs.StringVar(&o.maxServerDuration, "max-server-duration", "", "the same, counting only the server's time")
 	fs.IntVar(&o.maxRoundTrips, "max-round-trips", 0, "fail if one operation used more than N requests")
+	fs.StringVar(&o.suppressions, "suppressions", "", "accepted findings (default "+defaultSuppressions+" in the source root, when it exists)")
 	fs.BoolVar(&o.quiet, "quiet", false, "text: print only failing findings and the verdict")
 	fs.StringVar(&o.color, "color", "auto", "text colouring: auto, always, never")
 	fs.BoolVarP(&o.help, "help", "h", false, "show this help")
@@ -172,6 +177,9 @@ func runCheck(args []string, stdin io.Reader, stdout io.Writer) (int, error) {
 		return exitUsage, err
 	}
 	wd, _ := os.Getwd()
+	if cfg.Suppressions, err = loadSuppressions(o.suppressions, fs.Changed("suppressions"), wd); err != nil {
+		return exitUsage, err
+	}
 	ropts := report.Options{Quiet: o.quiet, Color: color, WorkDir: wd, Version: mcpcheckVersion(), StepSummary: getenv("GITHUB_STEP_SUMMARY")}
 	outs, err := plannedOutputs(&o, ropts)
 	defer discard(outs) // whatever was not renamed into place

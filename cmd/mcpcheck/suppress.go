@@ -1,0 +1,271 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/session"
+)
+
+// defaultSuppressions is the suppressions file check reads from the source
+// root when it exists and --suppressions is not given.
+const defaultSuppressions = ".mcpcheck-suppressions.json"
+
+// now is the time suppressions expire against; tests replace it.
+var now = time.Now
+
+// loadSuppressions reads --suppressions FILE, or the default file in root
+// (the source root SARIF paths are relative to) when it exists. A file that
+// is missing when named, unreadable or invalid is a usage error naming the
+// file and the entry.
+func loadSuppressions(path string, given bool, root string) (*checks.Suppressions, error) {
+	name := path
+	if !given {
+		path = filepath.Join(root, defaultSuppressions)
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		name = displayPath(path)
+	} else if strings.TrimSpace(path) == "" {
+		return nil, usagef("--suppressions is empty; name a suppressions file")
+	}
+	set, err := readSuppressions(path, name)
+	if err != nil {
+		return nil, usagef("--suppressions: %v", err)
+	}
+	if set == nil {
+		return nil, usagef("--suppressions: %s does not exist; create it with 'mcpcheck suppress'", path)
+	}
+	set.Now = now()
+	return set, nil
+}
+
+// readSuppressions parses the file at path, calling it name; nil when the
+// file does not exist.
+func readSuppressions(path, name string) (*checks.Suppressions, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return checks.ParseSuppressions(name, data)
+}
+
+// displayPath names a file relative to the working directory when it is
+// inside it, as captures given relative are reported.
+func displayPath(path string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return path
+	}
+	rel, err := filepath.Rel(wd, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return path
+	}
+	return rel
+}
+
+const suppressUsage = `mcpcheck suppress accepts findings by fingerprint: it adds (or updates) one
+entry per fingerprint in a suppressions file, which check reads.
+
+Usage:
+  mcpcheck suppress FINGERPRINT... --reason TEXT [--expires YYYY-MM-DD] [--file FILE] [--from CAPTURE]...
+
+Fingerprints are shown by --format json and SARIF. With --from, each must name a
+finding of those captures, whose rule, label, subject and message fill the entry.
+
+Flags:
+`
+
+// suppressOptions are the parsed suppress flags.
+type suppressOptions struct {
+	reason, expires, file string
+	from                  []string
+	help                  bool
+}
+
+func runSuppress(args []string, stdin io.Reader, stdout io.Writer) (int, error) {
+	var o suppressOptions
+	fl := pflag.NewFlagSet("suppress", pflag.ContinueOnError)
+	fl.SetOutput(io.Discard)
+	fl.SortFlags = false
+	fl.StringVar(&o.reason, "reason", "", "why the findings are accepted (required)")
+	fl.StringVar(&o.expires, "expires", "", "the last day the entries hold, YYYY-MM-DD, UTC (default: never expire)")
+	fl.StringVar(&o.file, "file", "", "the suppressions file (default "+defaultSuppressions+" in the source root)")
+	fl.StringArrayVar(&o.from, "from", nil, "a capture whose findings the fingerprints must name (repeatable)")
+	fl.BoolVarP(&o.help, "help", "h", false, "show this help")
+	if err := fl.Parse(args); err != nil {
+		return exitUsage, usagef("suppress: %v; run 'mcpcheck suppress --help' for usage", err)
+	}
+	if o.help {
+		fmt.Fprint(stdout, suppressUsage+fl.FlagUsages())
+		return exitPassed, nil
+	}
+	fps, err := suppressArgs(&o, fl.Args())
+	if err != nil {
+		return exitUsage, err
+	}
+	path, name := o.file, o.file
+	if path == "" {
+		wd, _ := os.Getwd() // the source root, as for check
+		path = filepath.Join(wd, defaultSuppressions)
+		name = displayPath(path)
+	}
+	set, err := readSuppressions(path, name)
+	if err != nil {
+		return exitUsage, usagef("suppress: %v", err)
+	}
+	if set == nil {
+		set = &checks.Suppressions{File: name}
+	}
+	entries := make([]checks.Suppression, len(fps))
+	for i, fp := range fps {
+		entries[i] = checks.Suppression{Fingerprint: fp, Reason: o.reason, Expires: o.expires}
+	}
+	if len(o.from) > 0 {
+		if err := fillFromCaptures(entries, o.from, stdin); err != nil {
+			return exitUsage, err
+		}
+	}
+	added := 0
+	for _, e := range entries {
+		if set.Put(e) {
+			added++
+		}
+	}
+	if err := writeFileAtomic(path, set.Marshal()); err != nil {
+		return exitUsage, usagef("suppress: %v", err)
+	}
+	fmt.Fprintf(stdout, "%s: %d added, %d updated, %d in all\n", name, added, len(entries)-added, len(set.Entries))
+	return exitPassed, nil
+}
+
+// suppressArgs validates the reason, the expiry and the fingerprints, and
+// returns the fingerprints normalised, each once, in order.
+func suppressArgs(o *suppressOptions, args []string) ([]string, error) {
+	if len(args) == 0 {
+		return nil, usagef("suppress needs at least one FINGERPRINT (--format json and SARIF show them)")
+	}
+	if strings.TrimSpace(o.reason) == "" {
+		return nil, usagef("suppress: --reason is required: say why the findings are accepted")
+	}
+	if o.expires != "" {
+		day, err := checks.ParseExpiry(o.expires)
+		if err != nil {
+			return nil, usagef("suppress: --%v", err)
+		}
+		if (&checks.Suppression{Expires: o.expires}).Expired(now()) {
+			return nil, usagef("suppress: --expires %s is already past (entries expire at the end of their day, UTC)", day.Format(time.DateOnly))
+		}
+	}
+	var fps []string
+	for _, a := range args {
+		fp := strings.ToLower(strings.TrimSpace(a))
+		if !checks.ValidFingerprint(fp) {
+			return nil, usagef("suppress: %q is not a fingerprint (32 hexadecimal digits, as --format json and SARIF show them)", a)
+		}
+		if !slices.Contains(fps, fp) {
+			fps = append(fps, fp)
+		}
+	}
+	return fps, nil
+}
+
+// fillFromCaptures checks the captures and fills each entry from the
+// finding its fingerprint names; a fingerprint that names none is an error.
+func fillFromCaptures(entries []checks.Suppression, captures []string, stdin io.Reader) error {
+	sources, err := session.Resolve(captures, stdin, getenv)
+	if err != nil {
+		return err
+	}
+	rules := catalogue()
+	gate, err := checks.ParseGate(checks.DefaultGate, rules)
+	if err != nil {
+		return err
+	}
+	res, err := checks.Run(sources, checks.Config{Rules: rules, Catalogue: rules, Gate: gate})
+	if err != nil {
+		return err
+	}
+	found := map[string]*checks.Finding{}
+	for _, s := range res.Sessions {
+		for _, f := range s.Findings {
+			if found[f.Fingerprint] == nil {
+				found[f.Fingerprint] = f
+			}
+		}
+	}
+	for i := range entries {
+		e := &entries[i]
+		f := found[e.Fingerprint]
+		if f == nil {
+			return usagef("suppress: fingerprint %s names no finding of %s; 'mcpcheck --format json' shows their fingerprints",
+				e.Fingerprint, strings.Join(captures, ", "))
+		}
+		e.Rule, e.Label, e.Subject, e.Message = f.Rule, f.Label, f.Subject, f.Message
+	}
+	return nil
+}
+
+// writeFileAtomic replaces path with data through a temporary file beside
+// it, renamed into place, so that a reader (or a crash) never sees half a
+// file. A link is followed, so the file it points to is replaced and the
+// link stays; the file keeps its mode (a new one is 0644).
+func writeFileAtomic(path string, data []byte) error {
+	target := path
+	if resolved, err := filepath.EvalSymlinks(path); err == nil {
+		target = resolved
+	} else if dest, err := os.Readlink(path); err == nil { // a link to a file not yet written
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(path), dest)
+		}
+		target = dest
+	}
+	mode := os.FileMode(0o644)
+	if info, err := os.Stat(target); err == nil {
+		if !info.Mode().IsRegular() {
+			return fmt.Errorf("%s is not a regular file", path)
+		}
+		mode = info.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	renamed := false
+	defer func() {
+		if !renamed {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), target); err != nil {
+		return err
+	}
+	renamed = true
+	return nil
+}
