@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/internal/atomicfile"
 	"github.com/mcpcheck/mcpcheck/report"
 	"github.com/mcpcheck/mcpcheck/session"
 )
@@ -149,7 +150,7 @@ type output struct {
 	format string
 	path   string   // as given; "" for stdout
 	target string   // the file that receives the report: path with links resolved
-	tmp    *os.File // where the report is written before it is renamed to target
+	tmp    *atomicfile.File // where the report is written before it is renamed to target
 	device bool     // target is not a regular file (/dev/stdout, a pipe): written in place
 	rep    report.Reporter
 }
@@ -324,13 +325,8 @@ func (o *output) open() error {
 		}
 		mode = info.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(o.target), "."+filepath.Base(o.target)+".*.tmp")
+	tmp, err := atomicfile.Create(o.target, mode)
 	if err != nil {
-		return fmt.Errorf("--output %s: %w", o.path, err)
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
 		return fmt.Errorf("--output %s: %w", o.path, err)
 	}
 	o.tmp = tmp
@@ -341,8 +337,7 @@ func (o *output) open() error {
 func discard(outs []output) {
 	for _, out := range outs {
 		if out.tmp != nil {
-			out.tmp.Close()
-			os.Remove(out.tmp.Name())
+			out.tmp.Discard()
 		}
 	}
 }
@@ -378,7 +373,7 @@ func writeOutputs(outs []output, res *checks.Result, stdout io.Writer) error {
 		if out.tmp == nil {
 			continue
 		}
-		if err := os.Rename(out.tmp.Name(), out.target); err != nil {
+		if err := out.tmp.Commit(); err != nil {
 			return fmt.Errorf("--output %s: %w", out.path, err)
 		}
 		out.tmp = nil // renamed: nothing to discard

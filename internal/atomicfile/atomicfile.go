@@ -1,0 +1,163 @@
+// Package atomicfile writes a file so that readers, and a process killed
+// halfway, see the old content or the new one, never a part of either: the
+// content goes to a temporary file in the target's directory (the same file
+// system, so the last step is atomic), which is synced and then renamed or
+// linked into place.
+//
+// mcpcheck uses it for every file it writes that others read: reports
+// (--output) and tool baselines.
+package atomicfile
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// File is a temporary file that becomes its target on Commit.
+type File struct {
+	tmp    *os.File
+	target string
+	closed bool
+	err    error // from Close, returned again by Commit
+	done   bool  // committed or discarded: the temporary file is gone
+}
+
+// Create opens a temporary file beside target with permissions perm
+// (exactly perm: the umask does not apply, so a file meant for other CI
+// users stays readable). Nothing at target changes until Commit.
+func Create(target string, perm fs.FileMode) (*File, error) {
+	dir, base := filepath.Split(target)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	if err != nil {
+		return nil, err
+	}
+	if err := tmp.Chmod(perm); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return nil, err
+	}
+	return &File{tmp: tmp, target: target}, nil
+}
+
+// Write writes to the temporary file.
+func (f *File) Write(p []byte) (int, error) { return f.tmp.Write(p) }
+
+// Name is the temporary file's name.
+func (f *File) Name() string { return f.tmp.Name() }
+
+// Target is the file that Commit replaces.
+func (f *File) Target() string { return f.target }
+
+// Close syncs and closes the temporary file: its content is final. It may
+// be called before Commit (to learn of a full disk before anything is
+// replaced) and more than once.
+func (f *File) Close() error {
+	if f.closed {
+		return f.err
+	}
+	f.closed = true
+	f.err = f.tmp.Sync()
+	if err := f.tmp.Close(); f.err == nil {
+		f.err = err
+	}
+	return f.err
+}
+
+// Commit closes the temporary file and renames it over the target.
+func (f *File) Commit() error {
+	if err := f.Close(); err != nil {
+		f.Discard()
+		return err
+	}
+	if err := os.Rename(f.tmp.Name(), f.target); err != nil {
+		f.Discard()
+		return err
+	}
+	f.done = true
+	syncDir(filepath.Dir(f.target))
+	return nil
+}
+
+// CommitNew closes the temporary file and makes it the target only if no
+// file of that name exists; otherwise it returns an error satisfying
+// errors.Is(err, fs.ErrExist) and leaves the existing file alone. Of two
+// processes committing the same new target, exactly one wins, and the
+// other can read the winner's complete file. (A hard link is atomic and
+// fails when the name exists; where the file system has no hard links, the
+// file is renamed into place unless the target exists by then.)
+func (f *File) CommitNew() error {
+	if err := f.Close(); err != nil {
+		f.Discard()
+		return err
+	}
+	err := os.Link(f.tmp.Name(), f.target)
+	switch {
+	case err == nil:
+		f.Discard() // the target keeps the content; the temporary name goes
+		syncDir(filepath.Dir(f.target))
+		return nil
+	case errors.Is(err, fs.ErrExist):
+		f.Discard()
+		return err
+	}
+	if _, statErr := os.Lstat(f.target); statErr == nil {
+		f.Discard()
+		return &fs.PathError{Op: "create", Path: f.target, Err: fs.ErrExist}
+	}
+	return f.Commit()
+}
+
+// Discard removes the temporary file unless it was committed; safe to
+// defer after Create.
+func (f *File) Discard() {
+	if f.done {
+		return
+	}
+	f.done = true
+	if !f.closed {
+		f.closed = true
+		f.tmp.Close()
+	}
+	os.Remove(f.tmp.Name())
+}
+
+// Write writes data to path atomically, replacing what is there.
+func Write(path string, data []byte, perm fs.FileMode) error {
+	f, err := Create(path, perm)
+	if err != nil {
+		return err
+	}
+	defer f.Discard()
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	return f.Commit()
+}
+
+// WriteNew writes data to path atomically if no file of that name exists;
+// see CommitNew.
+func WriteNew(path string, data []byte, perm fs.FileMode) error {
+	f, err := Create(path, perm)
+	if err != nil {
+		return err
+	}
+	defer f.Discard()
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	return f.CommitNew()
+}
+
+// syncDir makes a rename durable; best effort, as not every system can
+// sync a directory.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
