@@ -23,6 +23,8 @@ var catalogue = []*Rule{
 	ruleUnknownTool,
 	rulePendingRequest,
 	ruleLateResult,
+	ruleToolDrift,
+	ruleBaseline,
 	ruleMissingFrames,
 	ruleTruncatedCapture,
 	ruleStaleSuppression,

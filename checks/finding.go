@@ -8,8 +8,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mcpcheck/mcpcheck/baseline"
 	"github.com/mcpcheck/mcpcheck/facts"
-
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -54,6 +54,10 @@ type Finding struct {
 	// rule lists a flood of the same problem once: they are counted, not
 	// listed.
 	Also int
+
+	// Drift is the tool change a tool-drift finding reports (its tier and
+	// fields, for reports that carry them apart from the message).
+	Drift *baseline.ToolChange
 }
 
 // Level is how reports show the finding: error when gated, note otherwise.

@@ -25,6 +25,9 @@ package checks
 // whatever the rule: an unexpected finding fails as a missed one does.
 // Every fixture is also read with a 64-byte buffer, and must give the same
 // findings: a rule that keeps a frame's bytes without copying them fails.
+//
+// A fixture NAME.jsonl with a directory NAME.baselines/ beside it runs with
+// a fresh copy of that directory as its tool-baseline directory.
 
 import (
 	"bytes"
@@ -350,7 +353,9 @@ func runFixture(name string, data []byte, rules []*Rule, sup *Suppressions, bufS
 	src := session.Source{Name: name, Open: func() (io.ReadCloser, error) {
 		return io.NopCloser(bytes.NewReader(data)), nil
 	}}
-	res, err := Run([]session.Source{src}, Config{Rules: rules, Catalogue: rules, Gate: gate, Suppressions: sup})
+	cfg := Config{Rules: rules, Catalogue: rules, Gate: gate, Suppressions: sup}
+	defer fixtureBaselines(name, &cfg)() // drift_test.go
+	res, err := Run([]session.Source{src}, cfg)
 	if err != nil {
 		return nil, err
 	}

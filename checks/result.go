@@ -1,5 +1,7 @@
 package checks
 
+import "github.com/mcpcheck/mcpcheck/baseline"
+
 // Result is a whole evaluated run: every reporter renders it and none
 // re-runs a check.
 type Result struct {
@@ -25,6 +27,10 @@ type SessionResult struct {
 
 	Findings   []*Finding // deterministic order: line, rule, message
 	Assertions []Assertion
+
+	// Drift is the session's tools against their baseline (spec §6); nil
+	// when the session listed no tools or tool-drift did not run.
+	Drift *baseline.Report
 
 	counts     [numSignals]int
 	suppressed int

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpcheck/mcpcheck/baseline"
 	"github.com/mcpcheck/mcpcheck/facts"
 	"github.com/mcpcheck/mcpcheck/session"
 )
@@ -20,6 +21,7 @@ type Config struct {
 	Suppressions *Suppressions
 
 	options map[Setting]any // rule options set by Option.Set
+	shared  map[any]any     // run-wide state rules share across sessions (drift.go); made by Run
 }
 
 // Run reads every input once, runs the rules and assertions, and returns the
@@ -29,6 +31,7 @@ func Run(inputs []session.Source, cfg Config) (*Result, error) {
 	if cfg.Catalogue == nil {
 		cfg.Catalogue = All()
 	}
+	cfg.shared = map[any]any{}
 	res := &Result{Gate: cfg.Gate, Rules: cfg.Catalogue}
 	byID := map[string]*Rule{}
 	for _, r := range cfg.Catalogue {
@@ -158,6 +161,7 @@ type sessionRun struct {
 	facts    *facts.Set
 	findings []*Finding
 	asserts  *assertTracker
+	drift    *baseline.Report // set by tool-drift
 
 	reportPanics bool // internal-error is enabled
 }
@@ -246,6 +250,7 @@ func (sr *sessionRun) result(g Gate, byID map[string]*Rule, enabled []*Rule, sup
 		Frames: s.Frames, MissingFrames: s.MissingFrames,
 		Findings:   sr.findings,
 		Assertions: sr.asserts.results(),
+		Drift:      sr.drift,
 	}
 	sort.SliceStable(out.Findings, func(i, j int) bool {
 		a, b := out.Findings[i], out.Findings[j]

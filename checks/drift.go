@@ -1,0 +1,115 @@
+package checks
+
+import (
+	"fmt"
+
+	"github.com/mcpcheck/mcpcheck/baseline"
+	"github.com/mcpcheck/mcpcheck/facts"
+)
+
+// BaselineStore is where tool-drift and baseline find and record tool
+// baselines; the CLI sets it from --baseline. Unset, a run keeps nothing:
+// each session of a label is compared with the first listing of that
+// label in the same run, and recording is not reported.
+var BaselineStore = &Option[*baseline.Store]{
+	Name: "baseline-store",
+	Doc:  "the tool-baseline directory (--baseline DIR); unset, sessions of one run are compared with the first session of their label",
+}
+
+// runMemoryKey finds a run's own in-memory store in Config.shared.
+type runMemoryKey struct{}
+
+// baselineStore is the store of the run p belongs to.
+func (p *Pass) baselineStore() *baseline.Store {
+	if s := BaselineStore.Get(p); s != nil {
+		return s
+	}
+	shared := p.sink.cfg.shared
+	if s, ok := shared[runMemoryKey{}].(*baseline.Store); ok {
+		return s
+	}
+	s := baseline.NewMemory()
+	shared[runMemoryKey{}] = s
+	return s
+}
+
+// sessionDrift is what tool-drift and baseline both judge: the session's
+// listings against its label's baseline. Each rule computes it at the end
+// of the session; resolving the baseline twice changes nothing.
+type sessionDrift struct {
+	report *baseline.Report
+	store  *baseline.Store
+	err    *baseline.Error // the baseline file cannot be used
+	first  facts.ToolListing
+	lines  []facts.ToolListing // the listing each change was first seen in
+}
+
+func computeDrift(p *Pass) *sessionDrift {
+	list := facts.ToolListings.Of(p).List
+	if len(list) == 0 {
+		return nil // no complete listing: nothing to compare or record
+	}
+	s := p.Session
+	d := &sessionDrift{store: p.baselineStore(), first: list[0], report: &baseline.Report{Label: s.Label}}
+	r := d.report
+	if s.Label == "" {
+		r.Status, r.Problem = baseline.StatusUnavailable, "the session has no server label, which keys its baseline"
+		return d
+	}
+	origin := baseline.Origin{File: s.File, Session: s.ID, Line: list[0].Line}
+	e := d.store.Resolve(s.Label, &list[0].Definitions, &list[len(list)-1].Definitions, origin)
+	r.Path, r.NotKept = e.Path, e.NotKept
+	switch {
+	case e.Err != nil:
+		d.err = e.Err
+		r.Status, r.Problem = baseline.StatusUnavailable, e.Err.Error()
+		return d
+	case e.Baseline == nil:
+		r.Status, r.Problem = baseline.StatusUnavailable, "there is no baseline and "+e.NotKept
+		return d
+	}
+	b := e.Baseline
+	r.Format, r.Recorded, r.Accepted, r.NotCompared = b.Describe(), b.Recorded, b.Accepted, b.Missing
+	switch {
+	case e.RecordedBy != nil && *e.RecordedBy == origin:
+		// Later sessions compare with what this one recorded; its own
+		// later listings are a server changing its tools with
+		// list_changed, as it may. The first is still compared: it may
+		// have lost a race with another process recording this label.
+		r.Status = baseline.StatusRecorded
+		list = list[:1]
+	case e.RecordedBy != nil:
+		r.Status, r.RecordedBy = baseline.StatusCompared, e.RecordedBy
+	default:
+		r.Status = baseline.StatusCompared
+	}
+	seen := map[string]bool{}
+	for _, l := range list {
+		for _, c := range baseline.Compare(&b.Definitions, &l.Definitions) {
+			key := fmt.Sprintf("%v", c)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			r.Changes = append(r.Changes, c)
+			d.lines = append(d.lines, l)
+		}
+	}
+	return d
+}
+
+// tierSeverity is the level a tool-drift finding takes from its tier.
+func tierSeverity(t baseline.Tier) Severity {
+	switch t {
+	case baseline.TierBreaking:
+		return SeverityError
+	case baseline.TierReview:
+		return SeverityWarning
+	}
+	return SeverityNote
+}
+
+// persistHint tells a user how to make a recorded baseline count.
+func persistHint(dir string) string {
+	return fmt.Sprintf("persist %s (check it in and pass --baseline %s, or cache it between CI runs) so later runs compare against it", dir, dir)
+}

@@ -1,0 +1,64 @@
+package checks
+
+import (
+	"github.com/mcpcheck/mcpcheck/facts"
+)
+
+var ruleToolDrift = &Rule{
+	ID:       "tool-drift",
+	Signal:   SignalDrift,
+	Severity: SeverityWarning,
+	Doc: Doc{
+		Summary: "A tool definition differs from the server's baseline",
+		Why: `A client, and the person who approved a server for it, trust the tools the
+server listed when it was approved. A server that later lists a tool as destructive
+that was read-only, removes a tool, or adds a required argument breaks that trust
+(a "rug pull") or its callers, and nothing in the protocol says so.
+
+The first complete tools/list of a server label becomes its baseline (in the
+--baseline directory); later sessions compare field by field: the set of tools,
+description, title, input and output schema (canonical JSON; a root $schema that
+spells out the default dialect does not count), annotations (through their spec
+defaults: readOnlyHint false, destructiveHint true, idempotentHint false,
+openWorldHint true; a hint that is not a boolean is kept as it is) and icons (in
+order). One finding per added, removed or changed tool; a changed tool lists each
+field with its tier and its main difference as a JSON pointer, and the finding's
+severity follows its highest tier.
+
+Tiers: breaking (a tool removed; a required argument added; an argument removed or
+retyped; an enum narrowed; readOnlyHint true to false; destructiveHint false to true;
+an output schema narrowed: a property removed, retyped or no longer required, or the
+schema removed), review (description or title; a new optional argument; other
+annotation changes; an output schema widened), info (a tool added; icons).`,
+		Fix: `Review the change. If it is intended, accept it with
+mcpcheck baseline CAPTURE --accept --reason "…" and commit the baseline directory;
+otherwise fix the server.`,
+		Bad:   `baseline: "delete_note" with annotations {"readOnlyHint":true}; now {"name":"delete_note","annotations":{"readOnlyHint":false,"destructiveHint":true}}`,
+		Good:  `baseline: "delete_note" with annotations {"readOnlyHint":true}; now {"name":"delete_note","annotations":{"readOnlyHint":true}}`,
+		Since: "0.2.0",
+	},
+	Facts:   []facts.Fact{facts.ToolListings},
+	Options: []Setting{BaselineStore},
+	New:     func() Checker { return &toolDrift{} },
+}
+
+type toolDrift struct{ Base }
+
+func (*toolDrift) End(p *Pass) {
+	d := computeDrift(p)
+	if d == nil {
+		return
+	}
+	p.sink.drift = d.report
+	r := d.report
+	for i := range r.Changes {
+		c := &r.Changes[i]
+		l := d.lines[i]
+		fd := p.ReportAt(Location{File: p.Session.File, Line: l.Line}, l.Seq, "tool "+c.Tool, "%s", c.Summary(quoteName))
+		fd.Severity = tierSeverity(c.Tier)
+		fd.Drift = c
+		if by := r.RecordedBy; by != nil {
+			fd.Relate(by.File, by.Line, "baseline recorded here, earlier in this run")
+		}
+	}
+}
