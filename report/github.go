@@ -271,6 +271,8 @@ func (g *GitHub) summary(r *checks.Result) string {
 		}
 	}
 
+	s.drift(r)
+
 	findings := g.findingRows(r)
 	if len(findings) > 0 {
 		s.line("")

@@ -63,14 +63,10 @@ type JSONSession struct {
 	// whose signal is not gated: why the session failed.
 	Failed []string `json:"failed"`
 	// Drift is the session's tool-definition comparison against its
-	// baseline (spec §6). It is null until mcpcheck keeps baselines; the
-	// key is always present so that consumers can rely on it.
+	// baseline (spec §6; drift.go); null when the session listed no tools.
+	// The key is always present so that consumers can rely on it.
 	Drift *JSONDrift `json:"drift"`
 }
-
-// JSONDrift will describe a session's drift against its baseline; it has no
-// members yet and is always null in version 1 reports.
-type JSONDrift struct{}
 
 // JSONCounts maps a signal name (as --fail-on spells it, e.g. "late-result")
 // to its number of findings. It marshals in signal order.
@@ -154,6 +150,7 @@ func jsonSession(s *checks.SessionResult, g checks.Gate) JSONSession {
 		Findings:   make([]JSONFinding, 0, len(s.Findings)),
 		Assertions: make([]JSONAssertion, 0, len(s.Assertions)),
 		Failed:     append([]string{}, s.FailedSignals(g)...),
+		Drift:      jsonDrift(s.Drift),
 	}
 	for _, sig := range checks.Signals() {
 		js.Counts[sig.String()] = s.Count(sig)

@@ -181,6 +181,9 @@ func sarifResultProperties(f *checks.Finding) sarif.Properties {
 	if f.Seq > 0 {
 		p["seq"] = f.Seq
 	}
+	if f.Drift != nil {
+		sarifDriftProperties(p, f.Drift)
+	}
 	return p
 }
 

@@ -46,6 +46,11 @@ func (t *Text) Report(w io.Writer, r *checks.Result) error {
 		if !t.opts.Quiet {
 			fmt.Fprintln(bw, SummaryLine(s))
 		}
+		if !t.opts.Quiet || gatedDrift(s) {
+			for _, line := range DriftBlock(s) {
+				fmt.Fprintln(bw, line)
+			}
+		}
 		if failed := s.FailedSignals(r.Gate); len(failed) > 0 {
 			fmt.Fprintf(bw, "%s %s\n", t.paint(ansiRed, "check failed:"), strings.Join(failed, ","))
 		}
