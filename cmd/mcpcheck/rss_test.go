@@ -31,7 +31,16 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(code)
 	}
-	os.Exit(m.Run())
+	// check records tool baselines in $MCPCHECK_HOME (or the user's state
+	// directory): tests that read the real environment get their own.
+	home, err := os.MkdirTemp("", "mcpcheck-test-home-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("MCPCHECK_HOME", home)
+	code := m.Run()
+	os.RemoveAll(home)
+	os.Exit(code)
 }
 
 // peakRSS reads VmHWM (KiB) from a copy of /proc/self/status.

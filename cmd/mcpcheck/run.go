@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -82,7 +81,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "help":
 		fmt.Fprint(stdout, usageText)
 	case "baseline":
-		code, err = exitUsage, errors.New("the baseline command is not available in this version; drift checking arrives with baselines (§6)")
+		code, err = runBaseline(rest, stdin, stdout)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpcheck: %s\n", strings.ReplaceAll(err.Error(), "\n", " "))
@@ -95,6 +94,7 @@ const usageText = `mcpcheck gates CI on captured MCP sessions.
 
 Usage:
   mcpcheck [check] [flags] [CAPTURE ...]   check captures (the default command)
+  mcpcheck baseline [--baseline DIR] [--accept --reason TEXT | --reset] CAPTURE
   mcpcheck rules [--format text|json|markdown]
   mcpcheck explain RULE
   mcpcheck suppress FINGERPRINT... --reason TEXT [--expires YYYY-MM-DD] [--file FILE] [--from CAPTURE]...
@@ -122,6 +122,7 @@ type checkOptions struct {
 	suppressions      string
 	quiet             bool
 	color             string
+	baselineDir       string
 	help              bool
 }
 
@@ -141,6 +142,7 @@ func checkFlags(o *checkOptions) *pflag.FlagSet {
 	fs.StringVar(&o.suppressions, "suppressions", "", "accepted findings (default "+defaultSuppressions+" in the source root, when it exists)")
 	fs.BoolVar(&o.quiet, "quiet", false, "text: print only failing findings and the verdict")
 	fs.StringVar(&o.color, "color", "auto", "text colouring: auto, always, never")
+	fs.StringVar(&o.baselineDir, "baseline", "", "tool-baseline directory (default $MCPCHECK_HOME/baselines, else $XDG_STATE_HOME/mcpcheck/baselines, else ~/.local/state/mcpcheck/baselines)")
 	fs.BoolVarP(&o.help, "help", "h", false, "show this help")
 	return fs
 }
@@ -148,10 +150,10 @@ func checkFlags(o *checkOptions) *pflag.FlagSet {
 // output is one rendering the run must produce.
 type output struct {
 	format string
-	path   string   // as given; "" for stdout
-	target string   // the file that receives the report: path with links resolved
+	path   string           // as given; "" for stdout
+	target string           // the file that receives the report: path with links resolved
 	tmp    *atomicfile.File // where the report is written before it is renamed to target
-	device bool     // target is not a regular file (/dev/stdout, a pipe): written in place
+	device bool             // target is not a regular file (/dev/stdout, a pipe): written in place
 	rep    report.Reporter
 }
 
@@ -173,6 +175,11 @@ func runCheck(args []string, stdin io.Reader, stdout io.Writer) (int, error) {
 	if err != nil {
 		return exitUsage, err
 	}
+	store, err := baselineStore(o.baselineDir, fs.Changed("baseline"), false)
+	if err != nil {
+		return exitUsage, err
+	}
+	checks.BaselineStore.Set(&cfg, store)
 	color, err := useColor(o.color, stdout)
 	if err != nil {
 		return exitUsage, err

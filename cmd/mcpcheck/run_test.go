@@ -167,6 +167,8 @@ func TestUsageErrorsCheckNothing(t *testing.T) {
 	noSession := filepath.Join(dir, "nosession.jsonl")
 	os.WriteFile(noSession, []byte(`{"direction":"c2s","raw":{"jsonrpc":"2.0","id":1,"method":"ping"}}`+"\n"), 0o644)
 	capture := testdata("clean-stdio.jsonl")
+	noTools := filepath.Join(dir, "ping.jsonl")
+	os.WriteFile(noTools, []byte(`{"session_id":"p1","server_label":"notes","seq":1,"ts":"2026-09-01T10:00:00Z","direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","id":1,"method":"ping"}}`+"\n"), 0o644)
 
 	cases := []struct {
 		name   string
@@ -192,7 +194,13 @@ func TestUsageErrorsCheckNothing(t *testing.T) {
 		{"one bad among good", []string{capture, plain}, plain + ":1:"},
 		{"explain unknown", []string{"explain", "no-such-rule"}, `unknown rule "no-such-rule"`},
 		{"rules bad format", []string{"rules", "--format", "xml"}, "is not text, json or markdown"},
-		{"baseline", []string{"baseline", capture}, "not available"},
+		{"empty baseline", []string{"--baseline=", capture}, "--baseline is empty"},
+		{"baseline accept and reset", []string{"baseline", "--accept", "--reason", "x", "--reset", capture}, "--accept and --reset cannot be combined"},
+		{"baseline accept without reason", []string{"baseline", "--accept", capture}, "--accept needs --reason TEXT"},
+		{"baseline blank reason", []string{"baseline", "--accept", "--reason", " ", capture}, "--accept needs --reason TEXT"},
+		{"baseline reason alone", []string{"baseline", "--reason", "x", capture}, "--reason goes with --accept"},
+		{"baseline accept without tools", []string{"baseline", "--accept", "--reason", "x", noTools}, "nothing to accept"},
+		{"baseline missing capture", []string{"baseline", filepath.Join(dir, "missing.jsonl")}, "no such file or directory"},
 	}
 	formats := append([]string{""}, report.Formats()...)
 	for _, c := range cases {
