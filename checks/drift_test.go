@@ -115,7 +115,7 @@ func TestDriftAcrossCapturesOfOneRun(t *testing.T) {
 		t.Fatalf("tool-drift findings %d, want 2", len(got))
 	}
 	if f := got[0]; f.File != "b.jsonl" || f.Line != 5 || f.Severity != SeverityError || f.Drift == nil || f.Drift.Tier != baseline.TierBreaking ||
-		len(f.Related) != 1 || f.Related[0].File != "a.jsonl" || f.Related[0].Line != 5 || f.Subject != "tool read_note" {
+		len(f.Related) != 1 || f.Related[0].File != "a.jsonl" || f.Related[0].Line != 5 || !strings.HasPrefix(f.Subject, "tool read_note changed ") {
 		t.Errorf("read_note finding %+v", f)
 	}
 	if f := got[1]; f.Drift.Change != baseline.Added || f.Severity != SeverityNote {
@@ -184,5 +184,27 @@ func TestDisabledToolDrift(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("nothing recorded: %v", entries)
+	}
+}
+
+// A change keeps its fingerprint when recorded again; another change of
+// the same tool gets another one, so a suppression cannot hide it.
+func TestDriftFingerprintsFollowTheChange(t *testing.T) {
+	dir := t.TempDir()
+	runWith(t, baseline.NewStore(dir), DefaultGate, "a.jsonl", notesSession("s1", readOnlyNotes))
+	fp := func(tools string) map[string]string {
+		out := map[string]string{}
+		for _, f := range findingsOf(runWith(t, baseline.NewStore(dir), DefaultGate, "b.jsonl", notesSession("s2", tools)), "tool-drift") {
+			out[f.Drift.Tool] = f.Fingerprint
+		}
+		return out
+	}
+	first, again := fp(rugPulled), fp(rugPulled)
+	if len(first) != 2 || first["read_note"] != again["read_note"] || first["send_mail"] != again["send_mail"] {
+		t.Errorf("fingerprints changed when the same drift was recorded again: %v, %v", first, again)
+	}
+	other := fp(`[{"name":"read_note","description":"Reads","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}},{"name":"send_mail","inputSchema":{"type":"object"},"annotations":{"destructiveHint":true}}]`)
+	if other["read_note"] == first["read_note"] || other["send_mail"] == first["send_mail"] {
+		t.Errorf("different changes share a fingerprint: %v, %v", first, other)
 	}
 }

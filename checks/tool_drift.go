@@ -1,6 +1,10 @@
 package checks
 
 import (
+	"crypto/sha256"
+	"fmt"
+
+	"github.com/mcpcheck/mcpcheck/baseline"
 	"github.com/mcpcheck/mcpcheck/facts"
 )
 
@@ -54,11 +58,24 @@ func (*toolDrift) End(p *Pass) {
 	for i := range r.Changes {
 		c := &r.Changes[i]
 		l := d.lines[i]
-		fd := p.ReportAt(Location{File: p.Session.File, Line: l.Line}, l.Seq, "tool "+c.Tool, "%s", c.Summary(quoteName))
+		fd := p.ReportAt(Location{File: p.Session.File, Line: l.Line}, l.Seq, driftSubject(c, &l), "%s", c.Summary(quoteName))
 		fd.Severity = tierSeverity(c.Tier)
 		fd.Drift = c
 		if by := r.RecordedBy; by != nil {
 			fd.Relate(by.File, by.Line, "baseline recorded here, earlier in this run")
 		}
 	}
+}
+
+// driftSubject names a change of a tool with a digest of what changed:
+// the same change recorded again keeps its fingerprint, and a suppression
+// of one change never hides a later, different one (an added tool that
+// then turns destructive).
+func driftSubject(c *baseline.ToolChange, l *facts.ToolListing) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%v", c.Fields)
+	if t, ok := l.Definitions.Lookup(c.Tool); ok && c.Change == baseline.Added {
+		fmt.Fprintf(h, "%v", *t)
+	}
+	return fmt.Sprintf("tool %s %s %x", c.Tool, c.Change, h.Sum(nil)[:4])
 }
