@@ -56,8 +56,9 @@ func driftResult(t *testing.T, gate string) *checks.Result {
 }
 
 func TestDriftTextBlock(t *testing.T) {
-	out := string(render(t, "text", testOptions(), driftResult(t, "drift")))
-	want := `session notes-1: errors=0 invalid=0 warnings=0 mismatches=0 pending=0 late_results=0 deprecated=0 missing_frames=0 schema_findings=0 contract=0 security=0 incomplete=0 drift=3
+	r := driftResult(t, "drift")
+	out := string(render(t, "text", testOptions(), r))
+	want := SummaryLine(r.Sessions[0]) + `
 drift of server "notes" against its baseline .mcpcheck/baselines/ab5aa97074c454a0632057e704220d9a.json (mcpcheck baseline version 1, accepted 2026-08-28T09:12:44Z: "2.1 reviewed"): 1 added, 1 removed, 1 changed (breaking 2, review 0, info 1)
   ~ delete_note (breaking)
       description (review)
@@ -73,7 +74,7 @@ check failed: drift
 	if !strings.Contains(out, want) {
 		t.Errorf("the drift block does not follow the summary line as expected:\n%s", out)
 	}
-	if strings.Contains(out, "session wiki-1: errors=0 invalid=0 warnings=0 mismatches=0 pending=0 late_results=0 deprecated=0 missing_frames=0 schema_findings=0 contract=0 security=0 incomplete=0 drift=0\ndrift") {
+	if strings.Contains(out, SummaryLine(r.Sessions[1])+"\ndrift") {
 		t.Errorf("a session without drift shows a block:\n%s", out)
 	}
 
