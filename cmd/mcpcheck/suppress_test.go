@@ -91,9 +91,12 @@ func writeTemp(t *testing.T, dir, name string, data []byte) string {
 // leaves one stale entry; an expired entry gates again.
 func TestSuppressRealCapture(t *testing.T) {
 	capture := sharedCapture(t, "03-filesystem-stdio-iserror.jsonl")
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
-	withNow(t, time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
 	dir := t.TempDir()
+	// The first run records the server's tool baseline in $MCPCHECK_HOME
+	// (a baseline note); later runs verify it silently, so only the
+	// suppressed findings remain.
+	withEnv(t, map[string]string{"NO_COLOR": "1", "MCPCHECK_HOME": dir})
+	withNow(t, time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
 	const reason = "the job exercises failing tool calls on purpose"
 
 	var fps []string
@@ -113,7 +116,7 @@ func TestSuppressRealCapture(t *testing.T) {
 
 	t.Run("every format", func(t *testing.T) {
 		summary := filepath.Join(dir, "step-summary.md")
-		withEnv(t, map[string]string{"NO_COLOR": "1", "GITHUB_STEP_SUMMARY": summary})
+		withEnv(t, map[string]string{"NO_COLOR": "1", "GITHUB_STEP_SUMMARY": summary, "MCPCHECK_HOME": dir})
 		outs := map[string]string{}
 		for _, format := range report.Formats() {
 			code, out, errs := invoke(t, "", "--format", format, "--suppressions", file, capture)
