@@ -660,3 +660,71 @@ func (r *snapshots) Frame(s *Session, f *Frame) {
 }
 func (r *snapshots) Damage(*Session, Damage) {}
 func (r *snapshots) End(*Session)            {}
+
+// revisionRecorder notes each frame's revision when it is delivered, as the
+// checks driver asks it.
+type revisionRecorder struct {
+	recorder
+	revs []string
+}
+
+func (r *revisionRecorder) Frame(s *Session, f *Frame) {
+	r.recorder.Frame(s, f)
+	r.revs = append(r.revs, f.Revision(s))
+}
+
+// A session without a handshake takes the revision its accepted requests
+// declared: a server's notification then has one, a rejected probe gives
+// none, and a legacy handshake overrides it. A client request that shows
+// no revision stays unknown, and so does its answer.
+func TestRevisionOfAHandshakelessSession(t *testing.T) {
+	notify := `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`
+	cases := []struct {
+		name string
+		ls   []string
+		want string // the notification's revision
+	}{
+		{"accepted discover", []string{
+			env(1, "c2s", discover),
+			env(2, "s2c", `{"jsonrpc":"2.0","id":1,"result":{"supportedVersions":["2026-07-28"],"capabilities":{},"resultType":"complete","ttlMs":0,"cacheScope":"public"}}`),
+			env(3, "s2c", notify),
+		}, ModernRevision},
+		{"rejected probe", []string{
+			env(1, "c2s", discover),
+			env(2, "s2c", `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`),
+			env(3, "s2c", notify),
+		}, ""},
+		{"fallback initialize", []string{
+			env(1, "c2s", discover),
+			env(2, "s2c", `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`),
+			env(3, "c2s", initialize),
+			env(4, "s2c", initResult),
+			env(5, "s2c", notify),
+		}, "2025-11-25"},
+	}
+	for _, c := range cases {
+		rec := &revisionRecorder{}
+		if err := Read("test.jsonl", strings.NewReader(lines(c.ls...)), rec); err != nil {
+			t.Fatal(err)
+		}
+		for i, f := range rec.frames {
+			if f.Msg.Method == "notifications/tools/list_changed" && rec.revs[i] != c.want {
+				t.Errorf("%s: the notification's revision is %q, want %q", c.name, rec.revs[i], c.want)
+			}
+		}
+	}
+	rec := &revisionRecorder{}
+	capture := lines(
+		env(1, "c2s", discover),
+		env(2, "s2c", `{"jsonrpc":"2.0","id":1,"result":{"supportedVersions":["2026-07-28"],"capabilities":{},"resultType":"complete","ttlMs":0,"cacheScope":"public"}}`),
+		env(3, "c2s", `{"jsonrpc":"2.0","id":2,"method":"ping"}`),
+		env(4, "s2c", `{"jsonrpc":"2.0","id":2,"result":{}}`),
+		env(5, "s2c", `{"jsonrpc":"2.0","id":7,"method":"roots/list"}`),
+	)
+	if err := Read("test.jsonl", strings.NewReader(capture), rec); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(rec.revs, ","); got != "2026-07-28,2026-07-28,,,2026-07-28" {
+		t.Errorf("revisions %s: a client request without one stays unknown, a server request takes the session's", got)
+	}
+}

@@ -216,13 +216,21 @@ func (f *Frame) detach() *Frame {
 
 // Revision is the protocol revision f is judged by: its call's own (a
 // request's _meta or MCP-Protocol-Version header, else the session's when
-// it was sent), else what a notification declares, else the session's.
+// it was sent), else what a notification declares, else the session's. In
+// a session without a handshake (2026-07-28) a server's messages and the
+// client's notifications, which carry no version of their own, take the
+// revision the session's accepted requests declared so far; a client
+// request that shows none stays unknown, and so does its answer.
 func (f *Frame) Revision(s *Session) string {
 	if f.Call != nil && f.Call.Revision != "" {
 		return f.Call.Revision
 	}
 	if v := f.requestRevision(); v != "" {
 		return v
+	}
+	clientCall := (f.Call != nil && f.Call.Dir == ClientToServer) || (f.Direction == ClientToServer && f.Msg.Kind == Request)
+	if s.Revision == "" && s.initCall == nil && !clientCall {
+		return s.declared
 	}
 	return s.Revision
 }
