@@ -21,6 +21,8 @@ var catalogue = []*Rule{
 	ruleUnmatchedResponse,
 	ruleDuplicateResponse,
 	ruleUnknownTool,
+	ruleMetaRequired,
+	ruleModernRemoved,
 	rulePendingRequest,
 	ruleLateResult,
 	ruleToolDrift,

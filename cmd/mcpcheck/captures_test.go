@@ -1,8 +1,13 @@
 package main
 
 import (
+	"os"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/session"
 
 	"github.com/mcpcheck/mcpcheck/internal/sharedtest"
 )
@@ -38,8 +43,11 @@ func TestRealCaptures(t *testing.T) {
 		// answers and a cancellation on other connections pair
 		{"18-http-everything-streamable-tsclient.jsonl", 1, map[string]int{"jsonrpc-error": 1}},
 		// id-less HTTP 400 errors pair with the request of the same exchange
-		// (and its deliberate call of "no-such-tool" is unknown-tool)
-		{"20-http-2026-mcp-proxy-goclient.jsonl", 1, map[string]int{"jsonrpc-error": 2, "tool-error": 1, "unknown-tool": 1}},
+		// (and its deliberate call of "no-such-tool" is unknown-tool); the
+		// client sent logging/setLevel and ping without the required _meta
+		// under 2026-07-28 (its MCP-Protocol-Version header says so): both
+		// lack the fields and both were removed in 2026-07-28
+		{"20-http-2026-mcp-proxy-goclient.jsonl", 1, map[string]int{"jsonrpc-error": 2, "tool-error": 1, "unknown-tool": 1, "meta-required": 2, "modern-removed": 2}},
 		// the rejected server/discover probe is negotiation; only isError fails
 		{"24-sequential-thinking-goclient.jsonl", 1, map[string]int{"tool-error": 1}},
 	}
@@ -65,5 +73,68 @@ func TestRealCaptureGates(t *testing.T) {
 	_, out, _ = invoke(t, "", path)
 	if strings.Contains(out, "server/discover") || strings.Count(out, "[error]") != 1 {
 		t.Errorf("the version probe failed the gate:\n%s", out)
+	}
+}
+
+// TestRealCapture2026 pins where the 2026-07-28 findings of the Go client's
+// capture sit: on the two requests sent without _meta (logging/setLevel and
+// ping), whose -32602 answers stay JSON-RPC errors; no routing header
+// disagrees and nothing is left pending.
+func TestRealCapture2026(t *testing.T) {
+	path := sharedCapture(t, "20-http-2026-mcp-proxy-goclient.jsonl")
+	srcs, err := session.Resolve([]string{path}, nil, os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gate, _ := checks.ParseGate(checks.DefaultGate, checks.All())
+	res, err := checks.Run(srcs, checks.Config{Rules: checks.All(), Gate: gate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := map[string][]int{}
+	for _, s := range res.Sessions {
+		for _, f := range s.Findings {
+			lines[f.Rule] = append(lines[f.Rule], f.Line)
+		}
+	}
+	// line 25: logging/setLevel, 26: its 400 answer; 34: ping, 35: its answer
+	for rule, want := range map[string][]int{
+		"meta-required":   {25, 34},
+		"modern-removed":  {25, 34},
+		"jsonrpc-error":   {26, 35},
+		"routing-header":  nil,
+		"pending-request": nil,
+	} {
+		if !slices.Equal(lines[rule], want) {
+			t.Errorf("%s on lines %v, want %v", rule, lines[rule], want)
+		}
+	}
+}
+
+// TestNo2026RulesOnLegacyCaptures: a 2025-11-25 (or older) capture, the
+// Go client's rejected server/discover probe included, never gets a finding
+// of a rule about what 2026-07-28 introduced.
+func TestNo2026RulesOnLegacyCaptures(t *testing.T) {
+	var modern []string
+	for _, r := range checks.All() {
+		if r.Revisions.Since >= "2026-07-28" {
+			modern = append(modern, r.ID)
+		}
+	}
+	if len(modern) == 0 {
+		t.Fatal("no 2026-07-28 rule in the catalogue")
+	}
+	for _, name := range []string{
+		"02-filesystem-stdio-clean.jsonl", "03-filesystem-stdio-iserror.jsonl", "05-everything-protocol-errors.jsonl",
+		"07-schema-notion-toolslist.jsonl", "09-drift-filesystem-old-2025.1.14.jsonl", "10-drift-filesystem-new-2026.8.31.jsonl",
+		"14-cancel-abortsignal.jsonl", "16-invalid-frames-bad-transport-arg.jsonl", "18-http-everything-streamable-tsclient.jsonl",
+		"24-sequential-thinking-goclient.jsonl",
+	} {
+		got := ruleCounts(t, sharedCapture(t, name))
+		for _, id := range modern {
+			if got[id] > 0 {
+				t.Errorf("%s: %d %s findings on a legacy capture", name, got[id], id)
+			}
+		}
 	}
 }

@@ -1,0 +1,65 @@
+package checks
+
+import (
+	"strings"
+
+	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
+	"github.com/mcpcheck/mcpcheck/mcp"
+	"github.com/mcpcheck/mcpcheck/session"
+)
+
+var ruleMetaRequired = &Rule{
+	ID:       "meta-required",
+	Signal:   SignalWarn,
+	Severity: SeverityError,
+	Doc: Doc{
+		Summary: "A 2026-07-28 request without the protocol version or client capabilities in its _meta",
+		Why: `2026-07-28 has no initialize handshake: every request states for itself which
+revision it speaks and what the client supports, in
+params._meta["io.modelcontextprotocol/protocolVersion"] (a string) and
+params._meta["io.modelcontextprotocol/clientCapabilities"] (an object, {} for
+none). Both are required; a server answers a request without them with -32602
+(HTTP 400), so the request fails however correct the rest of it is.
+
+A request is judged by its own revision: the version in its _meta, else its
+MCP-Protocol-Version header, else the session's. A dual-era client's fallback
+initialize is legacy traffic and is not judged.`,
+		Fix: `Send the per-request _meta on every request, including ping-like housekeeping
+and retries; most SDKs add it in one place for all requests.`,
+		Bad:   `MCP-Protocol-Version: 2026-07-28  {"jsonrpc":"2.0","id":17,"method":"tools/list"}`,
+		Good:  `{"jsonrpc":"2.0","id":17,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
+		Since: "0.2.0",
+	},
+	Revisions: Revisions{Since: session.ModernRevision},
+	New: EachFrame(func(p *Pass, f *session.Frame) {
+		if !clientRequest(f) || f.Msg.Method == "initialize" || f.Redacted {
+			return
+		}
+		m, subject := requestName(f), methodSubject(f.Msg.Method, callNameOf(f))
+		meta := f.View().Meta().Raw // the _meta object, nil when absent or not an object
+		if meta == nil {
+			if raw := mcp.Member(f.Msg.Params, "_meta"); raw != nil {
+				p.Report(f, subject, "%s has a params._meta that is a JSON %s, not an object carrying io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities", m, jsonscan.Kind(raw))
+				return
+			}
+			p.Report(f, subject, "%s was sent without params._meta: every 2026-07-28 request carries io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities", m)
+			return
+		}
+		var problems []string
+		switch v := mcp.Member(meta, "io.modelcontextprotocol/protocolVersion"); {
+		case v == nil:
+			problems = append(problems, "io.modelcontextprotocol/protocolVersion is missing")
+		case jsonscan.FirstByte(v) != '"':
+			problems = append(problems, "io.modelcontextprotocol/protocolVersion is a JSON "+jsonscan.Kind(v)+", not a string")
+		}
+		switch v := mcp.Member(meta, "io.modelcontextprotocol/clientCapabilities"); {
+		case v == nil:
+			problems = append(problems, "io.modelcontextprotocol/clientCapabilities is missing")
+		case jsonscan.FirstByte(v) != '{':
+			problems = append(problems, "io.modelcontextprotocol/clientCapabilities is a JSON "+jsonscan.Kind(v)+", not an object")
+		}
+		if len(problems) > 0 {
+			p.Report(f, subject, "%s has an incomplete params._meta: %s", m, strings.Join(problems, "; "))
+		}
+	}),
+}
