@@ -22,6 +22,7 @@ var catalogue = []*Rule{
 	ruleDuplicateResponse,
 	ruleUnknownTool,
 	ruleMetaRequired,
+	ruleResultType,
 	ruleModernRemoved,
 	rulePendingRequest,
 	ruleLateResult,
