@@ -24,6 +24,7 @@ var catalogue = []*Rule{
 	ruleMetaRequired,
 	ruleResultType,
 	ruleModernRemoved,
+	ruleInputRequired,
 	rulePendingRequest,
 	ruleLateResult,
 	ruleToolDrift,
