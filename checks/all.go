@@ -25,6 +25,7 @@ var catalogue = []*Rule{
 	ruleResultType,
 	ruleModernRemoved,
 	ruleInputRequired,
+	ruleRequestState,
 	rulePendingRequest,
 	ruleLateResult,
 	ruleToolDrift,

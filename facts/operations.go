@@ -29,6 +29,7 @@ type Issued struct {
 	HasRequestState bool
 	InputRequests   []string // the keys of inputRequests, sorted
 	Line            int      // where the result arrived
+	Redacted        bool     // the recorder redacted the result's frame
 }
 
 // Issued returns what the operation's last input_required result issued.
@@ -57,7 +58,7 @@ func (t *OperationsTracker) Frame(f *session.Frame) {
 			t.order = t.order[1:]
 		}
 	}
-	is := Issued{Line: f.Line, InputRequests: sortedKeys(r.InputRequests)}
+	is := Issued{Line: f.Line, InputRequests: sortedKeys(r.InputRequests), Redacted: f.Redacted}
 	if r.RequestState != nil {
 		is.RequestState, is.HasRequestState = *r.RequestState, true // a string: its own copy
 	}
