@@ -26,6 +26,7 @@ var catalogue = []*Rule{
 	ruleModernRemoved,
 	ruleInputRequired,
 	ruleRequestState,
+	ruleExtensionNegotiation,
 	rulePendingRequest,
 	ruleLateResult,
 	ruleToolDrift,
