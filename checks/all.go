@@ -27,6 +27,7 @@ var catalogue = []*Rule{
 	ruleInputRequired,
 	ruleRequestState,
 	ruleExtensionNegotiation,
+	ruleSubscriptionStream,
 	rulePendingRequest,
 	ruleLateResult,
 	ruleToolDrift,
