@@ -28,6 +28,7 @@ var catalogue = []*Rule{
 	ruleRequestState,
 	ruleExtensionNegotiation,
 	ruleSubscriptionStream,
+	ruleCacheFields,
 	rulePendingRequest,
 	ruleLateResult,
 	ruleToolDrift,
