@@ -29,6 +29,7 @@ var catalogue = []*Rule{
 	ruleExtensionNegotiation,
 	ruleSubscriptionStream,
 	ruleCacheFields,
+	ruleXMCPHeader,
 	rulePendingRequest,
 	ruleLateResult,
 	ruleToolDrift,
