@@ -30,6 +30,7 @@ var catalogue = []*Rule{
 	ruleSubscriptionStream,
 	ruleCacheFields,
 	ruleXMCPHeader,
+	ruleTransportHeaders,
 	rulePendingRequest,
 	ruleLateResult,
 	ruleToolDrift,
