@@ -31,6 +31,7 @@ var catalogue = []*Rule{
 	ruleCacheFields,
 	ruleXMCPHeader,
 	ruleTransportHeaders,
+	ruleRoutingHeader,
 	ruleParamHeader,
 	rulePendingRequest,
 	ruleLateResult,
