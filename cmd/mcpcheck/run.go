@@ -430,8 +430,12 @@ func runRules(args []string, stdout io.Writer) (int, error) {
 	var b bytes.Buffer
 	switch strings.ToLower(*format) {
 	case "text":
+		width := 0 // the longest id, so the columns stay aligned
 		for _, r := range rules {
-			fmt.Fprintf(&b, "%-20s %-12s %-8s %s\n", r.ID, r.Signal, r.Severity, r.Doc.Summary)
+			width = max(width, len(r.ID))
+		}
+		for _, r := range rules {
+			fmt.Fprintf(&b, "%-*s %-12s %-8s %s\n", width, r.ID, r.Signal, r.Severity, r.Doc.Summary)
 		}
 	case "markdown":
 		b.WriteString(checks.MarkdownTable(rules))

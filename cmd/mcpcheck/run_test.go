@@ -548,6 +548,23 @@ func TestRulesExplainVersion(t *testing.T) {
 	}
 }
 
+// The text catalogue keeps its columns aligned however long a rule id is
+// (extension-negotiation is longer than the others).
+func TestRulesTextColumnsAlign(t *testing.T) {
+	_, out, _ := invoke(t, "", "rules")
+	col := -1
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		id, _, _ := strings.Cut(line, " ")
+		signal := len(id) + len(line[len(id):]) - len(strings.TrimLeft(line[len(id):], " "))
+		if col < 0 {
+			col = signal
+		}
+		if signal != col {
+			t.Errorf("the signal of %s starts at column %d, the first rule's at %d", id, signal, col)
+		}
+	}
+}
+
 // TestReadmeRuleTable keeps the README's rule table in step with All().
 func TestReadmeRuleTable(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
