@@ -20,6 +20,7 @@ var catalogue = []*Rule{
 	ruleIDReuse,
 	ruleUnmatchedResponse,
 	ruleDuplicateResponse,
+	ruleLifecycle,
 	ruleUnknownTool,
 	rulePendingRequest,
 	ruleLateResult,
