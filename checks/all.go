@@ -21,6 +21,7 @@ var catalogue = []*Rule{
 	ruleUnmatchedResponse,
 	ruleDuplicateResponse,
 	ruleLifecycle,
+	ruleCapability,
 	ruleUnknownTool,
 	rulePendingRequest,
 	ruleLateResult,
