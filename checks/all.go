@@ -23,6 +23,7 @@ var catalogue = []*Rule{
 	ruleLifecycle,
 	ruleCapability,
 	ruleProgress,
+	ruleCancel,
 	ruleUnknownTool,
 	ruleProgressToken,
 	rulePendingRequest,
