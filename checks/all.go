@@ -30,6 +30,7 @@ var catalogue = []*Rule{
 	ruleLateResult,
 	ruleToolDrift,
 	ruleBaseline,
+	ruleDeprecatedFeature,
 	ruleMissingFrames,
 	ruleTruncatedCapture,
 	ruleStaleSuppression,

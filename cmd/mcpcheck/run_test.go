@@ -105,8 +105,9 @@ func TestProjectCapturesFindings(t *testing.T) {
 		// the tools/list answer recorded before its request pairs silently;
 		// cancelled calls are neither pending nor late
 		{"recorder-artifacts.jsonl", map[string]int{}},
-		// answers and a cancellation on other connections pair; one -32601
-		{"http-connections.jsonl", map[string]int{"jsonrpc-error": 1}},
+		// answers and a cancellation on other connections pair; one -32601;
+		// the server's roots/list is deprecated-feature
+		{"http-connections.jsonl", map[string]int{"jsonrpc-error": 1, "deprecated-feature": 1}},
 		// the rejected server/discover probe is negotiation, not an error
 		{"probe-fallback.jsonl", map[string]int{}},
 	}
