@@ -28,10 +28,12 @@ func TestRealCaptures(t *testing.T) {
 		{"02-filesystem-stdio-clean.jsonl", 0, map[string]int{}},
 		{"03-filesystem-stdio-iserror.jsonl", 1, map[string]int{"tool-error": 9}},
 		// a deliberate call of "no-such-tool" is also unknown-tool; the
-		// deliberate tools/call without a name is request-params;
-		// logging/setLevel is deprecated-feature
+		// client's deliberate mistakes are protocol findings too: tools/call
+		// without a name (request-params), the log level "loudest"
+		// (log-level), an invented cursor (cursor); logging/setLevel is
+		// deprecated-feature
 		{"05-everything-protocol-errors.jsonl", 1, map[string]int{"jsonrpc-error": 8, "tool-error": 4, "unknown-tool": 1,
-			"request-params": 1, "deprecated-feature": 1}},
+			"request-params": 1, "log-level": 1, "cursor": 1, "deprecated-feature": 1}},
 		{"07-schema-notion-toolslist.jsonl", 0, map[string]int{}},
 		// the id-2 answer recorded before its request pairs silently
 		{"09-drift-filesystem-old-2025.1.14.jsonl", 0, map[string]int{}},
