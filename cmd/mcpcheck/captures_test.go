@@ -87,7 +87,7 @@ func TestRealCaptureDeprecations(t *testing.T) {
 	for _, c := range []struct {
 		failOn string
 		gated  bool
-	}{{checks.DefaultGate, false}, {"deprecated", true}, {"error,deprecated", true}} {
+	}{{checks.DefaultGate, false}, {"deprecated", true}, {"error,deprecated", true}, {"all", true}} {
 		_, out, _ := invoke(t, "", "--fail-on", c.failOn, path)
 		var lines []string
 		for _, l := range strings.Split(out, "\n") {
