@@ -49,9 +49,9 @@ var cacheableMethods = map[string]bool{
 	"resources/list": true, "resources/templates/list": true, "resources/read": true,
 }
 
-// maxCursors bounds the page cursors remembered; past it the oldest is
+// maxCachePageCursors bounds the page cursors remembered; past it the oldest is
 // forgotten and the page after it is not compared.
-const maxCursors = 1024
+const maxCachePageCursors = 1024
 
 type cacheFields struct {
 	Base
@@ -141,7 +141,7 @@ func (c *cacheFields) judge(p *Pass, f *session.Frame, prev pageScope, continues
 func (c *cacheFields) remember(key string, ps pageScope) {
 	if _, ok := c.cursors[key]; !ok {
 		c.cursorOrder = append(c.cursorOrder, key)
-		if len(c.cursorOrder) > maxCursors {
+		if len(c.cursorOrder) > maxCachePageCursors {
 			delete(c.cursors, c.cursorOrder[0])
 			c.cursorOrder = c.cursorOrder[1:]
 		}

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -15,7 +16,7 @@ type Gate struct {
 }
 
 // ParseGate parses a --fail-on list against the rule catalogue. "none"
-// selects nothing. An unknown entry is an error that lists the valid names.
+// selects nothing, "all" every signal. An unknown entry is an error that lists the valid names.
 func ParseGate(list string, rules []*Rule) (Gate, error) {
 	g := Gate{rules: map[string]bool{}}
 	var unknown []string
@@ -25,6 +26,12 @@ func ParseGate(list string, rules []*Rule) (Gate, error) {
 		case e == "":
 			continue
 		case e == "none":
+			g.entries = append(g.entries, e)
+			continue
+		case e == "all":
+			for i := range g.signals {
+				g.signals[i] = true
+			}
 			g.entries = append(g.entries, e)
 			continue
 		}
@@ -43,7 +50,7 @@ func ParseGate(list string, rules []*Rule) (Gate, error) {
 		return Gate{}, fmt.Errorf("--fail-on is empty; name signals or rule ids, or none to report only")
 	}
 	if len(unknown) > 0 {
-		return Gate{}, fmt.Errorf("--fail-on: unknown %s %s; valid are none, the signals %s, and the rule ids %s",
+		return Gate{}, fmt.Errorf("--fail-on: unknown %s %s; valid are none, all, the signals %s, and the rule ids %s",
 			plural(len(unknown), "entry", "entries"), strings.Join(quoteAll(unknown), ", "),
 			strings.Join(signalNames[:], ", "), strings.Join(ruleIDs(rules), ", "))
 	}
@@ -56,6 +63,11 @@ func ParseGate(list string, rules []*Rule) (Gate, error) {
 // Selects reports whether findings of rule r fail the gate.
 func (g Gate) Selects(r *Rule) bool {
 	return g.signals[r.Signal] || g.rules[r.ID]
+}
+
+// RuleIDs lists the rule ids the selection names on their own, sorted.
+func (g Gate) RuleIDs() []string {
+	return slices.Sorted(maps.Keys(g.rules))
 }
 
 // SelectsSignal reports whether the whole signal s is gated.

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -130,7 +131,7 @@ func checkFlags(o *checkOptions) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
-	fs.StringVar(&o.failOn, "fail-on", checks.DefaultGate, "signals and rule ids that fail the gate, comma-separated, or none")
+	fs.StringVar(&o.failOn, "fail-on", checks.DefaultGate, "signals and rule ids that fail the gate, comma-separated; all or none")
 	fs.StringVar(&o.format, "format", "text", "format on stdout: "+strings.Join(report.Formats(), ", "))
 	fs.StringArrayVar(&o.outputs, "output", nil, "also write FMT=PATH (repeatable)")
 	fs.StringArrayVar(&o.disable, "disable", nil, "turn a rule off (repeatable)")
@@ -221,6 +222,12 @@ func checkConfig(o *checkOptions, catalogue []*checks.Rule) (checks.Config, erro
 				return checks.Config{}, usagef("--disable: unknown rule %q; run 'mcpcheck rules' for the list", id)
 			}
 			disabled[id] = true
+		}
+	}
+	for _, id := range gate.RuleIDs() {
+		if disabled[id] {
+			// a rule gated by name but never run would pass the gate unseen
+			return checks.Config{}, usagef("--fail-on names rule %q, which --disable turns off; drop it from one of the two (a signal that covers it may stay in --fail-on)", id)
 		}
 	}
 	var rules []*checks.Rule
@@ -430,13 +437,17 @@ func runRules(args []string, stdout io.Writer) (int, error) {
 	var b bytes.Buffer
 	switch strings.ToLower(*format) {
 	case "text":
-		width := 0 // the longest id, so the columns stay aligned
+		gate, _ := checks.ParseGate(checks.DefaultGate, rules)
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "RULE\tSIGNAL\tSEVERITY\tREVISIONS\tFAILS DEFAULT GATE\tSUMMARY")
 		for _, r := range rules {
-			width = max(width, len(r.ID))
+			gated := "no"
+			if gate.Selects(r) {
+				gated = "yes"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Signal, r.Severity, r.Revisions, gated, r.Doc.Summary)
 		}
-		for _, r := range rules {
-			fmt.Fprintf(&b, "%-*s %-12s %-8s %s\n", width, r.ID, r.Signal, r.Severity, r.Doc.Summary)
-		}
+		tw.Flush()
 	case "markdown":
 		b.WriteString(checks.MarkdownTable(rules))
 	case "json":

@@ -105,8 +105,9 @@ func TestProjectCapturesFindings(t *testing.T) {
 		// the tools/list answer recorded before its request pairs silently;
 		// cancelled calls are neither pending nor late
 		{"recorder-artifacts.jsonl", map[string]int{}},
-		// answers and a cancellation on other connections pair; one -32601
-		{"http-connections.jsonl", map[string]int{"jsonrpc-error": 1}},
+		// answers and a cancellation on other connections pair; one -32601;
+		// the server's roots/list is deprecated-feature
+		{"http-connections.jsonl", map[string]int{"jsonrpc-error": 1, "deprecated-feature": 1}},
 		// the rejected server/discover probe is negotiation, not an error
 		{"probe-fallback.jsonl", map[string]int{}},
 	}
@@ -182,6 +183,9 @@ func TestUsageErrorsCheckNothing(t *testing.T) {
 		{"unknown output format", []string{"--output", "yaml=x.yaml", capture}, `unknown format "yaml"`},
 		{"bad output spec", []string{"--output", "sarif", capture}, "is not FMT=PATH"},
 		{"unknown disable", []string{"--disable", "no-such-rule", capture}, `unknown rule "no-such-rule"`},
+		{"fail-on a disabled rule", []string{"--fail-on", "error,pending-request", "--disable", "pending-request", capture}, `--fail-on names rule "pending-request", which --disable turns off`},
+		{"fail-on a disabled rule of a list", []string{"--disable", "cursor,lifecycle", "--fail-on", "LIFECYCLE", capture}, `--fail-on names rule "lifecycle", which --disable turns off`},
+		{"all with none", []string{"--fail-on", "all,none", capture}, "none cannot be combined"},
 		{"bad duration", []string{"--max-duration", "soon", capture}, "is not a duration"},
 		{"bad color", []string{"--color", "pink", capture}, "is not auto, always or never"},
 		{"missing path", []string{filepath.Join(dir, "missing.jsonl")}, "no such file or directory"},
@@ -466,6 +470,31 @@ func TestFailOnRuleID(t *testing.T) {
 	}
 }
 
+// TestFailOnAllAndDisabledRules: all gates every signal; a disabled rule
+// may be covered by a signal or by all in --fail-on, not named in it.
+func TestFailOnAllAndDisabledRules(t *testing.T) {
+	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	demo := testdata("demo-session.jsonl") // a tool error and a pending ping
+	// all gates drift too, and a baseline only recorded in this run fails
+	// it (§6): the baseline rule is off here, which all may cover
+	code, out, _ := invoke(t, "", "--fail-on", "all", "--disable", "baseline", demo)
+	if code != 1 || !strings.Contains(out, "check failed: error,pending") || strings.Count(out, ": [error] ") != 2 {
+		t.Errorf("--fail-on all: exit %d\n%s", code, out)
+	}
+	code, out, _ = invoke(t, "", "--fail-on", "all", "--disable", "baseline", "--disable", "pending-request", "--disable", "tool-error", demo)
+	if code != 0 || strings.Contains(out, "(pending-request)") {
+		t.Errorf("--fail-on all with the findings' rules disabled: exit %d\n%s", code, out)
+	}
+	code, out, _ = invoke(t, "", "--fail-on", "pending", "--disable", "pending-request", demo)
+	if code != 0 || strings.Contains(out, "(pending-request)") {
+		t.Errorf("--fail-on pending with pending-request disabled: exit %d\n%s", code, out)
+	}
+	code, out, _ = invoke(t, "", "--fail-on", "all", "--disable", "baseline", testdata("clean-stdio.jsonl"))
+	if code != 0 {
+		t.Errorf("--fail-on all on a clean capture: exit %d\n%s", code, out)
+	}
+}
+
 // TestPanickingRuleBecomesInternalError: one broken rule is reported, the
 // others still run, and every format keeps the exit code.
 func TestPanickingRuleBecomesInternalError(t *testing.T) {
@@ -525,6 +554,16 @@ func TestRulesExplainVersion(t *testing.T) {
 	for _, r := range checks.All() {
 		if !strings.Contains(out, r.ID) {
 			t.Errorf("rules lacks %s", r.ID)
+		}
+	}
+	// each row shows signal, severity, revisions and whether it fails the default gate
+	for _, row := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^RULE\s+SIGNAL\s+SEVERITY\s+REVISIONS\s+FAILS DEFAULT GATE\s+SUMMARY$`),
+		regexp.MustCompile(`(?m)^lifecycle\s+warn\s+error\s+2025-11-25 and earlier\s+yes\s+The initialize handshake`),
+		regexp.MustCompile(`(?m)^deprecated-feature\s+deprecated\s+note\s+all\s+no\s+Use of Roots`),
+	} {
+		if !row.MatchString(out) {
+			t.Errorf("rules: no line matching %s\n%s", row, out)
 		}
 	}
 	if code != 0 {

@@ -1,0 +1,134 @@
+package checks
+
+import (
+	"github.com/mcpcheck/mcpcheck/facts"
+	"github.com/mcpcheck/mcpcheck/session"
+)
+
+var ruleCancel = &Rule{
+	ID:       "cancel",
+	Signal:   SignalWarn,
+	Severity: SeverityError,
+	Doc: Doc{
+		Summary: "A cancellation naming no request or one its sender never sent, or (2026-07-28) a server cancelling anything but subscriptions/listen",
+		Why: `notifications/cancelled names, in requestId, a request its sender issued earlier
+in the same direction: a party can only cancel its own requests. A
+cancellation without a requestId cancels nothing (2025-11-25 made the field
+optional only because tasks are cancelled with tasks/cancel instead, never with
+this notification), and one naming an id the sender never used reveals a client
+or server that confused the two directions' ids, or cancels from stale state.
+Under 2026-07-28 a server sends no requests, and it may cancel only a
+subscriptions/listen stream the client opened, to tear it down.
+
+A recorder may write a cancellation sent on another HTTP connection before the
+request it cancels: an unknown id waits for the reorder window, and the rule is
+silent about unknown ids when the capture lost frames.`,
+		Fix: `Cancel only requests you sent and are still waiting for, naming their exact
+id (7 and "7" are different ids).`,
+		Bad:   `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":42}} when the client never sent id 42`,
+		Good:  `{"jsonrpc":"2.0","id":42,"method":"tools/call",…} then {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":42}}`,
+		Since: "0.2.0",
+	},
+	Facts: []facts.Fact{facts.Negotiation},
+	New:   func() Checker { return &cancel{} },
+}
+
+// maxHeldCancels bounds the cancellations that wait for their request.
+const maxHeldCancels = 64
+
+type cancel struct {
+	Base
+	loss    lossWatch
+	sent    [2]idSet // the ids each side sent requests with: [0] client, [1] server
+	listens idSet    // ids of the client's subscriptions/listen requests
+	held    []heldCancel
+}
+
+type heldCancel struct {
+	id      session.ID
+	dir     session.Direction
+	at      Location
+	seq     int64
+	expires int64
+}
+
+func sideOf(d session.Direction) int {
+	if d == session.ServerToClient {
+		return 1
+	}
+	return 0
+}
+
+func (c *cancel) Damage(*Pass, session.Damage) { c.loss.damage() }
+
+func (c *cancel) Frame(p *Pass, f *session.Frame) {
+	c.loss.see(f)
+	c.expire(p, false)
+	if !judgeable(f) || f.Redacted {
+		return
+	}
+	m := &f.Msg
+	if m.Kind == session.Request && !m.ID.IsZero() {
+		c.sent[sideOf(f.Direction)].add(m.ID)
+		if m.Method == "subscriptions/listen" && f.Direction == session.ClientToServer {
+			c.listens.add(m.ID)
+		}
+		kept := c.held[:0] // the request explains a cancellation recorded before it
+		for _, h := range c.held {
+			if h.dir != f.Direction || h.id != m.ID {
+				kept = append(kept, h)
+			}
+		}
+		c.held = kept
+		return
+	}
+	if m.Kind != session.Notification || m.Method != "notifications/cancelled" {
+		return
+	}
+	if m.Req == nil || len(m.Req.RequestID) == 0 {
+		p.Report(f, "notifications/cancelled", "%s sent notifications/cancelled without a requestId, so it cancels nothing", f.Direction.Sender())
+		return
+	}
+	id := session.MakeID(m.Req.RequestID)
+	if k := id.Kind(); k != session.IDString && k != session.IDInteger {
+		p.Report(f, "notifications/cancelled", "%s sent notifications/cancelled for requestId %s, which is not a string or an integer",
+			f.Direction.Sender(), Quote(id.String(), 40))
+		return
+	}
+	rev := f.Revision(p.Session)
+	modern := modernFrame(rev) || (rev == "" && facts.Negotiation.Of(p).Modern())
+	if f.Direction == session.ServerToClient && modern {
+		if !c.listens.has(id) && !c.listens.full {
+			p.Report(f, "notifications/cancelled", "server cancelled request %s, which is not a subscriptions/listen stream of the client; under %s a server cancels nothing else",
+				id, underRevision(session.ModernRevision))
+		}
+		return
+	}
+	if f.Call != nil || c.sent[sideOf(f.Direction)].has(id) {
+		return // correlation or the sender's own ids know the request
+	}
+	if len(c.held) == maxHeldCancels {
+		c.judge(p, c.held[0])
+		c.held = c.held[1:]
+	}
+	c.held = append(c.held, heldCancel{id: id, dir: f.Direction, at: Location{File: f.File, Line: f.Line}, seq: f.Seq,
+		expires: p.Session.Frames + session.ReorderWindow})
+}
+
+func (c *cancel) expire(p *Pass, all bool) {
+	n := 0
+	for n < len(c.held) && (all || p.Session.Frames > c.held[n].expires) {
+		c.judge(p, c.held[n])
+		n++
+	}
+	c.held = c.held[n:]
+}
+
+func (c *cancel) judge(p *Pass, h heldCancel) {
+	if c.loss.lost || c.sent[sideOf(h.dir)].full || c.sent[sideOf(h.dir)].has(h.id) {
+		return
+	}
+	p.ReportAt(h.at, h.seq, "notifications/cancelled", "%s cancelled request %s, which it never sent", h.dir.Sender(), h.id)
+}
+
+func (c *cancel) End(p *Pass) { c.expire(p, true) }

@@ -1,0 +1,41 @@
+package checks
+
+import (
+	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
+	"github.com/mcpcheck/mcpcheck/session"
+)
+
+var rulePromptArguments = &Rule{
+	ID:       "prompt-arguments",
+	Signal:   SignalWarn,
+	Severity: SeverityError,
+	Doc: Doc{
+		Summary: "A prompts/get argument whose value is not a string",
+		Why: `Prompt arguments are templated into text: prompts/get carries them as a map of
+names to strings in every revision. A number, a boolean, an object or null is
+not a prompt argument; servers reject the request or render the value in a
+form the prompt's author did not expect.`,
+		Fix:   `Send every prompt argument as a string ("3", not 3).`,
+		Bad:   `{"jsonrpc":"2.0","id":8,"method":"prompts/get","params":{"name":"summarize","arguments":{"sentences":3}}}`,
+		Good:  `{"jsonrpc":"2.0","id":8,"method":"prompts/get","params":{"name":"summarize","arguments":{"sentences":"3"}}}`,
+		Since: "0.2.0",
+	},
+	New: EachFrame(func(p *Pass, f *session.Frame) {
+		m := &f.Msg
+		if m.Kind != session.Request || m.Method != "prompts/get" || m.Req == nil || m.Req.Arguments == nil || !judgeable(f) || f.Redacted {
+			return
+		}
+		subject := "prompts/get " + m.Req.Name
+		if jsonscan.FirstByte(m.Req.Arguments) != '{' {
+			p.Report(f, subject, "%s sent prompts/get %s with arguments that are a JSON %s, not an object of strings",
+				f.Direction.Sender(), quoteName(m.Req.Name), jsonscan.Kind(m.Req.Arguments))
+			return
+		}
+		_ = jsonscan.EachMember(m.Req.Arguments, func(name, val []byte) {
+			if jsonscan.FirstByte(val) != '"' {
+				p.Report(f, subject+" "+string(name), "%s sent prompts/get %s with argument %s as a JSON %s; prompt arguments are strings",
+					f.Direction.Sender(), quoteName(m.Req.Name), quoteName(string(name)), jsonscan.Kind(val))
+			}
+		})
+	}),
+}
