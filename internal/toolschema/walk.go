@@ -1,7 +1,9 @@
 package toolschema
 
 import (
+	"maps"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -127,7 +129,8 @@ func (w *walker) schema(v any, base *url.URL) {
 		if !ok {
 			continue
 		}
-		for name, s := range members {
+		for _, name := range slices.Sorted(maps.Keys(members)) { // the map's order is random
+			s := members[name]
 			if k == "properties" && untyped(s) {
 				w.c.Kinds |= UntypedProperty
 				w.c.Untyped = addListed(w.c.Untyped, name)
@@ -234,12 +237,12 @@ func (w *walker) neutralize(root map[string]any, rootURL string) {
 					sites = append(sites, refSite{obj: v, key: k})
 				}
 			}
-			for k, x := range v {
+			for _, k := range slices.Sorted(maps.Keys(v)) {
 				switch k {
 				case "enum", "const", "default", "examples":
 					continue
 				}
-				visit(x)
+				visit(v[k])
 			}
 		}
 	}
