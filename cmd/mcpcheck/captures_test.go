@@ -1,15 +1,15 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mcpcheck/mcpcheck/checks"
-	"github.com/mcpcheck/mcpcheck/session"
-
 	"github.com/mcpcheck/mcpcheck/internal/sharedtest"
+	"github.com/mcpcheck/mcpcheck/session"
 )
 
 // sharedCapture is a real capture recorded from a published MCP server; it
@@ -29,35 +29,51 @@ func TestRealCaptures(t *testing.T) {
 		code int
 		want map[string]int
 	}{
-		{"02-filesystem-stdio-clean.jsonl", 0, map[string]int{}},
-		{"03-filesystem-stdio-iserror.jsonl", 1, map[string]int{"tool-error": 9}},
+		// schema-construct (not gated): 14 tools declare draft-07 where
+		// 2025-11-25 defaults to 2020-12; read_media_file's outputSchema
+		// uses anyOf. No output-schema: every result conforms.
+		{"02-filesystem-stdio-clean.jsonl", 0, map[string]int{"schema-construct": 15}},
+		// the isError results carry no structuredContent: exempt from
+		// output-schema; schema-construct as in 02
+		{"03-filesystem-stdio-iserror.jsonl", 1, map[string]int{"tool-error": 9, "schema-construct": 15}},
 		// a deliberate call of "no-such-tool" is also unknown-tool; the
 		// client's deliberate mistakes are protocol findings too: tools/call
 		// without a name (request-params), the log level "loudest"
 		// (log-level), an invented cursor (cursor); logging/setLevel is
-		// deprecated-feature
+		// deprecated-feature; the wrong-type, missing and enum-violating
+		// calls are input-schema (the valid ones are not); schema-construct:
+		// 13 tools declare draft-07
 		{"05-everything-protocol-errors.jsonl", 1, map[string]int{"jsonrpc-error": 8, "tool-error": 4, "unknown-tool": 1,
-			"request-params": 1, "log-level": 1, "cursor": 1, "deprecated-feature": 1}},
-		{"07-schema-notion-toolslist.jsonl", 0, map[string]int{}},
-		// the id-2 answer recorded before its request pairs silently
-		{"09-drift-filesystem-old-2025.1.14.jsonl", 0, map[string]int{}},
-		{"10-drift-filesystem-new-2026.8.31.jsonl", 0, map[string]int{}},
-		// two calls cancelled and never answered: neither pending nor late
-		{"14-cancel-abortsignal.jsonl", 0, map[string]int{}},
+			"request-params": 1, "log-level": 1, "cursor": 1, "deprecated-feature": 1, "input-schema": 3, "schema-construct": 13}},
+		// oneOf, anyOf and $ref in each of the 24 Notion tools; every schema compiles
+		{"07-schema-notion-toolslist.jsonl", 0, map[string]int{"schema-construct": 72}},
+		// the id-2 answer recorded before its request pairs silently; the 10
+		// tools whose inputSchema has no root type are tool-schema-root (a
+		// real bug: clients reject the listing), which fails the gate
+		{"09-drift-filesystem-old-2025.1.14.jsonl", 1, map[string]int{"tool-schema-root": 10}},
+		// schema-construct as in 02
+		{"10-drift-filesystem-new-2026.8.31.jsonl", 0, map[string]int{"schema-construct": 15}},
+		// two calls cancelled and never answered: neither pending nor late;
+		// schema-construct: 13 tools declare draft-07
+		{"14-cancel-abortsignal.jsonl", 0, map[string]int{"schema-construct": 13}},
 		{"16-invalid-frames-bad-transport-arg.jsonl", 1, map[string]int{"invalid-frame": 4, "pending-request": 1}},
 		// answers and a cancellation on other connections pair; Logging
 		// (logging/setLevel, notifications/message ×4), Sampling and Roots
-		// (roots/list ×2) are deprecated-feature, each kind once
-		{"18-http-everything-streamable-tsclient.jsonl", 1, map[string]int{"jsonrpc-error": 1, "deprecated-feature": 4}},
+		// (roots/list ×2) are deprecated-feature, each kind once;
+		// schema-construct: 16 tools declare draft-07
+		{"18-http-everything-streamable-tsclient.jsonl", 1, map[string]int{"jsonrpc-error": 1, "deprecated-feature": 4, "schema-construct": 16}},
 		// id-less HTTP 400 errors pair with the request of the same exchange
 		// (and its deliberate call of "no-such-tool" is unknown-tool); the
 		// client sent logging/setLevel and ping without the required _meta
 		// under 2026-07-28 (its MCP-Protocol-Version header says so): both
 		// lack the fields and both were removed in 2026-07-28;
-		// logging/setLevel is also deprecated-feature
-		{"20-http-2026-mcp-proxy-goclient.jsonl", 1, map[string]int{"jsonrpc-error": 2, "tool-error": 1, "unknown-tool": 1, "meta-required": 2, "modern-removed": 2, "deprecated-feature": 1}},
-		// the rejected server/discover probe is negotiation; only isError fails
-		{"24-sequential-thinking-goclient.jsonl", 1, map[string]int{"tool-error": 1}},
+		// logging/setLevel is also deprecated-feature; schema-construct: 13
+		// tools declare draft-07
+		{"20-http-2026-mcp-proxy-goclient.jsonl", 1, map[string]int{"jsonrpc-error": 2, "tool-error": 1, "unknown-tool": 1, "meta-required": 2, "modern-removed": 2, "deprecated-feature": 1, "schema-construct": 13}},
+		// the rejected server/discover probe is negotiation; only isError
+		// fails. The call that failed misses three required arguments
+		// (input-schema); schema-construct: draft-07 and one local $ref
+		{"24-sequential-thinking-goclient.jsonl", 1, map[string]int{"tool-error": 1, "input-schema": 1, "schema-construct": 2}},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
@@ -189,5 +205,87 @@ func TestRealCaptureDeprecations(t *testing.T) {
 	_, out, _ := invoke(t, "", "--fail-on", "none", sharedCapture(t, "20-http-2026-mcp-proxy-goclient.jsonl"))
 	if !strings.Contains(out, "client sent logging/setLevel: Logging is deprecated by revision 2026-07-28 (used here under revision 2026-07-28)") {
 		t.Errorf("capture 20: no deprecated-feature finding naming logging:\n%s", out)
+	}
+}
+
+// ruleFindings runs the whole catalogue on a real capture and returns the
+// findings of rule.
+func ruleFindings(t *testing.T, name, rule string) []*checks.Finding {
+	t.Helper()
+	srcs, err := session.Resolve([]string{sharedCapture(t, name)}, nil, os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := checks.Run(srcs, checks.Config{Rules: checks.All()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*checks.Finding
+	for _, s := range res.Sessions {
+		for _, f := range s.Findings {
+			if f.Rule == rule {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// TestRealCaptureSchemas: what the tool-schema rules say about the real
+// captures, finding by finding.
+func TestRealCaptureSchemas(t *testing.T) {
+	// 07: every Notion tool uses oneOf, anyOf and a $ref into $defs.
+	kinds := map[string]map[string]bool{}
+	for _, f := range ruleFindings(t, "07-schema-notion-toolslist.jsonl", "schema-construct") {
+		tool, kind, _ := strings.Cut(strings.TrimPrefix(f.Subject, "tool "), " ")
+		if kinds[tool] == nil {
+			kinds[tool] = map[string]bool{}
+		}
+		kinds[tool][kind] = true
+	}
+	if len(kinds) != 24 {
+		t.Errorf("07: schema-construct for %d tools, want 24", len(kinds))
+	}
+	for tool, k := range kinds {
+		if len(k) != 3 || !k["oneOf"] || !k["anyOf"] || !k["$ref"] {
+			t.Errorf("07: tool %s: kinds %v, want oneOf, anyOf and $ref", tool, k)
+		}
+	}
+	// 09: exactly the ten tools without a root type; list_allowed_directories has one.
+	var roots []string
+	for _, f := range ruleFindings(t, "09-drift-filesystem-old-2025.1.14.jsonl", "tool-schema-root") {
+		if !strings.Contains(f.Message, `has no root "type"`) {
+			t.Errorf("09: %s", f.Message)
+		}
+		roots = append(roots, strings.TrimPrefix(f.Subject, "tool "))
+	}
+	slices.Sort(roots)
+	want := []string{"create_directory", "directory_tree", "edit_file", "get_file_info", "list_directory",
+		"move_file", "read_file", "read_multiple_files", "search_files", "write_file"}
+	if !slices.Equal(roots, want) {
+		t.Errorf("09: tool-schema-root for %v, want %v", roots, want)
+	}
+	// 05: the wrong-type, missing and enum-violating calls, each with its path and keyword.
+	var got []string
+	for _, f := range ruleFindings(t, "05-everything-protocol-errors.jsonl", "input-schema") {
+		got = append(got, fmt.Sprintf("%d %s", f.Line, f.Message))
+	}
+	want = []string{
+		`15 the arguments of tool "get-sum" do not match its inputSchema: at $.a: type (got string, want number)`,
+		`17 the arguments of tool "echo" do not match its inputSchema: at $: required (missing property 'message')`,
+		`19 the arguments of tool "get-structured-content" do not match its inputSchema: at $.location: enum (value must be one of 'New York', 'Chicago', 'Los Angeles')`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("05: input-schema\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+	// 24: one call misses three required numbers; the message names all three.
+	fs := ruleFindings(t, "24-sequential-thinking-goclient.jsonl", "input-schema")
+	if len(fs) != 1 || fs[0].Line != 50 {
+		t.Fatalf("24: %d input-schema findings", len(fs))
+	}
+	for _, name := range []string{"nextThoughtNeeded", "thoughtNumber", "totalThoughts"} {
+		if !strings.Contains(fs[0].Message, "'"+name+"'") {
+			t.Errorf("24: %q does not name %s", fs[0].Message, name)
+		}
 	}
 }
