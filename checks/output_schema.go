@@ -3,6 +3,7 @@ package checks
 import (
 	"github.com/mcpcheck/mcpcheck/facts"
 	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
+	"github.com/mcpcheck/mcpcheck/mcp"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -62,16 +63,13 @@ func (r *outputSchema) Frame(p *Pass, f *session.Frame) {
 	if !s.Usable() {
 		return
 	}
-	result, ok := f.View().ToolResult()
-	if !ok {
-		return
-	}
-	if result.StructuredContent == nil {
+	structured := mcp.Member(f.View().Result(), "structuredContent") // no need to decode the content
+	if structured == nil {
 		p.Report(f, "tools/call "+c.Name, "the result of tool %s has no structuredContent, but the tool declares an outputSchema", quoteName(c.Name)).
 			Relate(c.File, c.Line, "request sent here")
 		return
 	}
-	vs, err := s.Validate(result.StructuredContent)
+	vs, err := s.Validate(structured)
 	if err != nil || len(vs) == 0 {
 		return
 	}

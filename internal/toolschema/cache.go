@@ -86,3 +86,7 @@ func (c *Cache) Len() int {
 	defer c.mu.Unlock()
 	return c.order.Len()
 }
+
+// Compilations is how many schemas this process compiled, cached or not:
+// what a test of the caching measures.
+func Compilations() int64 { return compiles.Load() }

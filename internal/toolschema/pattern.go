@@ -64,6 +64,7 @@ func (r ecmaRegexp) String() string { return r.src }
 type skippedRegexp string
 
 func (r skippedRegexp) MatchString(string) bool { return true }
+func (r skippedRegexp) Match([]byte) bool       { return true }
 func (r skippedRegexp) String() string          { return string(r) }
 
 // goEscapes are the letters RE2 gives a meaning after a backslash; ECMA-262

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -54,7 +55,8 @@ type Schema struct {
 	Constructs Constructs
 
 	validator *jsonschema.Schema
-	size      int // bytes of the source, for the cache's budget
+	quick     *quickNode // proves common values valid without the validator
+	size      int        // bytes of the source, for the cache's budget
 }
 
 // Usable reports whether values can be validated against the schema.
@@ -120,6 +122,7 @@ func Compile(raw []byte, def Dialect) *Schema {
 			return s // unusable, but not invalid: it refers elsewhere
 		}
 	}
+	slices.Sort(eng.skipped) // the compiler's order follows its maps
 	for _, p := range eng.skipped {
 		w.c.Kinds |= ECMAPattern
 		w.c.Patterns = addListed(w.c.Patterns, p)
@@ -130,6 +133,7 @@ func Compile(raw []byte, def Dialect) *Schema {
 		return s
 	}
 	s.validator = v
+	s.quick = buildQuick(v)
 	return s
 }
 
@@ -162,6 +166,9 @@ func compileDoc(doc any, d Dialect, eng *patterns) (*jsonschema.Schema, error) {
 	return c.Compile(rootURL)
 }
 
+// annotationFormat names the formats annotationFormats disarm.
+var annotationFormat = map[string]bool{}
+
 // annotationFormats replace the formats draft-07 and older assert by
 // default: a format is an annotation here, whatever the draft.
 var annotationFormats = func() []*jsonschema.Format {
@@ -170,6 +177,7 @@ var annotationFormats = func() []*jsonschema.Format {
 		"period", "ipv4", "ipv6", "hostname", "email", "date", "time", "date-time", "uri", "iri",
 		"uri-reference", "iri-reference", "uri-template", "semver", "idn-email", "idn-hostname"} {
 		out = append(out, &jsonschema.Format{Name: name, Validate: func(any) error { return nil }})
+		annotationFormat[name] = true
 	}
 	return out
 }()

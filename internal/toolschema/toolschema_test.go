@@ -425,3 +425,17 @@ func TestCanonical(t *testing.T) {
 		t.Error("broken JSON has a canonical form")
 	}
 }
+
+// A schema with several mistakes reads the same every time.
+func TestCompileErrorsAreStable(t *testing.T) {
+	schema := `{"type":"object","properties":{"e":{"type":"strin"},"b":{"minLength":"x"},"c":{"required":1},"a":{"enum":3}}}`
+	first := Compile([]byte(schema), Draft2020).Err
+	if first == nil || !strings.HasPrefix(first.Error(), "it breaks its metaschema: at /properties/a/enum") {
+		t.Fatalf("err %v", first)
+	}
+	for range 50 {
+		if err := Compile([]byte(schema), Draft2020).Err; err.Error() != first.Error() {
+			t.Fatalf("%q then %q", first, err)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package toolschema
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"regexp"
@@ -36,10 +35,10 @@ const maxViolations = 20
 // usable). Reference cycles in the schema are its own fault, not the
 // value's, and are not listed.
 func (s *Schema) Validate(raw []byte) ([]Violation, error) {
-	if !s.Usable() {
+	if !s.Usable() || s.quick.valid(raw, 0) {
 		return nil, nil
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	inst, err := decode(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -164,6 +163,11 @@ func compileError(err error) error {
 	case errors.As(err, &meta) && errors.As(meta.Err, &valid):
 		var leaves []*jsonschema.ValidationError
 		metaLeaves(valid, &leaves)
+		// The metaschema is checked in map order: sort by place, so the
+		// same schema always reads the same.
+		slices.SortStableFunc(leaves, func(a, b *jsonschema.ValidationError) int {
+			return slices.Compare(a.InstanceLocation, b.InstanceLocation)
+		})
 		var parts []string
 		seen := map[string]bool{}
 		for _, l := range leaves {
