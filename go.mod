@@ -9,4 +9,4 @@ require (
 	github.com/spf13/pflag v1.1.0
 )
 
-require golang.org/x/text v0.14.0 // indirect
+require golang.org/x/text v0.14.0
