@@ -91,6 +91,9 @@ func writeTemp(t *testing.T, dir, name string, data []byte) string {
 // leaves one stale entry; an expired entry gates again.
 func TestSuppressRealCapture(t *testing.T) {
 	capture := sharedCapture(t, "03-filesystem-stdio-iserror.jsonl")
+	// 03's schema-construct observations (its tools declare draft-07 under
+	// 2025-11-25) are not what this test counts.
+	const noObs = "--disable=schema-construct"
 	dir := t.TempDir()
 	// The first run records the server's tool baseline in $MCPCHECK_HOME
 	// (a baseline note); later runs verify it silently, so only the
@@ -100,7 +103,7 @@ func TestSuppressRealCapture(t *testing.T) {
 	const reason = "the job exercises failing tool calls on purpose"
 
 	var fps []string
-	for _, f := range findingsOf(jsonReport(t, 1, capture)) {
+	for _, f := range findingsOf(jsonReport(t, 1, noObs, capture)) {
 		if f.Rule == "tool-error" {
 			fps = append(fps, f.Fingerprint)
 		}
@@ -119,7 +122,7 @@ func TestSuppressRealCapture(t *testing.T) {
 		withEnv(t, map[string]string{"NO_COLOR": "1", "GITHUB_STEP_SUMMARY": summary, "MCPCHECK_HOME": dir})
 		outs := map[string]string{}
 		for _, format := range report.Formats() {
-			code, out, errs := invoke(t, "", "--format", format, "--suppressions", file, capture)
+			code, out, errs := invoke(t, "", "--format", format, "--suppressions", file, noObs, capture)
 			if code != 0 || errs != "" {
 				t.Errorf("%s: exit %d, stderr %q", format, code, errs)
 			}
@@ -203,7 +206,7 @@ func TestSuppressRealCapture(t *testing.T) {
 		if bytes.Equal(again, data) || !bytes.Contains(again, []byte(`"id":1010`)) {
 			t.Fatal("the rewrite changed no request id")
 		}
-		rep := jsonReport(t, 0, "--suppressions", file, writeTemp(t, dir, "again.jsonl", again))
+		rep := jsonReport(t, 0, "--suppressions", file, noObs, writeTemp(t, dir, "again.jsonl", again))
 		if s := rep.Sessions[0]; s.Suppressed != 9 || len(s.Findings) != 9 || s.ID == "filesystem-3639-42e3f026fab9" {
 			t.Errorf("re-recorded: %d suppressed, %d findings in session %s", s.Suppressed, len(s.Findings), s.ID)
 		}
@@ -214,7 +217,7 @@ func TestSuppressRealCapture(t *testing.T) {
 		if !bytes.Contains(bytes.SplitAfter(data, []byte("\n"))[24], []byte(`"name":"get_file_info"`)) {
 			t.Fatal("line 25 of the capture is not the get_file_info call")
 		}
-		rep := jsonReport(t, 0, "--suppressions", file, writeTemp(t, dir, "fixed.jsonl", withoutLines(data, 25, 26)))
+		rep := jsonReport(t, 0, "--suppressions", file, noObs, writeTemp(t, dir, "fixed.jsonl", withoutLines(data, 25, 26)))
 		var stale []report.JSONFinding
 		for _, f := range findingsOf(rep) {
 			if f.Rule == "stale-suppression" {
@@ -235,12 +238,12 @@ func TestSuppressRealCapture(t *testing.T) {
 		if code != 0 || errs != "" {
 			t.Fatalf("suppress --expires: exit %d, %s", code, errs)
 		}
-		rep := jsonReport(t, 0, "--suppressions", file, capture)
+		rep := jsonReport(t, 0, "--suppressions", file, noObs, capture)
 		if rep.Sessions[0].Suppressed != 9 {
 			t.Errorf("on its last day the entry must still suppress: %d suppressed", rep.Sessions[0].Suppressed)
 		}
 		withNow(t, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
-		rep = jsonReport(t, 1, "--suppressions", file, capture)
+		rep = jsonReport(t, 1, "--suppressions", file, noObs, capture)
 		var expired, gated []report.JSONFinding
 		for _, f := range findingsOf(rep) {
 			switch {
@@ -254,7 +257,7 @@ func TestSuppressRealCapture(t *testing.T) {
 			strings.Join(rep.Sessions[0].Failed, ",") != "error" {
 			t.Errorf("expired: %+v; gated %+v; %d suppressed", expired, gated, rep.Sessions[0].Suppressed)
 		}
-		code, out, _ := invoke(t, "", "--suppressions", file, capture)
+		code, out, _ := invoke(t, "", "--suppressions", file, noObs, capture)
 		if code != 1 || !strings.Contains(out, "expired at the end of 2026-11-30 and no longer suppresses (expired-suppression)") ||
 			strings.Count(out, "[error]") != 1 || !strings.Contains(out, "check failed: error") {
 			t.Errorf("text after expiry: exit %d\n%s", code, out)
