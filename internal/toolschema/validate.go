@@ -93,6 +93,11 @@ func collect(e *jsonschema.ValidationError, inst any, out *[]Violation) {
 		keyword, detail = "false", "no value is allowed here"
 	case *kind.AdditionalProperties:
 		slices.Sort(k.Properties) // the order the instance map gave
+	case *kind.Pattern:
+		// Not the value itself: an argument may be a credential.
+		detail = "does not match pattern " + strconv.Quote(k.Want)
+	case *kind.Format:
+		detail = "is not a valid " + k.Want
 	}
 	if kw := e.ErrorKind.KeywordPath(); keyword == "" && len(kw) > 0 {
 		keyword = kw[0]
