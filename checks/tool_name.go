@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpcheck/mcpcheck/facts"
+	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
+	"github.com/mcpcheck/mcpcheck/mcp"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -20,11 +22,13 @@ characters of A-Z, a-z, 0-9, underscore, hyphen and dot: clients map tool names 
 model function names, which allow little else, and a name with spaces, slashes or
 other characters is renamed, truncated or dropped. Earlier revisions set no
 character rules, so only missing names and duplicates are judged there. Two tools
-with the same name in one listing (its pages together) make every call of that name
-ambiguous, in every revision.
+with the same name in one listing make every call of that name ambiguous, in every
+revision: within one page, or across the pages of a traversal in which each page
+answered the cursor the page before issued (a client that retries a page or sends a
+cursor of its own gets tools again that were not listed twice).
 
-Each problem is reported once per session, at the tools/list answer that completed
-the listing.`,
+Each problem is reported once per session: a name's characters at the tools/list
+answer that completed the listing, a duplicate at the page that repeats it.`,
 		Fix: `Rename the tool: use letters, digits, "_", "-" and "." (for example
 "files.read_text" instead of "files/read text"), and give every tool of a server a
 distinct name.`,
@@ -46,16 +50,25 @@ type toolName struct {
 	Base
 	watch    listingWatch
 	reported onceSet
+	pages    pageChain
 }
 
 func (r *toolName) Frame(p *Pass, f *session.Frame) {
+	r.pages.frame(p, f, r)
 	set := r.watch.next(p)
 	if set == nil {
 		return
 	}
 	_, rev := dialectFor(p, f)
-	charset := rev >= toolNameRevision
-	count := make(map[string]int, len(set.Tools))
+	if rev < toolNameRevision {
+		for i := range set.Tools {
+			if t := &set.Tools[i]; !t.HasName && r.reported.first(definitionKey(t.Raw, "nameless")) {
+				p.Report(f, "tools/list nameless tool", "a tool in the listing has no name")
+			}
+		}
+		return
+	}
+	judged := make(map[string]bool, len(set.Tools))
 	for i := range set.Tools {
 		t := &set.Tools[i]
 		if !t.HasName {
@@ -64,20 +77,75 @@ func (r *toolName) Frame(p *Pass, f *session.Frame) {
 			}
 			continue
 		}
-		count[t.Name]++
-		if count[t.Name] > 1 || !charset {
+		if judged[t.Name] {
 			continue
 		}
+		judged[t.Name] = true
 		if problem := nameProblem(t.Name); problem != "" && r.reported.first("name\x00"+t.Name) {
 			p.Report(f, "tool "+t.Name, "tool name %s %s", quoteName(t.Name), problem)
 		}
 	}
-	for i := range set.Tools {
-		name := set.Tools[i].Name
-		if n := count[name]; n > 1 && set.Tools[i].HasName {
-			count[name] = 0 // once per name
-			if r.reported.first("dup\x00" + name) {
-				p.Report(f, "tool "+name, "tool name %s is listed %d times in one tools/list", quoteName(name), n)
+}
+
+// maxOpenListRequests bounds the tools/list requests a pageChain waits on.
+const maxOpenListRequests = 64
+
+// pageChain follows one tools/list traversal page by page, for duplicate
+// names. A name twice in one page is a duplicate; across pages only when
+// each page answered the cursor the page before issued: a client that
+// retries a page, or sends a cursor of its own, makes the server send
+// tools again without listing them twice.
+type pageChain struct {
+	open   map[*session.Call]string // tools/list requests in flight: their cursor ("" for the first page)
+	names  map[string]int           // the traversal's names, counted
+	expect string                   // the cursor the next page must answer
+	clean  bool                     // every page so far answered the cursor issued before it
+}
+
+func (c *pageChain) frame(p *Pass, f *session.Frame, r *toolName) {
+	switch {
+	case f.Msg.Kind == session.Request && f.Msg.Method == "tools/list" && f.Call != nil:
+		if c.open == nil {
+			c.open = map[*session.Call]string{}
+		}
+		if len(c.open) >= maxOpenListRequests {
+			clear(c.open) // requests never answered; their pages are judged as strays
+		}
+		cursor, _ := jsonscan.String(mcp.Member(f.View().Params(), "cursor"))
+		c.open[f.Call] = cursor
+	case f.Msg.Kind == session.Response && f.Call != nil && f.Call.Method == "tools/list" && f.Pairing == session.Answered:
+		cursor, asked := c.open[f.Call]
+		delete(c.open, f.Call)
+		page, ok := f.View().ListTools()
+		if !asked || !ok || page.Malformed || f.Msg.Error != nil || f.Truncated || f.Redacted {
+			c.clean = false
+			return
+		}
+		if cursor == "" {
+			c.names, c.clean = map[string]int{}, true
+		} else if c.names == nil || cursor != c.expect {
+			c.names, c.clean = map[string]int{}, false
+		}
+		c.expect = page.NextCursor
+		inPage := make(map[string]int, len(page.Tools))
+		for _, t := range page.Tools {
+			if t.HasName {
+				inPage[t.Name]++
+			}
+		}
+		for _, t := range page.Tools {
+			n := inPage[t.Name]
+			if n == 0 {
+				continue // counted already
+			}
+			inPage[t.Name] = 0
+			before := c.names[t.Name]
+			c.names[t.Name] = before + n
+			if c.clean {
+				n += before
+			}
+			if n > 1 && r.reported.first("dup\x00"+t.Name) {
+				p.Report(f, "tool "+t.Name, "tool name %s is listed %d times in one tools/list", quoteName(t.Name), n)
 			}
 		}
 	}
