@@ -26,10 +26,11 @@ func hostileCapture(size int) []byte {
 	}
 	env(1, "c2s", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"ci-agent","version":"1.0.0"}}}`)
 	env(2, "s2c", `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"hostile","version":"1.0.0"}}}`)
-	env(3, "c2s", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
-	env(4, "s2c", `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"huge","inputSchema":`+schema.String()+`}]}}`)
-	env(5, "c2s", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"huge","arguments":{"field_1":"`+strings.Repeat("a", 50000)+`!"}}}`)
-	env(6, "s2c", `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"done"}]}}`)
+	env(3, "c2s", `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	env(4, "c2s", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	env(5, "s2c", `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"huge","inputSchema":`+schema.String()+`}]}}`)
+	env(6, "c2s", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"huge","arguments":{"field_1":"`+strings.Repeat("a", 50000)+`!"}}}`)
+	env(7, "s2c", `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"done"}]}}`)
 	return b.Bytes()
 }
 
