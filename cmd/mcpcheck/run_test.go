@@ -185,7 +185,7 @@ func TestUsageErrorsCheckNothing(t *testing.T) {
 		{"missing path", []string{filepath.Join(dir, "missing.jsonl")}, "no such file or directory"},
 		{"plain text", []string{plain}, plain + ":1: not a capture: the first line is not a JSON envelope (formats tried: mcpsnoop)"},
 		{"empty file", []string{empty}, empty + ": not a capture: the file is empty"},
-		{"empty directory", []string{emptyDir}, "no non-empty capture files in directory"},
+		{"empty directory", []string{emptyDir}, "no non-empty capture files in directory (looked for *.jsonl, *.ndjson, *.jsonl.gz, *.ndjson.gz)"},
 		{"empty fail-on", []string{"--fail-on=", capture}, "--fail-on is empty"},
 		{"plain JSON-RPC", []string{jsonrpc}, jsonrpc + `:1: not a capture: the first object is not an envelope (formats tried: mcpsnoop)`},
 		{"no session id", []string{noSession}, "no envelope has a session_id"},
