@@ -132,7 +132,8 @@ func (f *Frame) IsProtocol() bool {
 // or JSON that is not JSON-RPC (an OAuth {"error":"invalid_token"}, a
 // gateway's {"message":"Bad Gateway"}).
 func (f *Frame) HTTPErrorBody() bool {
-	return f.Direction == ServerToClient && f.Status >= 400 && (f.Msg.Kind == NoMessage || f.Msg.Kind == Invalid)
+	k := f.Msg.Shape()
+	return f.Direction == ServerToClient && f.Status >= 400 && (k == NoMessage || k == Invalid)
 }
 
 // StatusOnly reports an HTTP envelope that carries a status and no body.

@@ -131,10 +131,10 @@ func (s *Session) add(f *Frame) {
 	}
 	s.markBatch(f)
 	s.expireOrphans(false)
-	if f.Truncated && f.IsProtocol() && (f.Msg.Kind == NoMessage || f.Msg.Kind == Invalid) {
+	if k := f.Msg.Shape(); f.Truncated && f.IsProtocol() && (k == NoMessage || k == Invalid) {
 		s.truncated(f)
 	}
-	switch f.Msg.Kind {
+	switch f.Msg.Shape() {
 	case Request:
 		s.request(f)
 		return // request emits itself and whatever it releases
@@ -546,7 +546,7 @@ func (s *Session) pairExchange(f *Frame) bool {
 		return false
 	}
 	f.Call = c
-	if f.Msg.Kind != Response {
+	if f.Msg.Shape() != Response {
 		s.settle(f, c, Failed)
 	}
 	return true
