@@ -35,7 +35,8 @@ func NewCorrelator(file string, h Handler) *Correlator {
 // Add correlates f as the next frame of the session f.SessionID, which is
 // created when first seen (sessions keep that order). f.Raw is decoded here
 // into f.Msg, and a JSON array on the protocol channel is split into its
-// messages; a format leaves Msg unset.
+// messages; a format leaves Msg unset. A frame with Raw but no known
+// Direction gets the one its message shows, when that is unambiguous.
 func (c *Correlator) Add(f *Frame) {
 	s := c.sessions[f.SessionID]
 	if s == nil {
@@ -46,6 +47,9 @@ func (c *Correlator) Add(f *Frame) {
 		c.release(s)
 	}
 	c.last = s
+	if f.Direction == DirUnknown && f.Raw != nil {
+		s.inferDirection(f)
+	}
 	if !f.IsProtocol() || f.Raw == nil {
 		s.add(f)
 		return

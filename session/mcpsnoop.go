@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
 )
@@ -65,7 +67,8 @@ func (mcpsnoop) Read(name string, r io.Reader, c *Correlator) error {
 type snoopReader struct {
 	name  string
 	c     *Correlator
-	began bool // an envelope of a session was read
+	began bool     // an envelope of a session was read
+	env   envelope // reused: one allocation per file, not per envelope
 }
 
 // chunkKind is what a piece of the capture turned out to be.
@@ -92,7 +95,8 @@ func (rd *snoopReader) chunk(c chunk) chunkKind {
 		rd.damaged(Damage{File: rd.name, Line: c.line, Reason: reason}, c.data)
 		return kind
 	}
-	var env envelope
+	env := &rd.env
+	*env = envelope{}
 	if err := env.decode(c.data); err != nil {
 		rd.damaged(Damage{File: rd.name, Line: c.line, Reason: "an envelope that is not valid JSON: " + err.Error()}, c.data)
 		return unparsable
@@ -161,9 +165,9 @@ func sniffSeqs(b []byte) []int64 {
 type envelope struct {
 	SessionID          string
 	ServerLabel        string
-	Seq                int64
+	Seq                []byte // raw: judged when the frame is made
 	TS                 string
-	Direction          string
+	Direction          []byte // raw, nil when absent
 	Transport          string
 	Raw                []byte
 	Text               *string
@@ -180,13 +184,14 @@ type envelope struct {
 	ContentType        string
 	Accept             string
 	Origin             string
+	Duplicate          string // a member name used twice, if any
 }
 
 func (e *envelope) frame(file string, line int) *Frame {
 	f := &Frame{
 		File: file, Line: line,
-		SessionID: e.SessionID, Label: e.ServerLabel, Seq: e.Seq,
-		Direction: parseDirection(e.Direction), Transport: e.Transport, ConnID: e.ConnID,
+		SessionID: e.SessionID, Label: e.ServerLabel,
+		Transport: e.Transport, ConnID: e.ConnID,
 		MCPMethod: e.MCPMethod, MCPName: e.MCPName, MCPProtocolVersion: e.MCPProtocolVersion,
 		ParamHeaders: e.MCPParamHeaders,
 		Batch:        e.Batch, Truncated: e.Truncated, Redacted: e.Redacted,
@@ -195,6 +200,17 @@ func (e *envelope) frame(file string, line int) *Frame {
 	}
 	if t, err := time.Parse(time.RFC3339Nano, e.TS); err == nil {
 		f.Time = t
+	}
+	var p EnvelopeProblem
+	if f.Direction, p = envelopeDirection(e.Direction); p.Fault != 0 {
+		f.EnvelopeProblems = append(f.EnvelopeProblems, p)
+	}
+	if f.Seq, p = envelopeSeq(e.Seq); p.Fault != 0 {
+		f.EnvelopeProblems = append(f.EnvelopeProblems, p)
+	}
+	if e.Duplicate != "" {
+		f.EnvelopeProblems = append(f.EnvelopeProblems, EnvelopeProblem{Fault: DuplicateMember, Member: e.Duplicate,
+			Problem: "the envelope has the member " + shortQuote(e.Duplicate, 60) + " twice"})
 	}
 	if len(e.Raw) > 0 && !bytes.Equal(e.Raw, []byte("null")) {
 		f.Raw = e.Raw
@@ -208,18 +224,18 @@ func (e *envelope) frame(file string, line int) *Frame {
 // decode reads an envelope; a member of the wrong type reads as absent, as
 // encoding/json would leave it, and only broken JSON is an error.
 func (e *envelope) decode(data []byte) error {
-	return jsonscan.EachMember(data, func(name, val []byte) {
+	dup, err := jsonscan.EachMemberStrict(data, false, func(name, val []byte) {
 		switch string(name) {
 		case "session_id":
 			e.SessionID, _ = jsonscan.String(val)
 		case "server_label":
 			e.ServerLabel, _ = jsonscan.String(val)
 		case "seq":
-			e.Seq, _ = jsonscan.Int(val)
+			e.Seq = val
 		case "ts":
 			e.TS, _ = jsonscan.String(val)
 		case "direction":
-			e.Direction, _ = jsonscan.String(val)
+			e.Direction = val
 		case "transport":
 			e.Transport, _ = jsonscan.String(val)
 		case "raw":
@@ -257,4 +273,73 @@ func (e *envelope) decode(data []byte) error {
 			e.Origin, _ = jsonscan.String(val)
 		}
 	})
+	if dup != nil {
+		e.Duplicate = dup.Name
+	}
+	return err
+}
+
+// envelopeDirection reads the direction member (raw, nil when absent).
+func envelopeDirection(raw []byte) (Direction, EnvelopeProblem) {
+	p := EnvelopeProblem{Fault: BadDirection, Member: "direction"}
+	s, ok := jsonscan.String(raw)
+	switch {
+	case raw == nil:
+		p.Problem = "the envelope has no direction"
+	case !ok:
+		p.Problem = "direction is a JSON " + jsonscan.Kind(raw) + ", not a string"
+	default:
+		if d := parseDirection(s); d != DirUnknown {
+			return d, EnvelopeProblem{}
+		}
+		p.Problem = "direction " + shortQuote(s, 40) + " is not c2s, s2c, stderr or meta"
+	}
+	return DirUnknown, p
+}
+
+// envelopeSeq reads the seq member (raw, nil when absent): a non-negative
+// integer that fits in 63 bits. A null seq reads as absent.
+func envelopeSeq(raw []byte) (int64, EnvelopeProblem) {
+	if raw == nil || string(raw) == "null" {
+		return 0, EnvelopeProblem{}
+	}
+	var n int64
+	digits := raw
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	fits := len(digits) > 0
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			fits = false
+			break
+		}
+		if n > (math.MaxInt64-int64(c-'0'))/10 {
+			n = -1 // too large
+			break
+		}
+		n = n*10 + int64(c-'0')
+	}
+	p := EnvelopeProblem{Fault: BadSeq, Member: "seq"}
+	tok := string(raw)
+	if len(tok) > 40 {
+		cut := 40
+		for cut > 0 && !utf8.RuneStart(tok[cut]) {
+			cut--
+		}
+		tok = tok[:cut] + "…"
+	}
+	switch k := jsonscan.Kind(raw); {
+	case k != "number":
+		p.Problem = "seq " + tok + " is a JSON " + k + ", not an integer"
+	case !fits:
+		p.Problem = "seq " + tok + " is not written as an integer"
+	case raw[0] == '-' && n != 0:
+		p.Problem = "seq " + tok + " is negative"
+	case n < 0:
+		p.Problem = "seq " + tok + " does not fit in 63 bits"
+	default:
+		return n, EnvelopeProblem{}
+	}
+	return 0, p
 }

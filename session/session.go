@@ -128,6 +128,8 @@ func (s *Session) add(f *Frame) {
 		s.credits[ClientToServer] += int(min(f.GapBefore, ReorderWindow))
 		s.credits[ServerToClient] += int(min(f.GapBefore, ReorderWindow))
 		s.highestSeq = f.Seq
+	} else if f.Element <= 1 && f.hasFault(BadSeq) {
+		s.highestSeq++ // an unreadable seq stands for the next one, so its frame is not counted as dropped
 	}
 	s.markBatch(f)
 	s.expireOrphans(false)
