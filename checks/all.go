@@ -14,6 +14,7 @@ var catalogue = []*Rule{
 	ruleTaskFailed,
 	ruleInternalError,
 	ruleInvalidFrame,
+	ruleInvalidEnvelope,
 	ruleJSONRPCVersion,
 	ruleRequestID,
 	ruleResponseShape,

@@ -20,7 +20,9 @@ it. The same holds for an object with none of the JSON-RPC members, members of
 the wrong type (a method that is not a string, params that are not an object,
 an error without an integer code), and a JSON array (a batch) in any revision
 but 2025-03-26, the only one that defines batches. The messages inside a batch
-are still correlated and checked one by one.
+are still correlated and checked one by one. A member name used twice in one
+object, at any depth ({"id":1,…,"id":2}), is reported too: receivers disagree
+about which value wins.
 
 The legacy HTTP+SSE transport (2024-11-05) opens its stream with an endpoint
 event whose data is a URL or path, not JSON-RPC: on an HTTP session that text is

@@ -117,11 +117,20 @@ type Frame struct {
 	AuthChallenge                          string
 	ContentType, Accept, Origin            string
 
+	// EnvelopeProblems is what is wrong with the envelope itself (an
+	// unknown direction, a bad seq, a member name used twice); nil for a
+	// sound envelope. Its message is still judged when it can be.
+	EnvelopeProblems []EnvelopeProblem
+
 	// Set by correlation before the frame reaches a handler.
 	GapBefore int64   // frames the recorder dropped just before this one (seq gap)
 	Call      *Call   // the call this frame opens, answers, cancels or reports on
 	Pairing   Pairing // how the frame relates to Call
-	Task      *Task   // a task whose terminal status this frame reports
+	// Inferred says what Direction was inferred from when the capture did
+	// not record a usable one. A frame whose direction stays unknown is
+	// delivered but not correlated.
+	Inferred Inference
+	Task     *Task // a task whose terminal status this frame reports
 
 	view     mcp.View // typed views of Msg, made on first use
 	viewMade bool
@@ -143,6 +152,57 @@ func (f *Frame) View() *mcp.View {
 	return &f.view
 }
 
+// Inference is what a frame's direction was inferred from.
+type Inference uint8
+
+const (
+	NotInferred       Inference = iota // recorded, or unknown
+	FromMethod                         // only one side sends its method
+	FromAnsweredCall                   // the one open request its id answers
+	FromCancelledCall                  // the one request it cancels
+	FromTask                           // the task it asks or reports about
+)
+
+// String says what the direction was inferred from, for messages.
+func (i Inference) String() string {
+	switch i {
+	case FromMethod:
+		return "its method"
+	case FromAnsweredCall:
+		return "the request it answers"
+	case FromCancelledCall:
+		return "the request it cancels"
+	case FromTask:
+		return "its task"
+	}
+	return "nothing"
+}
+
+// EnvelopeFault is the kind of an EnvelopeProblem.
+type EnvelopeFault uint8
+
+const (
+	BadDirection    EnvelopeFault = iota + 1 // direction missing, unknown or not a string
+	BadSeq                                   // seq present but not a non-negative 63-bit integer
+	DuplicateMember                          // a member name used twice
+)
+
+// EnvelopeProblem is one thing wrong with an envelope.
+type EnvelopeProblem struct {
+	Fault   EnvelopeFault
+	Member  string // the member at fault: direction, seq, or the name used twice
+	Problem string // what is wrong, for messages
+}
+
+func (f *Frame) hasFault(fault EnvelopeFault) bool {
+	for _, p := range f.EnvelopeProblems {
+		if p.Fault == fault {
+			return true
+		}
+	}
+	return false
+}
+
 // IsProtocol reports whether the frame travelled on the JSON-RPC channel.
 func (f *Frame) IsProtocol() bool {
 	return f.Direction == ClientToServer || f.Direction == ServerToClient
@@ -153,7 +213,8 @@ func (f *Frame) IsProtocol() bool {
 // or JSON that is not JSON-RPC (an OAuth {"error":"invalid_token"}, a
 // gateway's {"message":"Bad Gateway"}).
 func (f *Frame) HTTPErrorBody() bool {
-	return f.Direction == ServerToClient && f.Status >= 400 && (f.Msg.Kind == NoMessage || f.Msg.Kind == Invalid)
+	k := f.Msg.Shape()
+	return f.Direction == ServerToClient && f.Status >= 400 && (k == NoMessage || k == Invalid)
 }
 
 // StatusOnly reports an HTTP envelope that carries a status and no body.

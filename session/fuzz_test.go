@@ -11,8 +11,8 @@ import (
 // panic or a hang. Seeds are the project's captures and known damage shapes.
 func FuzzRead(f *testing.F) {
 	paths, _ := filepath.Glob(filepath.Join("..", "testdata", "*.jsonl"))
-	rules, _ := filepath.Glob(filepath.Join("..", "checks", "testdata", "*", "*.jsonl"))
-	paths = append(paths, rules...)
+	fixtures, _ := filepath.Glob(filepath.Join("..", "checks", "testdata", "*", "*.jsonl"))
+	paths = append(paths, fixtures...) // every rule's damage and envelope problems
 	for _, p := range paths {
 		if data, err := os.ReadFile(p); err == nil {
 			f.Add(data)

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Kind classifies a protocol frame's JSON-RPC value.
@@ -27,7 +28,12 @@ func (k Kind) String() string {
 // Message is the JSON-RPC view of a frame, decoded once. Large members stay
 // raw so that only the rules that need them pay for decoding them.
 type Message struct {
-	Kind    Kind
+	Kind Kind
+	// shape is what correlation follows: for a message Invalid only because
+	// a member name appears twice, the kind it otherwise reads as (its last
+	// value of each member, as most decoders keep), so that its request is
+	// not also pending, or its answer also unmatched.
+	shape   Kind
 	Problem string // why the value is Invalid
 
 	Version    string // the jsonrpc member when it is a string
@@ -43,6 +49,14 @@ type Message struct {
 
 	Req *RequestParams // decoded params of a request or notification whose params is an object
 	Res *ResultFields  // decoded fields of a result that is an object
+}
+
+// Shape is the kind correlation treats the message as.
+func (m *Message) Shape() Kind {
+	if m.Kind == Invalid && m.shape != NoMessage {
+		return m.shape
+	}
+	return m.Kind
 }
 
 // RPCError is a JSON-RPC error object.
@@ -108,8 +122,7 @@ type wireMessage struct {
 
 // decodeMessage classifies raw, a JSON value. The raw slices it keeps alias
 // raw.
-func decodeMessage(raw json.RawMessage) Message {
-	var m Message
+func decodeMessage(raw json.RawMessage) (m Message) {
 	switch jsonscan.FirstByte(raw) {
 	case '{':
 	case '[':
@@ -123,7 +136,7 @@ func decodeMessage(raw json.RawMessage) Message {
 		return m
 	}
 	var w wireMessage
-	err := jsonscan.EachMember(raw, func(name, v []byte) {
+	dup, err := jsonscan.EachMemberStrict(raw, true, func(name, v []byte) {
 		switch string(name) {
 		case "jsonrpc":
 			w.JSONRPC = v
@@ -142,6 +155,9 @@ func decodeMessage(raw json.RawMessage) Message {
 	if err != nil {
 		m.Kind, m.Problem = Invalid, "not a decodable JSON-RPC object: "+err.Error()
 		return m
+	}
+	if dup != nil {
+		defer markDuplicate(&m, dup) // once the rest is decoded
 	}
 	if w.JSONRPC == nil && w.ID == nil && w.Method == nil && w.Result == nil && w.Error == nil {
 		m.Kind, m.Problem = Invalid, "a JSON object with none of the JSON-RPC members (jsonrpc, id, method, result, error)"
@@ -191,6 +207,48 @@ func decodeMessage(raw json.RawMessage) Message {
 		m.Res = decodeResult(w.Result)
 	}
 	return m
+}
+
+// markDuplicate makes a message with a member name used twice Invalid:
+// receivers disagree about which value wins. A message already invalid for
+// another reason keeps that reason.
+func markDuplicate(m *Message, dup *jsonscan.Duplicate) {
+	if m.Kind == Invalid {
+		return
+	}
+	m.shape, m.Kind = m.Kind, Invalid
+	if dup.In == "" {
+		m.Problem = "a message with the member " + shortQuote(dup.Name, 60) + " twice"
+	} else {
+		m.Problem = "an object with the member " + shortQuote(dup.Name, 60) + " twice in " + memberPath(dup.In)
+	}
+}
+
+// memberPath names the member holding an object: plain when it is a plain
+// word (params, arguments), quoted otherwise.
+func memberPath(name string) string {
+	for _, c := range []byte(name) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return shortQuote(name, 60)
+		}
+	}
+	if name == "" || len(name) > 60 {
+		return shortQuote(name, 60)
+	}
+	return name
+}
+
+// shortQuote quotes s as JSON, cut to about max bytes: names and values in
+// problems come from the capture and may be long.
+func shortQuote(s string, max int) string {
+	if len(s) > max {
+		cut := max
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		return quoteJSON(s[:cut]) + "…"
+	}
+	return quoteJSON(s)
 }
 
 func decodeParams(v []byte) *RequestParams {

@@ -142,14 +142,16 @@ func (s *Session) add(f *Frame) {
 		s.credits[ClientToServer] += int(min(f.GapBefore, ReorderWindow))
 		s.credits[ServerToClient] += int(min(f.GapBefore, ReorderWindow))
 		s.highestSeq = f.Seq
+	} else if f.Element <= 1 && f.hasFault(BadSeq) {
+		s.highestSeq++ // an unreadable seq stands for the next one, so its frame is not counted as dropped
 	}
 	s.markBatch(f)
 	s.expireRetries(false)
 	s.expireOrphans(false)
-	if f.Truncated && f.IsProtocol() && (f.Msg.Kind == NoMessage || f.Msg.Kind == Invalid) {
+	if k := f.Msg.Shape(); f.Truncated && f.IsProtocol() && (k == NoMessage || k == Invalid) {
 		s.truncated(f)
 	}
-	switch f.Msg.Kind {
+	switch f.Msg.Shape() {
 	case Request:
 		s.request(f)
 		return // request emits itself and whatever it releases
@@ -749,7 +751,7 @@ func (s *Session) pairExchange(f *Frame) bool {
 		c = p
 	}
 	f.Call = c
-	if f.Msg.Kind != Response {
+	if f.Msg.Shape() != Response {
 		s.settle(f, c, Failed)
 	}
 	return true

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -19,9 +20,6 @@ type Source struct {
 	Name string // as reports name it: the path given, or StdinName
 	Open func() (io.ReadCloser, error)
 }
-
-// captureExtensions are the files a directory argument contributes.
-var captureExtensions = []string{".jsonl", ".ndjson", ".jsonl.gz", ".ndjson.gz"}
 
 // Resolve turns command-line CAPTURE arguments into sources: files,
 // directories (their capture files in lexical order), "-" for stdin, bare
@@ -78,9 +76,10 @@ func directory(dir string) ([]Source, error) {
 	if err != nil {
 		return nil, err
 	}
+	patterns := capturePatterns() // what the registered formats read
 	var out []Source
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".") || !isCaptureName(e.Name()) {
+		if strings.HasPrefix(e.Name(), ".") || !matchesAny(patterns, e.Name()) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
@@ -92,18 +91,9 @@ func directory(dir string) ([]Source, error) {
 		out = append(out, fileSource(path))
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no non-empty capture files in directory (looked for %s)", dir, strings.Join(captureExtensions, ", "))
+		return nil, fmt.Errorf("%s: no non-empty capture files in directory (looked for %s)", dir, strings.Join(patterns, ", "))
 	}
 	return out, nil
-}
-
-func isCaptureName(name string) bool {
-	for _, ext := range captureExtensions {
-		if strings.HasSuffix(name, ext) {
-			return true
-		}
-	}
-	return false
 }
 
 // StateDir is the mcpsnoop proxy's state directory: $MCPSNOOP_HOME, else
@@ -154,4 +144,31 @@ func newestSession(getenv func(string) string) (Source, error) {
 		return cs[i].path > cs[j].path
 	})
 	return fileSource(cs[0].path), nil
+}
+
+// capturePatterns are the file name patterns of every registered format,
+// then their compressed forms.
+func capturePatterns() []string {
+	var plain []string
+	for _, f := range Formats() {
+		for _, p := range f.Patterns() {
+			if !slices.Contains(plain, p) {
+				plain = append(plain, p)
+			}
+		}
+	}
+	out := slices.Clone(plain)
+	for _, p := range plain {
+		out = append(out, p+".gz")
+	}
+	return out
+}
+
+func matchesAny(patterns []string, name string) bool {
+	for _, p := range patterns {
+		if ok, _ := filepath.Match(p, name); ok {
+			return true
+		}
+	}
+	return false
 }

@@ -47,9 +47,6 @@ func bufferSize() int {
 	return ReadBufferSize
 }
 
-// envelopeStart is how mcpsnoop starts every envelope it writes.
-var envelopeStart = []byte(`{"session_id"`)
-
 // maxJunk is how much of a non-JSON line is kept to report and sniff.
 const maxJunk = 4 << 10
 
@@ -70,6 +67,9 @@ type splitter struct {
 	r    *bufio.Reader
 	max  int
 	wipe bool // overwrite the assembly buffer before each value (a test buffer size)
+	// recordStart, when set, is how the format's writer starts every
+	// record: at column 0 it always starts a new one.
+	recordStart []byte
 
 	piece       []byte // unconsumed bytes of the current piece
 	err         error  // the error that ended reading, io.EOF included
@@ -159,6 +159,10 @@ func (s *splitter) continues() bool {
 		return len(s.arrays) > 0 && s.arrays[len(s.arrays)-1]
 	}
 	return false
+}
+
+func (s *splitter) startsRecord(b []byte) bool {
+	return len(s.recordStart) > 0 && bytes.HasPrefix(b, s.recordStart)
 }
 
 func (s *splitter) newline() {
@@ -271,10 +275,10 @@ func (s *splitter) value(b []byte, from int) (c chunk, end int, ok bool) {
 			continue
 		}
 		ch := b[i]
-		if s.atLineStart && ch == '{' && s.depth > 0 && (!s.continues() || bytes.HasPrefix(b[i:], envelopeStart)) {
+		if s.atLineStart && ch == '{' && s.depth > 0 && (!s.continues() || s.startsRecord(b[i:])) {
 			// A new envelope at column 0 where the open one cannot go on,
-			// or one that starts as mcpsnoop writes them: the open one was
-			// torn.
+			// or one that starts as the format's writer starts them: the
+			// open one was torn.
 			s.keep(b[from:i])
 			c := chunk{data: s.buf, line: s.start, torn: "an envelope that breaks off before it ends"}
 			s.reset()

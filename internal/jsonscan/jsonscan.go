@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"strconv"
 )
 
@@ -44,7 +45,10 @@ func SkipSpace(b []byte, i int) int {
 }
 
 // SkipValue validates the value at b[i] and returns the offset after it.
-func SkipValue(b []byte, i, depth int) (int, error) {
+func SkipValue(b []byte, i, depth int) (int, error) { return skipValue(b, i, depth, nil) }
+
+// skipValue is SkipValue that, with d, looks for member names used twice.
+func skipValue(b []byte, i, depth int, d *dups) (int, error) {
 	if i >= len(b) {
 		return i, &scanError{i, "unexpected end of JSON"}
 	}
@@ -52,9 +56,9 @@ func SkipValue(b []byte, i, depth int) (int, error) {
 	case c == '"':
 		return SkipString(b, i)
 	case c == '{':
-		return skipObject(b, i, depth+1)
+		return skipObject(b, i, depth+1, d)
 	case c == '[':
-		return skipArray(b, i, depth+1)
+		return skipArray(b, i, depth+1, d)
 	case c == 't':
 		return skipLiteral(b, i, "true")
 	case c == 'f':
@@ -155,7 +159,7 @@ func skipNumber(b []byte, i int) (int, error) {
 	return i, nil
 }
 
-func skipArray(b []byte, i, depth int) (int, error) {
+func skipArray(b []byte, i, depth int, d *dups) (int, error) {
 	if depth > MaxDepth {
 		return i, &scanError{i, "JSON nested too deeply"}
 	}
@@ -165,7 +169,7 @@ func skipArray(b []byte, i, depth int) (int, error) {
 	}
 	for {
 		var err error
-		if i, err = SkipValue(b, i, depth); err != nil {
+		if i, err = skipValue(b, i, depth, d); err != nil {
 			return i, err
 		}
 		i = SkipSpace(b, i)
@@ -183,16 +187,25 @@ func skipArray(b []byte, i, depth int) (int, error) {
 	}
 }
 
-func skipObject(b []byte, i, depth int) (int, error) {
+func skipObject(b []byte, i, depth int, d *dups) (int, error) {
 	if depth > MaxDepth {
 		return i, &scanError{i, "JSON nested too deeply"}
 	}
-	return walkObject(b, i, depth, nil)
+	return walkObject(b, i, depth, d, nil)
 }
 
 // walkObject validates the object at b[i]; fn, when set, sees each member's
-// key (still quoted) and value.
-func walkObject(b []byte, i, depth int, fn func(key, val []byte)) (int, error) {
+// name (unquoted) and value. With d it looks for a member name used twice,
+// in this object and, when d.deep, in those nested in it.
+func walkObject(b []byte, i, depth int, d *dups, fn func(name, val []byte)) (int, error) {
+	var names objectNames
+	inner := d // for the members' values
+	if d != nil {
+		names.base = d.n
+		if !d.deep {
+			inner = nil
+		}
+	}
 	i = SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return i + 1, nil
@@ -201,22 +214,46 @@ func walkObject(b []byte, i, depth int, fn func(key, val []byte)) (int, error) {
 		if i >= len(b) || b[i] != '"' {
 			return i, &scanError{i, "expected a member name"}
 		}
-		keyEnd, err := SkipString(b, i)
-		if err != nil {
-			return keyEnd, err
+		// A member name is short and plain: scanned here; one with an
+		// escape (or broken) takes the general path.
+		keyEnd := i + 1
+		for keyEnd < len(b) && !stringSpecial[b[keyEnd]] {
+			keyEnd++
 		}
-		key := b[i:keyEnd]
+		var name []byte
+		var err error
+		if keyEnd < len(b) && b[keyEnd] == '"' {
+			keyEnd++
+			name = b[i+1 : keyEnd-1]
+		} else {
+			if keyEnd, err = SkipString(b, i); err != nil {
+				return keyEnd, err
+			}
+			name = unquote(b[i:keyEnd])
+		}
+		if d != nil && d.dupAt < 0 {
+			// the common case inline: a name no earlier one can equal
+			bit := nameBit(name)
+			if names.seen&bit == 0 && names.many == nil && names.n < maxCompared && d.n < len(d.stack) {
+				names.seen |= bit
+				d.stack[d.n] = name
+				d.n++
+				names.n++
+			} else if d.seenBefore(&names, name, bit) {
+				d.dupAt, d.dupName = i, string(name)
+			}
+		}
 		i = SkipSpace(b, keyEnd)
 		if i >= len(b) || b[i] != ':' {
 			return i, &scanError{i, "expected ':' after a member name"}
 		}
 		i = SkipSpace(b, i+1)
 		valStart := i
-		if i, err = SkipValue(b, i, depth); err != nil {
+		if i, err = skipValue(b, i, depth, inner); err != nil {
 			return i, err
 		}
 		if fn != nil {
-			fn(key, b[valStart:i])
+			fn(name, b[valStart:i])
 		}
 		i = SkipSpace(b, i)
 		if i >= len(b) {
@@ -226,6 +263,9 @@ func walkObject(b []byte, i, depth int, fn func(key, val []byte)) (int, error) {
 		case ',':
 			i = SkipSpace(b, i+1)
 		case '}':
+			if d != nil {
+				d.n = names.base // the object's names are done with
+			}
 			return i + 1, nil
 		default:
 			return i, &scanError{i, fmt.Sprintf("invalid character %q after object member", b[i])}
@@ -242,7 +282,7 @@ func EachMember(b []byte, fn func(name, val []byte)) error {
 	if i >= len(b) || b[i] != '{' {
 		return &scanError{i, "not a JSON object"}
 	}
-	end, err := walkObject(b, i, 1, func(key, val []byte) { fn(unquoteKey(key), val) })
+	end, err := walkObject(b, i, 1, nil, fn)
 	if err != nil {
 		return err
 	}
@@ -252,18 +292,168 @@ func EachMember(b []byte, fn func(name, val []byte)) error {
 	return nil
 }
 
+// Duplicate is a member name used twice in one JSON object.
+type Duplicate struct {
+	Name string // unescaped
+	In   string // the member whose value holds the object ("" for the outermost)
+}
+
+// EachMemberStrict is EachMember that also finds the first member name used
+// twice in one object: among b's own members, and with deep in every
+// object nested in b as well. Names are compared unescaped ("id" and
+// "\u0069d" are one name).
+func EachMemberStrict(b []byte, deep bool, fn func(name, val []byte)) (*Duplicate, error) {
+	i := SkipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return nil, &scanError{i, "not a JSON object"}
+	}
+	d := dups{deep: deep, dupAt: -1}
+	end, err := walkObject(b, i, 1, &d, fn)
+	if err != nil {
+		return nil, err
+	}
+	if rest := SkipSpace(b, end); rest != len(b) {
+		return nil, &scanError{rest, "data after the JSON object"}
+	}
+	if d.dupAt < 0 {
+		return nil, nil
+	}
+	return &Duplicate{Name: d.dupName, In: holder(b, i, d.dupAt, "")}, nil
+}
+
+// dups finds a member name used twice. The names of the open objects'
+// members share one stack; a bit per name hash tells most new names at a
+// glance, so the common small objects are checked without comparing or
+// allocating. An object with many members, or past the stack, uses a map.
+type dups struct {
+	deep    bool
+	dupAt   int // offset of the second use of the first name used twice; -1: none
+	dupName string
+	stack   [64][]byte
+	n       int
+}
+
+// objectNames is where one object's member names are kept.
+type objectNames struct {
+	base, n int // on the stack: stack[base:base+n]
+	seen    uint64
+	// many holds the 64-bit hashes of an object's names once it has too
+	// many to compare one by one: nothing is copied, and with a random seed
+	// two different names share a hash with a chance of about n²/2⁶⁵.
+	many map[uint64]struct{}
+}
+
+// nameSeed keys the hashes of member names, so input cannot aim collisions.
+var nameSeed = maphash.MakeSeed()
+
+// maxCompared is how many names an object compares one by one before it
+// moves to a map.
+const maxCompared = 12
+
+func nameBit(name []byte) uint64 {
+	if len(name) == 0 {
+		return 1
+	}
+	return 1 << ((uint(len(name))*7 + uint(name[len(name)-1])) & 63)
+}
+
+// seenBefore records name, unless the object already has it.
+func (d *dups) seenBefore(o *objectNames, name []byte, bit uint64) bool {
+	if o.many == nil {
+		if o.seen&bit != 0 {
+			for _, seen := range d.stack[o.base : o.base+o.n] {
+				if string(seen) == string(name) {
+					return true
+				}
+			}
+		}
+		o.seen |= bit
+		if o.n < maxCompared && d.n < len(d.stack) {
+			d.stack[d.n] = name
+			d.n++
+			o.n++
+			return false
+		}
+		o.many = make(map[uint64]struct{}, 2*maxCompared)
+		for _, seen := range d.stack[o.base : o.base+o.n] {
+			o.many[maphash.Bytes(nameSeed, seen)] = struct{}{}
+		}
+		d.n, o.n = o.base, 0 // its stack places go to the objects nested in it
+	}
+	h := maphash.Bytes(nameSeed, name)
+	if _, ok := o.many[h]; ok {
+		return true
+	}
+	o.many[h] = struct{}{}
+	return false
+}
+
+// holder names the member whose value holds the object with a member
+// starting at off, for the object at b[i] ("" when it is that object).
+// Found again only once a duplicate was found, so the walk keeps no path.
+func holder(b []byte, i, off int, in string) string {
+	i = SkipSpace(b, i+1)
+	for i < off && i < len(b) && b[i] == '"' {
+		keyEnd, err := SkipString(b, i)
+		if err != nil {
+			return in
+		}
+		name := string(unquoteKey(b[i:keyEnd]))
+		i = SkipSpace(b, SkipSpace(b, keyEnd)+1)
+		end, err := SkipValue(b, i, 1)
+		if err != nil {
+			return in
+		}
+		if off > i && off < end {
+			return within(b, i, off, name)
+		}
+		i = SkipSpace(b, end)
+		if i < len(b) && b[i] == ',' {
+			i = SkipSpace(b, i+1)
+		}
+	}
+	return in
+}
+
+// within is holder for any value at b[i] that contains off.
+func within(b []byte, i, off int, in string) string {
+	switch b[i] {
+	case '{':
+		return holder(b, i, off, in)
+	case '[':
+		i = SkipSpace(b, i+1)
+		for i < off && i < len(b) {
+			end, err := SkipValue(b, i, 1)
+			if err != nil {
+				return in
+			}
+			if off > i && off < end {
+				return within(b, i, off, in)
+			}
+			i = SkipSpace(b, end)
+			if i < len(b) && b[i] == ',' {
+				i = SkipSpace(b, i+1)
+			}
+		}
+	}
+	return in
+}
+
 // unquoteKey returns a member name; only names with escapes pay for a
 // decode.
 func unquoteKey(key []byte) []byte {
 	inner := key[1 : len(key)-1]
-	for _, c := range inner {
-		if c == '\\' {
-			var s string
-			_ = json.Unmarshal(key, &s)
-			return []byte(s)
-		}
+	if bytes.IndexByte(inner, '\\') >= 0 {
+		return unquote(key)
 	}
 	return inner
+}
+
+// unquote decodes a validated JSON string token.
+func unquote(tok []byte) []byte {
+	var s string
+	_ = json.Unmarshal(tok, &s)
+	return []byte(s)
 }
 
 // String returns the string a validated value holds, or "" for any

@@ -1,0 +1,125 @@
+package checks
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
+	"github.com/mcpcheck/mcpcheck/session"
+)
+
+var ruleInvalidEnvelope = &Rule{
+	ID:       "invalid-envelope",
+	Signal:   SignalInvalid,
+	Severity: SeverityError,
+	Doc: Doc{
+		Summary: "An envelope the checker cannot judge: unknown direction, bad seq, a member twice",
+		Why: `Every envelope says which way its frame went ("direction": c2s, s2c, stderr or
+meta) and numbers it ("seq": an integer from 0 up). A frame whose direction is
+missing or unknown ("S2C", "server", 2) cannot be paired or judged, so a tool
+error or a protocol violation in it would pass unseen; a seq that is negative,
+fractional, a string or beyond 63 bits makes gap counting meaningless; a member
+name used twice leaves readers to disagree about which value counts. A capture
+the gate cannot read is not a pass.
+
+When the message itself shows its direction (its method, or the one open
+request it answers or cancels), it is still judged, and the finding says so.`,
+		Fix: `Record with a recorder that writes mcpsnoop envelopes as specified, or
+repair the capture (for example: jq -c '.direction |= ascii_downcase').`,
+		Bad:   `{"session_id":"s1","seq":7,"direction":"S2C","raw":{"jsonrpc":"2.0","id":3,"result":{}}}`,
+		Good:  `{"session_id":"s1","seq":7,"direction":"s2c","raw":{"jsonrpc":"2.0","id":3,"result":{}}}`,
+		Since: "0.2.0",
+	},
+	New: func() Checker { return &invalidEnvelopes{} },
+}
+
+// maxEnvelopeFindings is how many bad envelopes a session lists one by one
+// (spec §2.4): a recorder that writes "S2C" does it on every answer.
+const maxEnvelopeFindings = 1000
+
+type invalidEnvelopes struct {
+	Base
+	listed, more int
+	last         Location
+}
+
+func (r *invalidEnvelopes) Frame(p *Pass, f *session.Frame) {
+	if f.Element > 1 {
+		return // the elements of one envelope share its problems
+	}
+	for _, ep := range f.EnvelopeProblems {
+		if r.listed == maxEnvelopeFindings {
+			r.more, r.last = r.more+1, Location{File: f.File, Line: f.Line}
+			continue
+		}
+		r.listed++
+		subject := "envelope " + ep.Member
+		msg := ep.Problem
+		switch ep.Fault {
+		case session.BadDirection:
+			msg += "; " + directionOutcome(f)
+		case session.DuplicateMember:
+			subject = "envelope member " + Quote(ep.Member, 60) + " twice"
+		}
+		p.Report(f, subject, "%s", msg)
+	}
+}
+
+func (r *invalidEnvelopes) End(p *Pass) {
+	if r.more > 0 {
+		fd := p.ReportAt(r.last, 0, "more bad envelopes", "%d more %s not listed; the last at line %d",
+			r.more, plural(r.more, "envelope problem", "envelope problems"), r.last.Line)
+		fd.Also = r.more - 1
+	}
+}
+
+// directionOutcome says what became of a frame whose envelope had no usable
+// direction.
+func directionOutcome(f *session.Frame) string {
+	switch {
+	case f.Inferred != session.NotInferred:
+		return fmt.Sprintf("the message was judged as %s, inferred from %s", f.Direction, f.Inferred)
+	case f.Raw != nil:
+		return sniffedMessage(f.Raw) + " was not judged: its direction cannot be inferred"
+	case f.HasText:
+		return "its text was not judged"
+	}
+	return "nothing in it could be judged"
+}
+
+// sniffedMessage names a message that was not decoded, for messages.
+func sniffedMessage(raw []byte) string {
+	if jsonscan.FirstByte(raw) == '[' {
+		return "the JSON array"
+	}
+	var method string
+	var id []byte
+	jsonscan.Top(raw, func(name string, val []byte) {
+		switch name {
+		case "method":
+			method, _ = jsonscan.String(val)
+		case "id":
+			id = val
+		}
+	})
+	switch {
+	case method != "" && id != nil:
+		return fmt.Sprintf("the request %s (id %s)", cut(method, 80), cut(string(id), 40))
+	case method != "":
+		return "the notification " + cut(method, 80)
+	case id != nil:
+		return "the answer to id " + cut(string(id), 40)
+	}
+	return "the message"
+}
+
+// cut shortens capture text to about max bytes, on a rune boundary.
+func cut(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	for max > 0 && !utf8.RuneStart(s[max]) {
+		max--
+	}
+	return s[:max] + "…"
+}

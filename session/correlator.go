@@ -1,0 +1,180 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
+)
+
+// ErrNoSession is what Finish returns when no frame was added.
+var ErrNoSession = errors.New("no frame belongs to a session")
+
+// Correlator turns the frames and damage of one capture file, in file
+// order, into correlated sessions for a Handler. Every format feeds one, so
+// correlation does not depend on how a capture was recorded.
+type Correlator struct {
+	file       string
+	h          Handler
+	sessions   map[string]*Session
+	order      []*Session
+	last       *Session // the session of the previous frame, home for damage
+	damage     []damage // damage seen before the session it belongs to
+	moreDamage int      // beyond maxEarlyDamage
+	moreLine   int      // the last of those
+	shared     *fileState
+	finished   bool
+}
+
+// NewCorrelator returns a correlator for the capture file named file that
+// reports to h.
+func NewCorrelator(file string, h Handler) *Correlator {
+	return &Correlator{file: file, h: h, sessions: map[string]*Session{}, shared: newFileState()}
+}
+
+// Add correlates f as the next frame of the session f.SessionID, which is
+// created when first seen (sessions keep that order). f.Raw is decoded here
+// into f.Msg, and a JSON array on the protocol channel is split into its
+// messages; a format leaves Msg unset. A frame with Raw but no known
+// Direction gets the one its message shows, when that is unambiguous.
+func (c *Correlator) Add(f *Frame) {
+	s := c.sessions[f.SessionID]
+	if s == nil {
+		s = newSession(c.file, f.SessionID, f.Line, c.shared, nil)
+		s.emit = func(f *Frame) { c.h.Frame(s, f) }
+		c.sessions[f.SessionID] = s
+		c.order = append(c.order, s)
+		c.release(s)
+	}
+	c.last = s
+	if f.Direction == DirUnknown && f.Raw != nil {
+		s.inferDirection(f)
+	}
+	if !f.IsProtocol() || f.Raw == nil {
+		s.add(f)
+		return
+	}
+	if jsonscan.FirstByte(f.Raw) == '[' {
+		if elems := jsonscan.Elements(f.Raw); len(elems) > 0 {
+			for i, el := range elems {
+				g := *f
+				g.Raw, g.Msg = el, decodeMessage(el)
+				g.Batch, g.Element, g.Elements = true, i+1, len(elems)
+				s.add(&g)
+			}
+			return
+		}
+		// an empty or broken array: invalid as a whole
+	}
+	f.Msg = decodeMessage(f.Raw)
+	s.add(f)
+}
+
+// Survived is what could still be read of a damaged piece.
+type Survived struct {
+	SessionID string    // the session it names; "" when that was lost
+	Direction Direction // DirUnknown when lost
+	Seqs      []int64   // the seqs in it, in order (several when envelopes were glued)
+}
+
+// Damage reports a piece of the capture that could not be read. It goes to
+// the session the piece names, else to the previous frame's session, else
+// to the next session to appear. What survived of a piece naming its
+// session is accounted there: its seqs are not dropped frames, and it may
+// explain an unmatched answer or a pending request.
+func (c *Correlator) Damage(d Damage, sv Survived) {
+	pd := damage{Damage: d, sessionID: sv.SessionID, dir: DirUnknown}
+	if sv.SessionID != "" {
+		pd.dir, pd.seqs = sv.Direction, sv.Seqs
+	}
+	switch s := c.sessions[sv.SessionID]; {
+	case s != nil:
+		c.deliver(s, pd)
+	case sv.SessionID == "" && c.last != nil:
+		c.deliver(c.last, pd) // unnamed: the session of the frame before it
+	case len(c.damage) < maxEarlyDamage:
+		c.damage = append(c.damage, pd) // until its session, or any, appears
+	default:
+		c.moreDamage, c.moreLine = c.moreDamage+1, pd.Line
+	}
+}
+
+// Finish ends every session, in first-seen order, after delivering the
+// damage still waiting for a session that never appeared. It returns
+// ErrNoSession when no frame was added; a second call does nothing more.
+func (c *Correlator) Finish() error {
+	if len(c.order) == 0 {
+		return ErrNoSession
+	}
+	if c.finished {
+		return nil
+	}
+	c.finished = true
+	for _, pd := range c.damage { // named sessions that never appeared
+		c.deliver(c.order[0], pd)
+	}
+	c.damage = nil
+	for _, s := range c.order {
+		s.finish()
+		c.h.End(s)
+	}
+	return nil
+}
+
+// damage is a damaged piece with what survived of its envelope.
+type damage struct {
+	Damage
+	sessionID string
+	dir       Direction
+	seqs      []int64
+}
+
+// maxEarlyDamage bounds the damage kept before its session exists.
+const maxEarlyDamage = 100
+
+// release delivers the damage held for s: what names it, and, when s is
+// the first session, what names none.
+func (c *Correlator) release(s *Session) {
+	first := len(c.order) == 1
+	kept := c.damage[:0]
+	for _, pd := range c.damage {
+		if pd.sessionID == s.ID || (first && pd.sessionID == "") {
+			c.deliver(s, pd)
+		} else {
+			kept = append(kept, pd)
+		}
+	}
+	c.damage = kept
+	if first && c.moreDamage > 0 {
+		c.h.Damage(s, Damage{File: c.file, Line: c.moreLine,
+			Reason: fmt.Sprintf("and %d more unreadable pieces before the first envelope", c.moreDamage)})
+		c.moreDamage = 0
+	}
+}
+
+func (c *Correlator) deliver(s *Session, pd damage) {
+	if pd.sessionID != "" && s.ID == pd.sessionID {
+		s.noteDamage(pd.dir, pd.seqs)
+	}
+	c.h.Damage(s, pd.Damage)
+}
+
+// noteDamage accounts for a damaged envelope of this session. A protocol
+// frame, or one whose direction was lost, may have been the request of an
+// unmatched answer or the answer of a pending request; the seqs that
+// survived in it (several when envelopes were glued together) are not
+// dropped frames.
+func (s *Session) noteDamage(dir Direction, seqs []int64) {
+	switch dir {
+	case ClientToServer, ServerToClient:
+		s.credits[dir]++
+	case DirUnknown:
+		s.credits[ClientToServer]++
+		s.credits[ServerToClient]++
+	}
+	for _, seq := range seqs {
+		if seq == s.highestSeq+1 {
+			s.highestSeq = seq
+		}
+	}
+}

@@ -1,0 +1,345 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
+)
+
+// mcpsnoop is the mcpsnoop proxy's JSONL envelope format (spec §2.1): one
+// JSON object per frame, normally one per line.
+type mcpsnoop struct{}
+
+func (mcpsnoop) Name() string       { return "mcpsnoop" }
+func (mcpsnoop) Patterns() []string { return []string{"*.jsonl", "*.ndjson"} }
+
+// Detect: the first value is an object with a top-level session_id or
+// direction member (before the head ends), or starts as mcpsnoop writes
+// envelopes (a first envelope may be torn).
+func (mcpsnoop) Detect(head []byte) bool {
+	if bytes.HasPrefix(head[jsonscan.SkipSpace(head, 0):], envelopeStart) {
+		return true
+	}
+	found := false
+	jsonscan.Top(head, func(name string, _ []byte) {
+		found = found || name == "session_id" || name == "direction"
+	})
+	return found
+}
+
+// envelopeStart is how mcpsnoop starts every envelope it writes.
+var envelopeStart = []byte(`{"session_id"`)
+
+func (mcpsnoop) Read(name string, r io.Reader, c *Correlator) error {
+	rd := &snoopReader{name: name, c: c}
+	sp := newSplitter(r, maxEnvelope)
+	sp.recordStart = envelopeStart
+	for {
+		ch, err := sp.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			var gz gzipError
+			if errors.As(err, &gz) && rd.began {
+				c.Damage(Damage{File: name, Line: sp.line, Reason: "the compressed capture breaks off: " + gz.err.Error()}, Survived{})
+				break
+			}
+			return fmt.Errorf("%s:%d: %w", name, sp.line, err)
+		}
+		if rd.chunk(ch) == unparsable {
+			sp.dropLine() // what follows on the line cannot be trusted either
+		}
+	}
+	if c.Finish() != nil {
+		return &NotCaptureError{File: name, Reason: "no envelope has a session_id"}
+	}
+	return nil
+}
+
+type snoopReader struct {
+	name  string
+	c     *Correlator
+	began bool     // an envelope of a session was read
+	env   envelope // reused: one allocation per file, not per envelope
+}
+
+// chunkKind is what a piece of the capture turned out to be.
+type chunkKind uint8
+
+const (
+	envelopeRead chunkKind = iota
+	notEnvelope            // valid JSON, but not an envelope of a session
+	unparsable             // a complete piece that is not valid JSON
+	tornPiece              // the splitter already cut it off
+)
+
+// chunk reads one piece of the capture.
+func (rd *snoopReader) chunk(c chunk) chunkKind {
+	if c.torn != "" {
+		rd.damaged(Damage{File: rd.name, Line: c.line, Reason: c.torn}, c.data)
+		return tornPiece
+	}
+	if c.data[0] != '{' {
+		kind, reason := notEnvelope, "a JSON array where an envelope was expected"
+		if _, err := jsonscan.SkipValue(c.data, 0, 0); err != nil {
+			kind, reason = unparsable, "not JSON: "+err.Error()
+		}
+		rd.damaged(Damage{File: rd.name, Line: c.line, Reason: reason}, c.data)
+		return kind
+	}
+	env := &rd.env
+	*env = envelope{}
+	if err := env.decode(c.data); err != nil {
+		rd.damaged(Damage{File: rd.name, Line: c.line, Reason: "an envelope that is not valid JSON: " + err.Error()}, c.data)
+		return unparsable
+	}
+	if env.SessionID == "" {
+		rd.c.Damage(Damage{File: rd.name, Line: c.line, Reason: "an envelope without a session_id"}, Survived{})
+		return notEnvelope
+	}
+	rd.began = true
+	rd.c.Add(env.frame(rd.name, c.line))
+	return envelopeRead
+}
+
+// damaged reports a damaged piece with what survived of its envelope.
+func (rd *snoopReader) damaged(d Damage, data []byte) {
+	sv := Survived{SessionID: sniffSessionID(data), Direction: DirUnknown}
+	if sv.SessionID != "" {
+		jsonscan.Top(data, func(name string, val []byte) {
+			if name == "direction" {
+				dir, _ := jsonscan.String(val)
+				sv.Direction = parseDirection(dir)
+			}
+		})
+		sv.Seqs = sniffSeqs(data)
+	}
+	rd.c.Damage(d, sv)
+}
+
+// sniffSessionID finds the session id in a damaged envelope, if its start
+// survived.
+func sniffSessionID(b []byte) string {
+	const key = `"session_id":"`
+	i := bytes.Index(b, []byte(key))
+	if i < 0 {
+		return ""
+	}
+	rest := b[i+len(key):]
+	j := bytes.IndexByte(rest, '"')
+	if j < 0 || bytes.IndexByte(rest[:j], '\\') >= 0 {
+		return ""
+	}
+	return string(rest[:j])
+}
+
+// sniffSeqs finds the seqs in a damaged envelope, in order.
+func sniffSeqs(b []byte) []int64 {
+	var seqs []int64
+	for {
+		i := bytes.Index(b, []byte(`"seq":`))
+		if i < 0 {
+			return seqs
+		}
+		b = b[i+6:]
+		n := 0
+		for n < len(b) && b[n] >= '0' && b[n] <= '9' {
+			n++
+		}
+		if seq, ok := jsonscan.Int(b[:n]); ok {
+			seqs = append(seqs, seq)
+		}
+	}
+}
+
+// envelope is the mcpsnoop JSONL record. Its byte fields alias the chunk it
+// was decoded from.
+type envelope struct {
+	SessionID          string
+	ServerLabel        string
+	Seq                []byte // raw: judged when the frame is made
+	TS                 string
+	Direction          []byte // raw, nil when absent
+	Transport          string
+	Raw                []byte
+	Text               *string
+	MCPMethod          string
+	MCPName            string
+	MCPProtocolVersion string
+	MCPParamHeaders    []ParamHeader
+	Batch              bool
+	ConnID             string
+	Truncated          bool
+	Redacted           bool
+	Status             int
+	AuthChallenge      string
+	ContentType        string
+	Accept             string
+	Origin             string
+	Duplicate          string // a member name used twice, if any
+}
+
+func (e *envelope) frame(file string, line int) *Frame {
+	f := &Frame{
+		File: file, Line: line,
+		SessionID: e.SessionID, Label: e.ServerLabel,
+		Transport: e.Transport, ConnID: e.ConnID,
+		MCPMethod: e.MCPMethod, MCPName: e.MCPName, MCPProtocolVersion: e.MCPProtocolVersion,
+		ParamHeaders: e.MCPParamHeaders,
+		Batch:        e.Batch, Truncated: e.Truncated, Redacted: e.Redacted,
+		Status: e.Status, AuthChallenge: e.AuthChallenge,
+		ContentType: e.ContentType, Accept: e.Accept, Origin: e.Origin,
+	}
+	if t, err := time.Parse(time.RFC3339Nano, e.TS); err == nil {
+		f.Time = t
+	}
+	var p EnvelopeProblem
+	if f.Direction, p = envelopeDirection(e.Direction); p.Fault != 0 {
+		f.EnvelopeProblems = append(f.EnvelopeProblems, p)
+	}
+	if f.Seq, p = envelopeSeq(e.Seq); p.Fault != 0 {
+		f.EnvelopeProblems = append(f.EnvelopeProblems, p)
+	}
+	if e.Duplicate != "" {
+		f.EnvelopeProblems = append(f.EnvelopeProblems, EnvelopeProblem{Fault: DuplicateMember, Member: e.Duplicate,
+			Problem: "the envelope has the member " + shortQuote(e.Duplicate, 60) + " twice"})
+	}
+	if len(e.Raw) > 0 && !bytes.Equal(e.Raw, []byte("null")) {
+		f.Raw = e.Raw
+	}
+	if e.Text != nil {
+		f.Text, f.HasText = *e.Text, true
+	}
+	return f
+}
+
+// decode reads an envelope; a member of the wrong type reads as absent, as
+// encoding/json would leave it, and only broken JSON is an error.
+func (e *envelope) decode(data []byte) error {
+	dup, err := jsonscan.EachMemberStrict(data, false, func(name, val []byte) {
+		switch string(name) {
+		case "session_id":
+			e.SessionID, _ = jsonscan.String(val)
+		case "server_label":
+			e.ServerLabel, _ = jsonscan.String(val)
+		case "seq":
+			e.Seq = val
+		case "ts":
+			e.TS, _ = jsonscan.String(val)
+		case "direction":
+			e.Direction = val
+		case "transport":
+			e.Transport, _ = jsonscan.String(val)
+		case "raw":
+			e.Raw = val
+		case "text":
+			if s, ok := jsonscan.String(val); ok {
+				e.Text = &s
+			}
+		case "mcp_method":
+			e.MCPMethod, _ = jsonscan.String(val)
+		case "mcp_name":
+			e.MCPName, _ = jsonscan.String(val)
+		case "mcp_protocol_version":
+			e.MCPProtocolVersion, _ = jsonscan.String(val)
+		case "mcp_param_headers":
+			_ = json.Unmarshal(val, &e.MCPParamHeaders)
+		case "batch":
+			e.Batch = jsonscan.Bool(val)
+		case "conn_id":
+			e.ConnID, _ = jsonscan.String(val)
+		case "truncated":
+			e.Truncated = jsonscan.Bool(val)
+		case "redacted":
+			e.Redacted = jsonscan.Bool(val)
+		case "status":
+			n, _ := jsonscan.Int(val)
+			e.Status = int(n)
+		case "auth_challenge":
+			e.AuthChallenge, _ = jsonscan.String(val)
+		case "content_type":
+			e.ContentType, _ = jsonscan.String(val)
+		case "accept":
+			e.Accept, _ = jsonscan.String(val)
+		case "origin":
+			e.Origin, _ = jsonscan.String(val)
+		}
+	})
+	if dup != nil {
+		e.Duplicate = dup.Name
+	}
+	return err
+}
+
+// envelopeDirection reads the direction member (raw, nil when absent).
+func envelopeDirection(raw []byte) (Direction, EnvelopeProblem) {
+	p := EnvelopeProblem{Fault: BadDirection, Member: "direction"}
+	s, ok := jsonscan.String(raw)
+	switch {
+	case raw == nil:
+		p.Problem = "the envelope has no direction"
+	case !ok:
+		p.Problem = "direction is a JSON " + jsonscan.Kind(raw) + ", not a string"
+	default:
+		if d := parseDirection(s); d != DirUnknown {
+			return d, EnvelopeProblem{}
+		}
+		p.Problem = "direction " + shortQuote(s, 40) + " is not c2s, s2c, stderr or meta"
+	}
+	return DirUnknown, p
+}
+
+// envelopeSeq reads the seq member (raw, nil when absent): a non-negative
+// integer that fits in 63 bits. A null seq reads as absent.
+func envelopeSeq(raw []byte) (int64, EnvelopeProblem) {
+	if raw == nil || string(raw) == "null" {
+		return 0, EnvelopeProblem{}
+	}
+	var n int64
+	digits := raw
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	fits := len(digits) > 0
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			fits = false
+			break
+		}
+		if n > (math.MaxInt64-int64(c-'0'))/10 {
+			n = -1 // too large
+			break
+		}
+		n = n*10 + int64(c-'0')
+	}
+	p := EnvelopeProblem{Fault: BadSeq, Member: "seq"}
+	tok := string(raw)
+	if len(tok) > 40 {
+		cut := 40
+		for cut > 0 && !utf8.RuneStart(tok[cut]) {
+			cut--
+		}
+		tok = tok[:cut] + "…"
+	}
+	switch k := jsonscan.Kind(raw); {
+	case k != "number":
+		p.Problem = "seq " + tok + " is a JSON " + k + ", not an integer"
+	case !fits:
+		p.Problem = "seq " + tok + " is not written as an integer"
+	case raw[0] == '-' && n != 0:
+		p.Problem = "seq " + tok + " is negative"
+	case n < 0:
+		p.Problem = "seq " + tok + " does not fit in 63 bits"
+	default:
+		return n, EnvelopeProblem{}
+	}
+	return 0, p
+}
