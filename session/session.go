@@ -2,7 +2,6 @@ package session
 
 import (
 	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
-	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -117,14 +116,6 @@ func newSession(file, id string, line int, shared *fileState, emit func(*Frame))
 	return &Session{File: file, ID: id, FirstLine: line, shared: shared, emit: emit}
 }
 
-// NormalizeRevision maps `draft` to the revision it currently aliases.
-func NormalizeRevision(v string) string {
-	if v == "draft" {
-		return ModernRevision
-	}
-	return v
-}
-
 // add correlates f and emits it, together with any held frame it releases.
 func (s *Session) add(f *Frame) {
 	s.Frames++
@@ -196,55 +187,6 @@ func (s *Session) out(f *Frame) {
 		s.after[i] = pendingLink{}
 	}
 	s.after = s.after[:0]
-}
-
-// isPlumbing reports the legacy HTTP+SSE transport's own text frames: the
-// endpoint event that opens its GET stream (a URL or path), and the text a
-// server writes on the 202 that acknowledges a POST ("Accepted").
-func isPlumbing(f *Frame) bool {
-	if f.Direction != ServerToClient || !f.HasText || f.Raw != nil || !f.isHTTP() {
-		return false
-	}
-	return f.Status == 202 || isEndpoint(f.Text)
-}
-
-// isEndpoint reports an endpoint event's data: an absolute path, or an
-// http(s) URL.
-func isEndpoint(text string) bool {
-	text = strings.TrimSpace(text)
-	if text == "" || strings.ContainsAny(text, " \t\r\n") {
-		return false
-	}
-	u, err := url.Parse(text)
-	switch {
-	case err != nil:
-		return false
-	case u.Scheme == "":
-		return strings.HasPrefix(text, "/")
-	default:
-		return (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
-	}
-}
-
-// holdProbe decides an answer that turned down a server/discover probe: a
-// fallback when the client's initialize was already recorded after the
-// probe (the recorder wrote it before this answer), otherwise held until
-// the client's next request shows whether it fell back.
-func (s *Session) holdProbe(f *Frame) bool {
-	c := f.Call
-	if !c.probe || !rejectsProbe(f) {
-		return false
-	}
-	if s.initCall != nil && s.initCall.Line > c.Line {
-		f.Pairing = ProbeFallback
-		return false
-	}
-	if len(s.probes) == maxHeldProbes {
-		s.emit(s.probes[0]) // decided early, as an ordinary answer
-		s.probes = slices.Delete(s.probes, 0, 1)
-	}
-	s.probes = append(s.probes, f.detach())
-	return true
 }
 
 // markBatch finds where batches start: an array's first element, or the
@@ -354,143 +296,6 @@ func (s *Session) request(f *Frame) {
 	s.adoptOrphans(c)
 }
 
-// holdRetry keeps back a retry that no parked operation explains: the
-// recorder may have written it before the input_required result that
-// issued its state. It is delivered when that result links it, when it is
-// answered or cancelled, or when the reorder window closes.
-func (s *Session) holdRetry(f *Frame) {
-	f.detach()
-	f.Call.held = true
-	s.shared.heldBytes += len(f.Raw)
-	s.retries = append(s.retries, orphan{f: f, expires: s.Frames + ReorderWindow})
-	s.shed()
-}
-
-// releaseRetry delivers c's request now if it is held: something is about
-// to refer to it.
-func (s *Session) releaseRetry(c *Call) {
-	if !c.held {
-		return
-	}
-	for i, h := range s.retries {
-		if h.f.Call == c {
-			s.retries = slices.Delete(s.retries, i, i+1)
-			s.unhold(h.f)
-			s.emit(h.f)
-			return
-		}
-	}
-}
-
-func (s *Session) unhold(f *Frame) {
-	f.Call.held = false
-	s.shared.heldBytes -= len(f.Raw)
-}
-
-// expireRetries delivers, unlinked, the retries whose window has passed
-// (all of them at the end of the session).
-func (s *Session) expireRetries(all bool) {
-	n := 0
-	for n < len(s.retries) && (all || s.retries[n].expires < s.Frames) {
-		s.unhold(s.retries[n].f)
-		s.emit(s.retries[n].f)
-		n++
-	}
-	if n > 0 {
-		s.retries = slices.Delete(s.retries, 0, n)
-	}
-}
-
-// adoptRetry finds for op, which a result just parked, a held retry that
-// carries its requestState back, otherwise the one held retry of the same
-// method, name and input keys, as link does in capture order; out joins
-// them once the result is delivered.
-func (s *Session) adoptRetry(op *Operation) bool {
-	at := -1
-	if op.requestState != nil {
-		for i, h := range s.retries {
-			if rs := h.f.Msg.Req.RequestState; rs != nil && *rs == *op.requestState {
-				at = i
-				break
-			}
-		}
-	}
-	if at < 0 {
-		for i, h := range s.retries {
-			c := h.f.Call
-			if c.Method == op.Last.Method && c.Name == op.Last.Name && sortedKeys(h.f.Msg.Req.InputResponses) == op.inputKeys {
-				if at >= 0 {
-					return false // ambiguous: leave both unlinked
-				}
-				at = i
-			}
-		}
-	}
-	if at < 0 {
-		return false
-	}
-	f := s.retries[at].f
-	s.retries = slices.Delete(s.retries, at, at+1)
-	s.unhold(f)
-	s.after = append(s.after, pendingLink{op, f})
-	return true
-}
-
-// requestRevision is the revision a request declares for itself: its _meta
-// protocol version, else its MCP-Protocol-Version header.
-func (f *Frame) requestRevision() string {
-	if r := f.Msg.Req; r != nil && r.Meta.ProtocolVersion != "" {
-		return NormalizeRevision(r.Meta.ProtocolVersion)
-	}
-	return NormalizeRevision(f.MCPProtocolVersion)
-}
-
-// link joins a retry that carries requestState or inputResponses to the
-// parked operation it continues: the exact requestState first, otherwise the
-// one parked operation of the same method, name and input keys. It reports
-// a retry that no parked operation explains at all.
-func (s *Session) link(c *Call, r *RequestParams) (unexplained bool) {
-	if r == nil || (r.RequestState == nil && r.InputResponses == nil) {
-		return false
-	}
-	at := -1
-	if r.RequestState != nil {
-		for i, op := range s.parked {
-			if op.requestState != nil && *op.requestState == *r.RequestState {
-				at = i
-				break
-			}
-		}
-	}
-	if at < 0 {
-		keys := sortedKeys(r.InputResponses)
-		for i, op := range s.parked {
-			if op.Last.Method == c.Method && op.Last.Name == c.Name && op.inputKeys == keys {
-				if at >= 0 {
-					return false // ambiguous: leave the retry unlinked
-				}
-				at = i
-			}
-		}
-	}
-	if at < 0 {
-		return true
-	}
-	op := s.parked[at]
-	s.parked = slices.Delete(s.parked, at, at+1)
-	s.join(op, c)
-	return false
-}
-
-// join makes c the next round trip of op, whose last hop it answers.
-func (s *Session) join(op *Operation, c *Call) {
-	op.Parked = false
-	op.Requests++
-	op.Last.State = Completed
-	op.Last = c
-	c.Op = op
-}
-
 func (s *Session) notification(f *Frame) {
 	m := &f.Msg
 	switch m.Method {
@@ -547,32 +352,6 @@ func (s *Session) response(f *Frame) bool {
 	// window closes.
 	s.hold(f)
 	return false
-}
-
-// hold keeps an answer for the reorder window, within the file's byte
-// budget.
-func (s *Session) hold(f *Frame) {
-	f.detach()
-	s.shared.heldBytes += len(f.Raw)
-	s.orphans = append(s.orphans, orphan{f: f, expires: s.Frames + ReorderWindow})
-	s.shed()
-}
-
-// shed keeps the file's byte budget: past it this session's oldest held
-// frames are decided early.
-func (s *Session) shed() {
-	for s.shared.heldBytes > maxHeldBytes {
-		switch {
-		case len(s.orphans) > 0 && (len(s.retries) == 0 || s.orphans[0].expires <= s.retries[0].expires):
-			f := s.orphans[0].f
-			s.orphans = s.orphans[1:]
-			s.decideOrphan(f)
-		case len(s.retries) > 0:
-			s.releaseRetry(s.retries[0].f.Call)
-		default:
-			return
-		}
-	}
 }
 
 // answered records f as the answer to f.Call; false means it is held.
@@ -640,97 +419,6 @@ func (s *Session) result(f *Frame, c *Call) {
 		}
 		s.taskStatus(f, c.TaskRef, status)
 	}
-}
-
-func (s *Session) park(c *Call, r *ResultFields) {
-	op := c.Op
-	if op == nil {
-		op = &Operation{First: c, Last: c, Start: c.Start, Requests: 1}
-		if !c.Start.IsZero() && !c.End.IsZero() {
-			op.ServerTime = c.End.Sub(c.Start)
-		}
-		c.Op = op
-	}
-	op.Parked = true
-	op.requestState = r.RequestState
-	op.inputKeys = sortedKeys(r.InputRequests)
-	c.State = Parked
-	if len(s.retries) > 0 && s.adoptRetry(op) {
-		return // its retry was recorded first: joined once this result is delivered
-	}
-	s.parked = append(s.parked, op)
-	if len(s.parked) > MaxParkedOperations {
-		s.parked[0].Parked = false
-		s.parked = s.parked[1:]
-		s.RetiredOperations++
-	}
-}
-
-func (s *Session) startTask(f *Frame, c *Call, t *TaskFields) {
-	c.State = TaskRunning
-	task := &Task{ID: t.TaskID, Call: c, Status: t.Status}
-	c.Task = task
-	if s.tasks == nil {
-		s.tasks = map[string]*Task{}
-	}
-	if _, seen := s.tasks[t.TaskID]; !seen {
-		s.taskOrder = append(s.taskOrder, t.TaskID)
-	}
-	s.tasks[t.TaskID] = task
-	if len(s.taskOrder) > maxTasks {
-		delete(s.tasks, s.taskOrder[0])
-		s.taskOrder = s.taskOrder[1:]
-	}
-	s.taskStatus(f, t.TaskID, t.Status)
-}
-
-// taskStatus records a task's status; a first terminal status ends it.
-func (s *Session) taskStatus(f *Frame, id, status string) {
-	t := s.tasks[id]
-	if t == nil || status == "" {
-		return
-	}
-	t.Status = status
-	if t.Terminal || !IsTerminalTaskStatus(status) {
-		return
-	}
-	t.Terminal, t.End = true, f.Time
-	c := t.Call
-	c.End, c.EndLine = f.Time, f.Line
-	switch status {
-	case "completed":
-		c.State = Completed
-	case "failed":
-		c.State = Failed
-	default:
-		c.State = Cancelled
-	}
-	f.Task = t
-}
-
-// rejectsProbe reports the answers with which a legacy server turns down a
-// server/discover probe.
-func rejectsProbe(f *Frame) bool {
-	if f.Status >= 400 && f.Status < 500 {
-		return true
-	}
-	if e := f.Msg.Error; e != nil {
-		return e.Code == -32601 || e.Code == -32602 || e.Code == -32022
-	}
-	return false
-}
-
-// releaseProbes emits held probe rejections: as negotiation when the
-// client fell back to initialize, as ordinary error answers otherwise.
-func (s *Session) releaseProbes(fellBack bool) {
-	for i, f := range s.probes {
-		if fellBack {
-			f.Pairing = ProbeFallback
-		}
-		s.emit(f)
-		s.probes[i] = nil
-	}
-	s.probes = s.probes[:0]
 }
 
 // pairExchange pairs an answer that carries no usable id (an HTTP error
@@ -824,112 +512,6 @@ func (s *Session) close(c *Call) {
 
 func (s *Session) remember(c *Call) { s.shared.recent.add(s, c) }
 
-// finishedCalls remembers the most recently finished calls of all the
-// sessions of one capture file, to recognise duplicate answers. One ring per
-// file keeps memory bounded however many sessions a file interleaves.
-type finishedCalls struct {
-	ring  []finishedCall
-	next  int
-	index map[finishedKey][]*Call // the ring's calls by session, direction and id, oldest first
-}
-
-type finishedCall struct {
-	s *Session
-	c *Call
-}
-
-type finishedKey struct {
-	s   *Session
-	dir Direction
-	id  string
-}
-
-func newFinishedCalls() *finishedCalls {
-	return &finishedCalls{ring: make([]finishedCall, recentCalls), index: map[finishedKey][]*Call{}}
-}
-
-func (r *finishedCalls) add(s *Session, c *Call) {
-	if old := r.ring[r.next]; old.c != nil {
-		k := finishedKey{old.s, old.c.Dir, old.c.ID.tok}
-		if cs := r.index[k]; len(cs) > 1 { // the evicted call is the oldest of its key
-			r.index[k] = cs[1:]
-		} else {
-			delete(r.index, k)
-		}
-	}
-	r.ring[r.next] = finishedCall{s, c}
-	r.next = (r.next + 1) % len(r.ring)
-	k := finishedKey{s, c.Dir, c.ID.tok}
-	r.index[k] = append(r.index[k], c)
-}
-
-// find returns the newest finished call of s sent in dir with id: on conn,
-// else the only one on any connection.
-func (r *finishedCalls) find(s *Session, dir Direction, id ID, conn string) *Call {
-	cs := r.index[finishedKey{s, dir, id.tok}]
-	for i := len(cs) - 1; i >= 0; i-- {
-		if cs[i].Conn == conn {
-			return cs[i]
-		}
-	}
-	if len(cs) == 1 {
-		return cs[0]
-	}
-	return nil
-}
-
-// adoptOrphans pairs answers recorded before c with c.
-func (s *Session) adoptOrphans(c *Call) {
-	for i := 0; i < len(s.orphans); i++ {
-		o := s.orphans[i].f
-		if o.Direction != c.Dir.Opposite() || o.Msg.ID != c.ID {
-			continue
-		}
-		if o.ConnID != c.Conn && len(s.openByID[idKey{c.Dir, c.ID.tok}]) != 1 {
-			continue
-		}
-		s.orphans = slices.Delete(s.orphans, i, i+1)
-		s.shared.heldBytes -= len(o.Raw)
-		o.Call = c
-		if s.answered(o) {
-			s.out(o)
-		}
-		return
-	}
-}
-
-// expireOrphans gives up on answers whose window has passed (all of them at
-// the end of the session).
-func (s *Session) expireOrphans(all bool) {
-	n := 0
-	for n < len(s.orphans) && (all || s.orphans[n].expires < s.Frames) {
-		s.decideOrphan(s.orphans[n].f)
-		n++
-	}
-	if n > 0 {
-		s.orphans = slices.Delete(s.orphans, 0, n)
-	}
-}
-
-// decideOrphan emits an answer whose request never came: a second answer
-// to a finished call, one a truncated or dropped request explains, or
-// unmatched.
-func (s *Session) decideOrphan(o *Frame) {
-	s.shared.heldBytes -= len(o.Raw)
-	reqDir := o.Direction.Opposite()
-	switch c := s.findRecent(reqDir, o.Msg.ID, o.ConnID); {
-	case c != nil:
-		o.Call, o.Pairing = c, Duplicate
-		c.Answers++
-	case s.credits[reqDir] > 0:
-		s.credits[reqDir]--
-		o.Pairing = Absorbed
-	default:
-		o.Pairing = Unmatched
-	}
-	s.emit(o)
-}
-
 // truncated makes what it can of a frame the recorder cut short. An answer
 // whose own id survived closes its call. A frame that shows it was a
 // notification explains nothing. Any other may have been the request of an
@@ -999,13 +581,4 @@ func (s *Session) Unfinished() []*Call {
 		return out[i].ID.tok < out[j].ID.tok
 	})
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return strings.Join(keys, "\x00")
 }
