@@ -32,13 +32,16 @@ type Finding struct {
 	Session string
 	Label   string
 	Seq     int64
-	Subject string // stable: tool name, method, request id …
+	Subject string // stable: method and tool, prompt or URI; never a request id, line or time
 
 	Related []Location
 
-	// Fingerprint is derived from (session label, rule, subject) and the
-	// occurrence among equal triples, never from lines or timestamps, so the
-	// same traffic recorded twice keeps its fingerprints.
+	// Fingerprint is derived from (session label, the session's ordinal
+	// among sessions of that label in its file, rule, subject) and the
+	// occurrence among equal subjects, never from lines, timestamps or
+	// request ids, so the same traffic recorded twice keeps its
+	// fingerprints and two sessions of one server in one file do not share
+	// them (spec §3, §7.3).
 	Fingerprint string
 
 	// Gated is true when the finding's signal or rule is selected by
@@ -68,9 +71,17 @@ func (f *Finding) Level() string {
 	return "note"
 }
 
-func fingerprint(label, rule, subject string, occurrence int) string {
+// fingerprint hashes a finding's identity. ordinal counts the earlier
+// sessions of the same label in the same file (not in the run, so adding a
+// capture to a job changes nothing). The first session's fingerprints are
+// hashed without it, as before ordinals existed, so existing suppressions
+// keep matching; the others end in a field no occurrence number can spell.
+func fingerprint(label string, ordinal int, rule, subject string, occurrence int) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d", label, rule, subject, occurrence)
+	if ordinal > 0 {
+		fmt.Fprintf(h, "\x00session %d", ordinal)
+	}
 	return hex.EncodeToString(h.Sum(nil))[:fingerprintLen]
 }
 
