@@ -13,7 +13,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// testWorkDir stands for the working directory the reports are made in.
+// testWorkDir stands for the source root (the repository) of the reports.
 const testWorkDir = "/work/project"
 
 // fakePrefix starts every rule id of the test catalogue; no real rule may
@@ -217,9 +217,13 @@ func emptyResult(t testing.TB) *checks.Result {
 	return &checks.Result{Files: []string{s.File}, Sessions: []*checks.SessionResult{s}, Gate: gate, Rules: rules, Passed: true}
 }
 
+// testWorkSubdir is the working directory the reports are made in: a
+// directory of the source root testWorkDir, as when a CI step runs in ci/.
+const testWorkSubdir = testWorkDir + "/ci"
+
 // testOptions are the reporter options golden files are made with.
 func testOptions() Options {
-	return Options{WorkDir: testWorkDir, Version: "v0.0.0-test"}
+	return Options{WorkDir: testWorkSubdir, SourceRoot: testWorkDir, Version: "v0.0.0-test", SemanticVersion: "0.0.0-test"}
 }
 
 // render runs the named format over r.
