@@ -61,6 +61,11 @@ type Finding struct {
 	// Drift is the tool change a tool-drift finding reports (its tier and
 	// fields, for reports that carry them apart from the message).
 	Drift *baseline.ToolChange
+
+	// Exchange is the request the finding is about and its answer, when it
+	// is about one; nil otherwise.
+	Exchange *Exchange
+	call     *session.Call // until the session ends, to learn its outcome
 }
 
 // Level is how reports show the finding: error when gated, note otherwise.
@@ -125,7 +130,11 @@ func (p *Pass) Fact(k *facts.Key) facts.Tracker {
 
 // Report records a finding at frame f.
 func (p *Pass) Report(f *session.Frame, subject, format string, args ...any) *Finding {
-	return p.ReportAt(Location{File: f.File, Line: f.Line}, f.Seq, subject, format, args...)
+	fd := p.ReportAt(Location{File: f.File, Line: f.Line}, f.Seq, subject, format, args...)
+	if f.Call != nil {
+		fd.Exchange, fd.call = exchangeAt(f), f.Call
+	}
+	return fd
 }
 
 // ReportAt records a finding at a location that is not a frame being seen.

@@ -266,6 +266,7 @@ func (sr *sessionRun) result(g Gate, byID map[string]*Rule, enabled []*Rule, sup
 	})
 	seen := map[[2]string]int{}
 	for _, f := range out.Findings {
+		f.finish()
 		f.Label = s.Label
 		k := [2]string{f.Rule, f.Subject}
 		f.Fingerprint = fingerprint(s.Label, ordinal, f.Rule, f.Subject, seen[k])
