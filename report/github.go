@@ -273,6 +273,7 @@ func (g *GitHub) summary(r *checks.Result) string {
 	}
 
 	s.drift(r)
+	g.failingSessionsSection(&s, r)
 
 	findings := g.findingRows(r)
 	if len(findings) > 0 {
