@@ -51,7 +51,11 @@ go_version() {
 build() {
   local dir=${RUNNER_TEMP:-${TMPDIR:-/tmp}}
   dir=$(mktemp -d "$dir/mcpcheck-bin.XXXXXX")
-  (cd "$action_dir" && go build -trimpath -o "$dir/mcpcheck" ./cmd/mcpcheck) || die "building mcpcheck from $action_dir failed"
+  # VCS stamping names the revision in the SARIF version; git may refuse a
+  # checkout it does not own (containers), so build without it then.
+  (cd "$action_dir" && go build -trimpath -o "$dir/mcpcheck" ./cmd/mcpcheck) ||
+    (cd "$action_dir" && go build -trimpath -buildvcs=false -o "$dir/mcpcheck" ./cmd/mcpcheck) ||
+    die "building mcpcheck from $action_dir failed"
   "$dir/mcpcheck" version
   output bin "$dir/mcpcheck"
 }
