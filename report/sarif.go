@@ -325,7 +325,9 @@ func sarifTruncatedRule(docRef string) *sarif.ReportingDescriptor {
 }
 
 // sarifRuleName turns a kebab-case rule id into the rule's SARIF name:
-// jsonrpc-error becomes JsonrpcError.
+// jsonrpc-error becomes JsonrpcError. SARIF wants a name that differs from
+// the id (viewers compare them ignoring case), so a one-word id gets a
+// suffix: cancel becomes CancelRule.
 func sarifRuleName(id string) string {
 	var b strings.Builder
 	for _, part := range strings.Split(id, "-") {
@@ -334,6 +336,9 @@ func sarifRuleName(id string) string {
 		}
 		b.WriteString(strings.ToUpper(part[:1]))
 		b.WriteString(part[1:])
+	}
+	if strings.EqualFold(b.String(), id) {
+		b.WriteString("Rule")
 	}
 	return b.String()
 }

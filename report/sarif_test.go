@@ -121,6 +121,14 @@ func TestSARIFRunMetadata(t *testing.T) {
 	}
 }
 
+func TestSARIFRuleName(t *testing.T) {
+	for id, want := range map[string]string{"jsonrpc-error": "JsonrpcError", "cancel": "CancelRule", "report-truncated": "ReportTruncated", "a--b": "AB"} {
+		if got := sarifRuleName(id); got != want || strings.EqualFold(got, id) {
+			t.Errorf("sarifRuleName(%q) = %q, want %q", id, got, want)
+		}
+	}
+}
+
 // Each category is its own analysis in code scanning: uploads for one
 // commit under different categories do not replace each other.
 func TestSARIFCategory(t *testing.T) {
