@@ -213,8 +213,10 @@ func TestRunPassed(t *testing.T) {
 	want := map[string]string{"outcome": "passed", "exit-code": "0", "upload": "true", "sarif": s.outputs["sarif"]}
 	checkOutputs(t, s, want)
 	checkSARIF(t, s.outputs["sarif"], 0)
-	if !strings.Contains(s.stdout, "::group::mcpcheck report\n") || !strings.Contains(s.stdout, "\ncheck passed\n") {
-		t.Errorf("the text report is not in the log:\n%s", s.stdout)
+	// The text report, with workflow commands stopped around it.
+	m := regexp.MustCompile(`(?s)::group::mcpcheck report\n::stop-commands::(mcpcheck-\d+)\n(.*)\n::(mcpcheck-\d+)::\n::endgroup::\n`).FindStringSubmatch(s.stdout)
+	if m == nil || m[1] != m[3] || !strings.HasSuffix(m[2], "\ncheck passed") {
+		t.Errorf("the text report is not in the log between stop-commands:\n%s", s.stdout)
 	}
 	if !strings.Contains(s.summary, "**Check passed**") {
 		t.Errorf("summary:\n%s", s.summary)

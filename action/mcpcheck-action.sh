@@ -150,8 +150,12 @@ run() {
   local code=0
   "${cmd[@]}" || code=$?
   if [ -s "$text" ]; then
+    # Capture text in the report must not be read as workflow commands.
+    local token="mcpcheck-${RANDOM}${RANDOM}${RANDOM}"
     echo "::group::mcpcheck report"
+    echo "::stop-commands::$token"
     cat "$text"
+    echo "::$token::"
     echo "::endgroup::"
   fi
 
