@@ -32,13 +32,16 @@ type Finding struct {
 	Session string
 	Label   string
 	Seq     int64
-	Subject string // stable: tool name, method, request id …
+	Subject string // stable: method and tool, prompt or URI; never a request id, line or time
 
 	Related []Location
 
-	// Fingerprint is derived from (session label, rule, subject) and the
-	// occurrence among equal triples, never from lines or timestamps, so the
-	// same traffic recorded twice keeps its fingerprints.
+	// Fingerprint is derived from (session label, the session's ordinal
+	// among sessions of that label in its file, rule, subject) and the
+	// occurrence among equal subjects, never from lines, timestamps or
+	// request ids, so the same traffic recorded twice keeps its
+	// fingerprints and two sessions of one server in one file do not share
+	// them (spec §3, §7.3).
 	Fingerprint string
 
 	// Gated is true when the finding's signal or rule is selected by
@@ -58,6 +61,11 @@ type Finding struct {
 	// Drift is the tool change a tool-drift finding reports (its tier and
 	// fields, for reports that carry them apart from the message).
 	Drift *baseline.ToolChange
+
+	// Exchange is the request the finding is about and its answer, when it
+	// is about one; nil otherwise.
+	Exchange *Exchange
+	call     *session.Call // until the session ends, to learn its outcome
 }
 
 // Level is how reports show the finding: error when gated, note otherwise.
@@ -68,9 +76,17 @@ func (f *Finding) Level() string {
 	return "note"
 }
 
-func fingerprint(label, rule, subject string, occurrence int) string {
+// fingerprint hashes a finding's identity. ordinal counts the earlier
+// sessions of the same label in the same file (not in the run, so adding a
+// capture to a job changes nothing). The first session's fingerprints are
+// hashed without it, as before ordinals existed, so existing suppressions
+// keep matching; the others end in a field no occurrence number can spell.
+func fingerprint(label string, ordinal int, rule, subject string, occurrence int) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d", label, rule, subject, occurrence)
+	if ordinal > 0 {
+		fmt.Fprintf(h, "\x00session %d", ordinal)
+	}
 	return hex.EncodeToString(h.Sum(nil))[:fingerprintLen]
 }
 
@@ -114,7 +130,11 @@ func (p *Pass) Fact(k *facts.Key) facts.Tracker {
 
 // Report records a finding at frame f.
 func (p *Pass) Report(f *session.Frame, subject, format string, args ...any) *Finding {
-	return p.ReportAt(Location{File: f.File, Line: f.Line}, f.Seq, subject, format, args...)
+	fd := p.ReportAt(Location{File: f.File, Line: f.Line}, f.Seq, subject, format, args...)
+	if f.Call != nil {
+		fd.Exchange, fd.call = exchangeAt(f), f.Call
+	}
+	return fd
 }
 
 // ReportAt records a finding at a location that is not a frame being seen.

@@ -2,8 +2,10 @@ package checks
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,24 +17,42 @@ import (
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
-// The same traffic recorded twice, at other times, under other session ids
-// and with other request ids, must keep its fingerprints: code scanning
-// keys alerts on them, and suppressions name findings by them.
+// The same traffic recorded twice, at other times, under other session ids,
+// with other request and task ids and an extra ping early in each session,
+// must keep its fingerprints: code scanning keys alerts on them, and
+// suppressions name findings by them. Every bad fixture of every rule is
+// re-recorded too, so each rule's subjects are held to this.
 func TestFingerprintsSurviveRerecording(t *testing.T) {
-	for _, name := range []string{"demo-session.jsonl", "stdout-pollution.jsonl", "http-connections.jsonl"} {
+	captures := map[string][]byte{}
+	for _, name := range []string{"demo-session.jsonl", "stdout-pollution.jsonl", "http-connections.jsonl", "recorder-artifacts.jsonl", "probe-fallback.jsonl"} {
+		data, err := os.ReadFile(filepath.Join("..", "testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		captures[name] = data
+	}
+	fixtures, _ := filepath.Glob(filepath.Join("testdata", "*", "bad-*.jsonl"))
+	for _, path := range fixtures {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if data, _, err = parseWants(data); err != nil {
+			t.Fatal(path, err)
+		}
+		captures[path] = data
+	}
+	pinged := 0
+	for name, data := range captures {
 		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join("..", "testdata", name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			again := rerecord(data)
+			again, pings := rerecord(t, data)
+			pinged += pings
 			if bytes.Equal(data, again) {
 				t.Fatal("the rewrite changed nothing")
 			}
 			first, second := fingerprints(t, data), fingerprints(t, again)
-			if len(first) == 0 {
-				t.Fatal("the capture has no findings to compare")
-			}
+			slices.Sort(first)
+			slices.Sort(second)
 			if !slices.Equal(first, second) {
 				t.Errorf("fingerprints changed:\n%v\n%v", first, second)
 			}
@@ -41,33 +61,164 @@ func TestFingerprintsSurviveRerecording(t *testing.T) {
 			}
 		})
 	}
+	if pinged < 5 {
+		t.Errorf("an extra ping went into only %d sessions", pinged)
+	}
 }
 
+var (
+	rerecordTS      = regexp.MustCompile(`"ts":"\d{4}-(\d\d)-(\d\d)T\d\d:`)
+	rerecordSession = regexp.MustCompile(`"session_id":"([^"]*)"`)
+	// Request ids and what names them: cancellations, progress of a
+	// request, 2026-07-28 subscriptions; task ids are the server's.
+	rerecordNumID = regexp.MustCompile(`"(id|requestId|io\.modelcontextprotocol/subscriptionId)":(\d+)`)
+	rerecordStrID = regexp.MustCompile(`"(id|requestId|io\.modelcontextprotocol/subscriptionId|taskId)":"([^"]*)"`)
+)
+
 // rerecord rewrites a capture as a second recording of the same traffic
-// would differ: other timestamps, other session ids, and request ids
-// numbered from 100 (requests and the answers and cancellations naming them).
-func rerecord(capture []byte) []byte {
-	again := regexp.MustCompile(`"ts":"2026-(\d\d)-(\d\d)T\d\d:`).ReplaceAll(capture, []byte(`"ts":"2027-${1}-${2}T18:`))
-	again = regexp.MustCompile(`"session_id":"([^"]*)"`).ReplaceAll(again, []byte(`"session_id":"${1}-rerun-42"`))
-	return regexp.MustCompile(`"(id|requestId)":(\d+)`).ReplaceAllFunc(again, func(m []byte) []byte {
+// would differ: other timestamps, other session ids, numeric request ids
+// from 100 up, other string and task ids, and after each session's
+// notifications/initialized a ping and its answer (later frames of that
+// session renumbered). It returns how many pings it added.
+//
+// A damaged capture gets no ping (its torn lines could not be
+// renumbered), nor does one of 2026-07-28 (its requests carry more).
+func rerecord(t *testing.T, capture []byte) ([]byte, int) {
+	again := rerecordTS.ReplaceAll(capture, []byte(`"ts":"2027-${1}-${2}T18:`))
+	again = rerecordSession.ReplaceAll(again, []byte(`"session_id":"${1}-rerun-42"`))
+	again = rerecordNumID.ReplaceAllFunc(again, func(m []byte) []byte {
 		key, n, _ := bytes.Cut(m, []byte(":"))
 		id, _ := strconv.Atoi(string(n))
 		return fmt.Appendf(nil, "%s:%d", key, id+100)
 	})
+	again = rerecordStrID.ReplaceAll(again, []byte(`"${1}":"rerun-${2}"`))
+
+	// A damaged envelope keeps the seq it has, so pings go only into
+	// captures whose every line can be renumbered. A 2026-07-28 request
+	// carries its revision, capabilities and routing headers, which this
+	// plain ping does not: those captures get none either.
+	lines := bytes.SplitAfter(again, []byte("\n"))
+	for _, line := range lines {
+		if len(bytes.TrimSpace(line)) > 0 && !json.Valid(line) {
+			return again, 0
+		}
+	}
+	if bytes.Contains(again, []byte(`"2026-07-28"`)) {
+		return again, 0
+	}
+	var out bytes.Buffer
+	shift := map[string]int64{} // per session id: frames inserted so far
+	pings := 0
+	for _, line := range lines {
+		var env map[string]json.RawMessage
+		if json.Unmarshal(line, &env) != nil || env["session_id"] == nil {
+			out.Write(line)
+			continue
+		}
+		sid := string(env["session_id"])
+		var seq int64
+		hasSeq := json.Unmarshal(env["seq"], &seq) == nil && seq > 0
+		if hasSeq && shift[sid] > 0 {
+			env["seq"] = json.RawMessage(strconv.FormatInt(seq+shift[sid], 10))
+			line = rerecordLine(t, env)
+		}
+		out.Write(line)
+		var raw struct{ Method string }
+		if _, done := shift[sid]; done || json.Unmarshal(env["raw"], &raw) != nil || raw.Method != "notifications/initialized" {
+			continue
+		}
+		req, resp := maps.Clone(env), maps.Clone(env)
+		req["raw"] = json.RawMessage(`{"jsonrpc":"2.0","id":"extra-ping","method":"ping"}`)
+		resp["raw"] = json.RawMessage(`{"jsonrpc":"2.0","id":"extra-ping","result":{}}`)
+		resp["direction"] = json.RawMessage(`"s2c"`)
+		if string(env["transport"]) == `"http"` {
+			resp["status"] = json.RawMessage(`200`)
+			resp["content_type"] = json.RawMessage(`"application/json"`)
+		}
+		if hasSeq {
+			req["seq"] = json.RawMessage(strconv.FormatInt(seq+shift[sid]+1, 10))
+			resp["seq"] = json.RawMessage(strconv.FormatInt(seq+shift[sid]+2, 10))
+		}
+		if !bytes.HasSuffix(line, []byte("\n")) {
+			out.WriteByte('\n')
+		}
+		out.Write(rerecordLine(t, req))
+		out.Write(rerecordLine(t, resp))
+		shift[sid] += 2
+		pings++
+	}
+	return out.Bytes(), pings
+}
+
+func rerecordLine(t *testing.T, env map[string]json.RawMessage) []byte {
+	b, err := json.Marshal(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(b, '\n')
+}
+
+// Two sessions of one server in one file are two sets of alerts: no
+// fingerprint of the one is a fingerprint of the other. Ordinals count
+// within a file, so another capture beside it in the run changes nothing.
+func TestFingerprintsOfTwoSessionsOfOneLabel(t *testing.T) {
+	demo, err := os.ReadFile(filepath.Join("..", "testdata", "demo-session.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := bytes.ReplaceAll(demo, []byte(`"session_id":"notes-7f3a"`), []byte(`"session_id":"notes-8b4c"`))
+	both := append(slices.Clone(demo), second...)
+
+	res := runCaptures(t, map[string][]byte{"a.jsonl": demo, "both.jsonl": both})
+	if len(res.Sessions) != 3 || res.Sessions[1].Label != res.Sessions[2].Label || res.Sessions[2].Ordinal != 1 || res.Sessions[0].Ordinal != 0 {
+		for _, s := range res.Sessions {
+			t.Logf("%s: session %s, label %q, ordinal %d", s.File, s.ID, s.Label, s.Ordinal)
+		}
+		t.Fatal("want sessions of one label, ordinals 0, 0 and 1")
+	}
+	alone, firstOfTwo, secondOfTwo := sessionPrints(res.Sessions[0]), sessionPrints(res.Sessions[1]), sessionPrints(res.Sessions[2])
+	if len(alone) == 0 || !slices.Equal(alone, firstOfTwo) {
+		t.Errorf("the first session of a file has other fingerprints than the same session alone:\n%v\n%v", alone, firstOfTwo)
+	}
+	for _, fp := range secondOfTwo {
+		if slices.Contains(firstOfTwo, fp) {
+			t.Errorf("fingerprint %s is in both sessions", fp)
+		}
+	}
+	if len(secondOfTwo) != len(firstOfTwo) {
+		t.Errorf("the second session has %d findings, the first %d", len(secondOfTwo), len(firstOfTwo))
+	}
+}
+
+func runCaptures(t *testing.T, files map[string][]byte) *Result {
+	t.Helper()
+	var srcs []session.Source
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		data := files[name]
+		srcs = append(srcs, session.Source{Name: name, Open: func() (io.ReadCloser, error) {
+			return io.NopCloser(bytes.NewReader(data)), nil
+		}})
+	}
+	gate, _ := ParseGate(DefaultGate, All())
+	res, err := Run(srcs, Config{Rules: All(), Gate: gate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func sessionPrints(s *SessionResult) []string {
+	var out []string
+	for _, f := range s.Findings {
+		out = append(out, f.Fingerprint)
+	}
+	return out
 }
 
 func fingerprints(t *testing.T, capture []byte) []string {
 	t.Helper()
-	src := session.Source{Name: "capture.jsonl", Open: func() (io.ReadCloser, error) {
-		return io.NopCloser(bytes.NewReader(capture)), nil
-	}}
-	gate, _ := ParseGate(DefaultGate, All())
-	res, err := Run([]session.Source{src}, Config{Rules: All(), Gate: gate})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for _, s := range res.Sessions {
+	for _, s := range runCaptures(t, map[string][]byte{"capture.jsonl": capture}).Sessions {
 		for _, f := range s.Findings {
 			out = append(out, f.Rule+" "+f.Fingerprint)
 		}

@@ -44,9 +44,9 @@ the server's handler.`,
 			case f.Msg.ID.Kind() == session.IDAbsent || f.Msg.ID.Kind() == session.IDNull:
 				p.Report(f, fmt.Sprintf("error %d", e.Code), "%s sent %s with no request id", f.Direction.Sender(), what)
 			case f.Pairing == session.Absorbed:
-				p.Report(f, "id "+f.Msg.ID.String(), "%s sent %s for id %s, whose request the capture did not record whole", f.Direction.Sender(), what, f.Msg.ID)
+				p.Report(f, fmt.Sprintf("%s error %d to a truncated request", f.Direction, e.Code), "%s sent %s for id %s, whose request the capture did not record whole", f.Direction.Sender(), what, f.Msg.ID)
 			default:
-				p.Report(f, "id "+f.Msg.ID.String(), "%s sent %s for id %s, which no request used", f.Direction.Sender(), what, f.Msg.ID)
+				p.Report(f, fmt.Sprintf("%s unmatched error %d", f.Direction, e.Code), "%s sent %s for id %s, which no request used", f.Direction.Sender(), what, f.Msg.ID)
 			}
 		}
 	}),

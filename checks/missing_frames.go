@@ -1,8 +1,6 @@
 package checks
 
 import (
-	"fmt"
-
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -26,7 +24,8 @@ dropped.`,
 			return
 		}
 		from := f.Seq - f.GapBefore
-		p.Report(f, fmt.Sprintf("seq %d", from), "%d %s missing before seq %d (seq %d to %d were not recorded)",
+		// Not the seq: it shifts when earlier traffic changes.
+		p.Report(f, "gap", "%d %s missing before seq %d (seq %d to %d were not recorded)",
 			f.GapBefore, plural(int(f.GapBefore), "frame is", "frames are"), f.Seq, from, f.Seq-1)
 	}),
 }

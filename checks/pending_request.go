@@ -41,7 +41,7 @@ func (pendingRequests) End(p *Pass) {
 		default:
 			msg = fmt.Sprintf("%s %s was never answered", c.Dir.Sender(), c.Label())
 		}
-		p.ReportAt(Location{File: c.File, Line: c.Line}, c.Seq, callSubject(c), "%s", msg)
+		p.ReportAt(Location{File: c.File, Line: c.Line}, c.Seq, callSubject(c), "%s", msg).About(c)
 	}
 	if n := s.RetiredOperations; n > 0 {
 		p.ReportAt(Location{File: s.File, Line: s.FirstLine}, 0, "retired operations",

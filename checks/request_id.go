@@ -25,17 +25,17 @@ answer is wanted.`,
 		if !judgeable(f) || m.Kind != session.Request {
 			return
 		}
-		var what string
+		var what, kind string // kind, not the id itself, names the subject
 		switch m.ID.Kind() {
 		case session.IDNull:
-			what = "a null id, so it can never be answered"
+			what, kind = "a null id, so it can never be answered", "null"
 		case session.IDFraction:
-			what = "the fractional id " + m.ID.String()
+			what, kind = "the fractional id "+m.ID.String(), "fractional"
 		case session.IDOther:
-			what = "an id that is not a string or an integer: " + Quote(m.ID.String(), 40)
+			what, kind = "an id that is not a string or an integer: "+Quote(m.ID.String(), 40), "non-scalar"
 		default:
 			return
 		}
-		p.Report(f, m.Method+" id "+m.ID.String(), "%s request %s has %s", f.Direction.Sender(), m.Method, what)
+		p.Report(f, m.Method+" "+kind+" id", "%s request %s has %s", f.Direction.Sender(), m.Method, what)
 	}),
 }

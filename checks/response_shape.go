@@ -23,12 +23,11 @@ error about an unreadable request may have a null id).`,
 		if !judgeable(f) || m.Kind != session.Response {
 			return
 		}
-		subject := "id " + m.ID.String()
 		switch {
 		case m.Result != nil && m.Error != nil:
-			p.Report(f, subject, "%s response for id %s has both result and error", f.Direction.Sender(), m.ID)
+			p.Report(f, f.Direction.String()+" response with result and error", "%s response for id %s has both result and error", f.Direction.Sender(), m.ID)
 		case m.Result == nil && m.Error == nil:
-			p.Report(f, subject, "%s response for id %s has neither result nor error", f.Direction.Sender(), m.ID)
+			p.Report(f, f.Direction.String()+" response without result or error", "%s response for id %s has neither result nor error", f.Direction.Sender(), m.ID)
 		case m.Result != nil && (m.ID.Kind() == session.IDAbsent || m.ID.Kind() == session.IDNull):
 			p.Report(f, "result without id", "%s sent a result with a null or missing id", f.Direction.Sender())
 		}

@@ -17,6 +17,7 @@ type Result struct {
 type SessionResult struct {
 	ID        string
 	Label     string
+	Ordinal   int // earlier sessions of the same label in the same file
 	File      string
 	FirstLine int
 	Revision  string

@@ -45,8 +45,10 @@ func Run(inputs []session.Source, cfg Config) (*Result, error) {
 		}
 		res.Files = append(res.Files, in.Name)
 		sort.SliceStable(d.order, func(i, j int) bool { return d.order[i].s.FirstLine < d.order[j].s.FirstLine })
+		ordinals := map[string]int{} // sessions of each label so far in this file
 		for _, sr := range d.order {
-			res.Sessions = append(res.Sessions, sr.result(cfg.Gate, byID, cfg.Rules, sup))
+			res.Sessions = append(res.Sessions, sr.result(cfg.Gate, byID, cfg.Rules, sup, ordinals[sr.s.Label]))
+			ordinals[sr.s.Label]++
 		}
 	}
 	sup.report(res, &cfg)
@@ -242,10 +244,10 @@ func factKeys(r *Rule) []*facts.Key {
 }
 
 // result freezes the session: gating, counts, order and fingerprints.
-func (sr *sessionRun) result(g Gate, byID map[string]*Rule, enabled []*Rule, sup *suppressor) *SessionResult {
+func (sr *sessionRun) result(g Gate, byID map[string]*Rule, enabled []*Rule, sup *suppressor, ordinal int) *SessionResult {
 	s := sr.s
 	out := &SessionResult{
-		ID: s.ID, Label: s.Label, File: s.File, FirstLine: s.FirstLine,
+		ID: s.ID, Label: s.Label, Ordinal: ordinal, File: s.File, FirstLine: s.FirstLine,
 		Revision: s.Revision, Transport: s.Transport,
 		Frames: s.Frames, MissingFrames: s.MissingFrames,
 		Findings:   sr.findings,
@@ -264,9 +266,10 @@ func (sr *sessionRun) result(g Gate, byID map[string]*Rule, enabled []*Rule, sup
 	})
 	seen := map[[2]string]int{}
 	for _, f := range out.Findings {
+		f.finish()
 		f.Label = s.Label
 		k := [2]string{f.Rule, f.Subject}
-		f.Fingerprint = fingerprint(s.Label, f.Rule, f.Subject, seen[k])
+		f.Fingerprint = fingerprint(s.Label, ordinal, f.Rule, f.Subject, seen[k])
 		seen[k]++
 		// Suppression is decided per finding, before any folding.
 		f.Suppressed = sup.decide(f, out)

@@ -380,7 +380,7 @@ func (m *suppressor) report(res *Result, cfg *Config) {
 			Subject: "suppression " + e.Fingerprint,
 			Gated:   cfg.Gate.Selects(r),
 		}
-		fd.Fingerprint = fingerprint(s.Label, r.ID, fd.Subject, 0)
+		fd.Fingerprint = fingerprint(s.Label, s.Ordinal, r.ID, fd.Subject, 0)
 		if st.session != nil {
 			fd.Relate(st.first.File, st.first.Line, "the finding it no longer suppresses")
 		}

@@ -43,6 +43,8 @@ func (t *taskFailed) Frame(p *Pass, f *session.Frame) {
 	if task.ResultError {
 		how = "completed with an isError result: " + firstText(f.Msg.Res.Content)
 	}
-	p.Report(f, callSubject(c)+" task "+task.ID, "task %s of %s %s", Quote(task.ID, 80), c.Label(), how).
+	// The task id is the server's to choose (often random): the subject
+	// names the call, and the occurrence tells its tasks apart.
+	p.Report(f, callSubject(c)+" task", "task %s of %s %s", Quote(task.ID, 80), c.Label(), how).
 		Relate(c.File, c.Line, "request sent here")
 }

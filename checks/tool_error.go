@@ -29,7 +29,7 @@ sent, the tool's environment, or the tool.`,
 		}
 		text := firstText(r.Content)
 		if f.Call == nil {
-			p.Report(f, "id "+f.Msg.ID.String(), "a result with isError: true for id %s, which no request used: %s", f.Msg.ID, text)
+			p.Report(f, "unmatched isError result", "a result with isError: true for id %s, which no request used: %s", f.Msg.ID, text)
 			return
 		}
 		what := f.Call.Label()

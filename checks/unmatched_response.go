@@ -29,7 +29,7 @@ one request matches, and a truncated request explains one unmatched answer.`,
 		if k := f.Msg.ID.Kind(); k == session.IDAbsent || k == session.IDNull {
 			return // nothing to match by; jsonrpc-error or response-shape speak for it
 		}
-		p.Report(f, "id "+f.Msg.ID.String(), "%s answered id %s, which no %s request used",
+		p.Report(f, f.Direction.String()+" unmatched response", "%s answered id %s, which no %s request used",
 			f.Direction.Sender(), f.Msg.ID, f.Direction.Opposite().Sender())
 	}),
 }

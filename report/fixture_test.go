@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/session"
@@ -13,7 +14,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// testWorkDir stands for the working directory the reports are made in.
+// testWorkDir stands for the source root (the repository) of the reports.
 const testWorkDir = "/work/project"
 
 // fakePrefix starts every rule id of the test catalogue; no real rule may
@@ -170,6 +171,16 @@ func sampleResult(t testing.TB) *checks.Result {
 		suppressed(finding(rules, gate, "fake-rpc-error", inside, 29, "tools/call move", `tools/call "move" (id 10) failed with JSON-RPC error -32602`), "known: the client sends a stale schema", "", 9),
 		noSeq(finding(rules, gate, "fake-stale-entry", suppressionsFile, 14, "suppression "+staleFingerprint, "suppression "+staleFingerprint+" of fake-seq-gap matched no finding")),
 	}
+	// The exchanges the failing findings are about, for the summary's diagram.
+	sent := time.Date(2026, 9, 1, 10, 0, 0, 0, time.UTC)
+	s1.Findings[0].Exchange = &checks.Exchange{From: session.ClientToServer, Method: "tools/call", Name: "echo", ID: "2", Line: 9,
+		Sent: sent, Answer: "error -32603", Answered: sent.Add(12 * time.Millisecond)}
+	s1.Findings[1].Exchange = &checks.Exchange{From: session.ClientToServer, Method: "tools/call", Name: "read", ID: "3", Line: 11,
+		Sent: sent, Answer: "isError result", Answered: sent.Add(1500 * time.Millisecond)}
+	s1.Findings[6].Exchange = &checks.Exchange{From: session.ClientToServer, Method: "tools/call", Name: "echo", ID: "2", Line: 9,
+		Sent: sent, Answer: "result", Note: "a further answer", Answered: sent.Add(40 * time.Millisecond)}
+	s1.Findings[8].Exchange = &checks.Exchange{From: session.ClientToServer, Method: "tools/call", Name: "hang", ID: "6", Line: 19,
+		Sent: sent, Note: "never answered"}
 	s1.Assertions = []checks.Assertion{
 		{Name: "expect-tool", Arg: "echo", Passed: true, Message: `tool "echo" was called 1 time`},
 		{Name: "forbid-tool", Arg: "delete", Passed: false, Message: `forbidden tool "delete" was called 2 times, first at ` + inside + `:30`},
@@ -217,9 +228,13 @@ func emptyResult(t testing.TB) *checks.Result {
 	return &checks.Result{Files: []string{s.File}, Sessions: []*checks.SessionResult{s}, Gate: gate, Rules: rules, Passed: true}
 }
 
+// testWorkSubdir is the working directory the reports are made in: a
+// directory of the source root testWorkDir, as when a CI step runs in ci/.
+const testWorkSubdir = testWorkDir + "/ci"
+
 // testOptions are the reporter options golden files are made with.
 func testOptions() Options {
-	return Options{WorkDir: testWorkDir, Version: "v0.0.0-test"}
+	return Options{WorkDir: testWorkSubdir, SourceRoot: testWorkDir, Version: "v0.0.0-test", SemanticVersion: "0.0.0-test"}
 }
 
 // render runs the named format over r.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/mcpcheck/mcpcheck/checks"
@@ -30,7 +29,10 @@ func init() { Register("github", func(o Options) Reporter { return &GitHub{opts:
 // At most ghCap annotations per level are written, gated findings first,
 // then one ::notice:: line counting the rest. When that line is needed, one
 // notice slot is kept for it, so it is never the annotation the runner drops.
-type GitHub struct{ opts Options }
+type GitHub struct {
+	opts  Options
+	place *placer
+}
 
 const (
 	// ghCap is the runner's limit of annotations per level and step.
@@ -55,6 +57,7 @@ type ghAnnotation struct {
 }
 
 func (g *GitHub) Report(w io.Writer, r *checks.Result) error {
+	g.place = newPlacer(g.opts)
 	bw := bufio.NewWriter(w)
 	ghWriteAnnotations(bw, g.annotations(r))
 	if err := bw.Flush(); err != nil {
@@ -77,7 +80,7 @@ func (g *GitHub) annotations(r *checks.Result) []ghAnnotation {
 		}
 		a := ghAnnotation{level: ghLevel(f), line: f.Line, title: f.Rule, msg: f.Message}
 		if f.File != session.StdinName {
-			a.file = ghPath(g.opts.WorkDir, f.File)
+			a.file = g.path(f.File)
 		}
 		if f.Gated {
 			out = append(out, a)
@@ -181,17 +184,15 @@ func ghEscapeProperty(s string) string {
 	return printable(s)
 }
 
-// ghPath is file relative to workDir, with forward slashes, when it lies
-// inside it (annotations want repository-relative paths), else as given.
-func ghPath(workDir, file string) string {
-	if workDir == "" || !filepath.IsAbs(file) {
-		return file
+// path is how annotations name a capture: relative to the source root
+// (the repository), as SARIF does, so the runner can place them on the
+// file; a capture outside the root keeps its absolute path.
+func (g *GitHub) path(file string) string {
+	pl := g.place.at(file)
+	if pl.rel != "" || pl.abs == "" {
+		return pl.rel
 	}
-	rel, err := filepath.Rel(workDir, file)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return file
-	}
-	return filepath.ToSlash(rel)
+	return pl.abs
 }
 
 // ghAppendSummary appends text to the step summary file, which other steps
@@ -272,6 +273,7 @@ func (g *GitHub) summary(r *checks.Result) string {
 	}
 
 	s.drift(r)
+	g.failingSessionsSection(&s, r)
 
 	findings := g.findingRows(r)
 	if len(findings) > 0 {
@@ -358,7 +360,7 @@ func (g *GitHub) findingRows(r *checks.Result) []string {
 		}
 		file := f.File
 		if file != session.StdinName {
-			file = ghPath(g.opts.WorkDir, file)
+			file = g.path(file)
 		}
 		level := "note"
 		if f.Gated {

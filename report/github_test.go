@@ -117,17 +117,22 @@ func TestGitHubEscaping(t *testing.T) {
 	}
 }
 
+// Annotations name captures as SARIF does: relative to the source root,
+// even when mcpcheck ran in a subdirectory of it.
 func TestGitHubPath(t *testing.T) {
-	for _, c := range []struct{ workDir, file, want string }{
-		{"/work/project", "/work/project/captures/a.jsonl", "captures/a.jsonl"},
-		{"/work/project", "/work/project-other/a.jsonl", "/work/project-other/a.jsonl"},
-		{"/work/project", "/tmp/a.jsonl", "/tmp/a.jsonl"},
-		{"/work/project", "rel/a.jsonl", "rel/a.jsonl"},
-		{"", "/work/project/a.jsonl", "/work/project/a.jsonl"},
-		{"/work/project/", "/work/project/a.jsonl", "a.jsonl"},
+	for _, c := range []struct{ workDir, root, file, want string }{
+		{"/work/project", "/work/project", "/work/project/captures/a.jsonl", "captures/a.jsonl"},
+		{"/work/project/ci", "/work/project", "two.jsonl", "ci/two.jsonl"},
+		{"/work/project/ci", "/work/project", "../captures/a.jsonl", "captures/a.jsonl"},
+		{"/work/project", "/work/project", "/work/project-other/a.jsonl", "/work/project-other/a.jsonl"},
+		{"/work/project", "/work/project", "/tmp/a.jsonl", "/tmp/a.jsonl"},
+		{"/work/project", "", "rel/a.jsonl", "rel/a.jsonl"},
+		{"", "", "/work/project/a.jsonl", "/work/project/a.jsonl"},
+		{"/work/project/", "/work/project/", "/work/project/a.jsonl", "a.jsonl"},
 	} {
-		if got := ghPath(c.workDir, c.file); got != c.want {
-			t.Errorf("ghPath(%q, %q) = %q, want %q", c.workDir, c.file, got, c.want)
+		g := &GitHub{place: newPlacer(Options{WorkDir: c.workDir, SourceRoot: c.root})}
+		if got := g.path(c.file); got != c.want {
+			t.Errorf("path(%q) in %q, root %q = %q, want %q", c.file, c.workDir, c.root, got, c.want)
 		}
 	}
 }
@@ -241,8 +246,8 @@ func TestGitHubSummaryEscapesMarkdown(t *testing.T) {
 		if !strings.HasPrefix(line, "| ") || strings.HasPrefix(line, "| level") || strings.HasPrefix(line, "| session") {
 			continue
 		}
-		// a finding row has 6, a count row one per signal and 5 more
-		if n := strings.Count(line, "|") - strings.Count(line, `\|`); n != 6 && n != len(checks.Signals())+5 {
+		// a finding row has 6, a rule row 5, a count row one per signal and 5 more
+		if n := strings.Count(line, "|") - strings.Count(line, `\|`); n != 6 && n != 5 && n != len(checks.Signals())+5 {
 			t.Errorf("a table row has %d cell separators: %q", n, line)
 		}
 	}

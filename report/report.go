@@ -20,8 +20,16 @@ type Reporter interface {
 type Options struct {
 	Quiet   bool   // text: only gated findings and the verdict
 	Color   bool   // text: ANSI colours
-	WorkDir string // paths inside it are reported relative to it (SARIF)
+	WorkDir string // the working directory: relative capture paths start there
 	Version string // mcpcheck's version, for tool metadata
+
+	// SourceRoot is what SARIF and annotation paths are relative to (the
+	// repository); empty means WorkDir.
+	SourceRoot string
+	// SemanticVersion is Version as SemVer (SARIF driver.semanticVersion).
+	SemanticVersion string
+	// Category is the code-scanning category (SARIF automationDetails.id).
+	Category string
 
 	// StepSummary is the file the github format appends its Markdown
 	// summary to ($GITHUB_STEP_SUMMARY); empty means none.

@@ -5,14 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/url"
 	"path/filepath"
 	"strings"
 
 	"github.com/owenrumney/go-sarif/v2/sarif"
 
 	"github.com/mcpcheck/mcpcheck/checks"
-	"github.com/mcpcheck/mcpcheck/session"
 )
 
 func init() { Register("sarif", func(o Options) Reporter { return &SARIF{opts: o} }) }
@@ -33,10 +31,18 @@ const (
 	sarifTruncatedRuleID = "report-truncated"
 )
 
+// sarifSrcRoot is the base every capture URI inside the source root is
+// relative to, declared in run.originalUriBaseIds.
+const sarifSrcRoot = "%SRCROOT%"
+
 // SARIF renders a SARIF 2.1.0 log for code scanning.
-type SARIF struct{ opts Options }
+type SARIF struct {
+	opts  Options
+	place *placer
+}
 
 func (s *SARIF) Report(w io.Writer, r *checks.Result) error {
+	s.place = newPlacer(s.opts)
 	log := s.build(r)
 	// go-sarif's own writers escape HTML and its WriteFile does not
 	// truncate; encode here, indented for reviewable golden files.
@@ -54,9 +60,15 @@ func (s *SARIF) build(r *checks.Result) *sarif.Report {
 	driver := &sarif.ToolComponent{
 		Name:           "mcpcheck",
 		InformationURI: sarifPtr(sarifInformationURI),
-		Rules:          sarifRules(r.Rules),
+		Rules:          sarifRules(r.Rules, sarifDocRef(s.opts.SemanticVersion)),
 	}
-	if s.opts.Version != "" {
+	// SARIF viewers compare versions that start with a number: the SemVer
+	// form serves as both.
+	switch {
+	case s.opts.SemanticVersion != "":
+		driver.Version = sarifPtr(s.opts.SemanticVersion)
+		driver.SemanticVersion = sarifPtr(s.opts.SemanticVersion)
+	case s.opts.Version != "":
 		driver.Version = sarifPtr(s.opts.Version)
 	}
 	index := make(map[string]int, len(driver.Rules))
@@ -66,11 +78,20 @@ func (s *SARIF) build(r *checks.Result) *sarif.Report {
 
 	run := sarif.NewRun(sarif.Tool{Driver: driver}) // Results starts as [], never null
 	run.Results = s.results(r, index)
-	run.Invocations = []*sarif.Invocation{{
+	inv := &sarif.Invocation{
 		ExecutionSuccessful: sarifPtr(true), // the gate failing is a verdict, not a failed run
 		ExitCode:            sarifPtr(r.ExitCode),
-	}}
-	run.AutomationDetails = sarif.NewRunAutomationDetails().WithID("mcpcheck/")
+	}
+	if filepath.IsAbs(s.opts.WorkDir) {
+		inv.WorkingDirectory = sarif.NewSimpleArtifactLocation(fileURI(s.opts.WorkDir, true))
+	}
+	run.Invocations = []*sarif.Invocation{inv}
+	if s.place.root != "" && filepath.IsAbs(s.place.root) {
+		run.OriginalUriBaseIDs = map[string]*sarif.ArtifactLocation{
+			sarifSrcRoot: sarif.NewSimpleArtifactLocation(fileURI(s.place.root, true)),
+		}
+	}
+	run.AutomationDetails = sarif.NewRunAutomationDetails().WithID(AutomationID(s.opts.Category))
 
 	return &sarif.Report{
 		Version: string(sarif.Version210),
@@ -92,24 +113,14 @@ func (s *SARIF) results(r *checks.Result, index map[string]int) []*sarif.Result 
 	}
 	if left := len(ordered) - keep; left > 0 {
 		res := sarifTruncatedResult(left, len(ordered), index)
-		if loc := s.firstCapture(r.Files); loc != nil {
-			res.Locations = []*sarif.Location{loc}
+		// Code scanning refuses a whole upload that holds a result
+		// without a location: the notice points at the first capture.
+		if len(r.Files) > 0 {
+			res.Locations = []*sarif.Location{s.location(r.Files[0], 1)}
 		}
 		out = append(out, res)
 	}
 	return out
-}
-
-// firstCapture locates the truncation notice at the run's first capture
-// with a URI: code scanning refuses a whole upload that holds a result
-// without a location.
-func (s *SARIF) firstCapture(files []string) *sarif.Location {
-	for _, f := range files {
-		if loc := s.location(f, 0); loc != nil {
-			return loc
-		}
-	}
-	return nil
 }
 
 func (s *SARIF) result(f *checks.Finding, index map[string]int) *sarif.Result {
@@ -121,15 +132,9 @@ func (s *SARIF) result(f *checks.Finding, index map[string]int) *sarif.Result {
 	if i, ok := index[f.Rule]; ok {
 		res.WithRuleIndex(i)
 	}
-	if loc := s.location(f.File, f.Line); loc != nil {
-		res.Locations = []*sarif.Location{loc}
-	}
+	res.Locations = []*sarif.Location{s.location(f.File, f.Line)}
 	for _, rel := range f.Related {
-		loc := s.location(rel.File, rel.Line)
-		if loc == nil {
-			loc = sarif.NewLocation() // stdin: the message alone still helps
-		}
-		res.AddRelatedLocation(loc.WithMessage(sarif.NewTextMessage(printable(rel.Message))))
+		res.AddRelatedLocation(s.location(rel.File, rel.Line).WithMessage(sarif.NewTextMessage(printable(rel.Message))))
 	}
 	res.Properties = sarifResultProperties(f)
 	if f.Suppressed != nil {
@@ -144,12 +149,8 @@ func (s *SARIF) result(f *checks.Finding, index map[string]int) *sarif.Result {
 // location is the entry in the suppressions file, the guid a name-based
 // UUID of the fingerprint (the same in every run).
 func (s *SARIF) suppression(e *checks.Suppression) *sarif.Suppression {
-	loc := s.location(e.File, e.Line)
-	if loc == nil {
-		loc = sarif.NewLocation()
-	}
 	sup := sarif.NewSuppression("external").WithStatus("accepted").WithJustifcation(printable(e.Reason)).
-		WithGuid(sarifGUID("suppression " + e.Fingerprint)).WithLocation(loc)
+		WithGuid(sarifGUID("suppression " + e.Fingerprint)).WithLocation(s.location(e.File, e.Line))
 	if e.Expires != "" {
 		sup.Properties = sarif.Properties{"expires": e.Expires}
 	}
@@ -198,79 +199,72 @@ func sarifTruncatedResult(left, total int, index map[string]int) *sarif.Result {
 		WithPartialFingerPrints(map[string]any{"primaryLocationLineHash": "mcpcheck/" + sarifTruncatedRuleID})
 }
 
-// location is a finding's place in a capture, or nil when it has none
-// (stdin has no file a viewer could open).
+// location is a place in a capture: its URI relative to the source root
+// (%SRCROOT%), else an absolute file:// URI, and the envelope's line as a
+// whole-line region. A finding that belongs to no line points at line 1, so
+// that every result can be placed.
 func (s *SARIF) location(file string, line int) *sarif.Location {
-	uri, ok := sarifArtifactURI(file, s.opts.WorkDir)
-	if !ok {
-		return nil
+	pl := s.place.at(file)
+	var art *sarif.ArtifactLocation
+	switch {
+	case pl.rel == "" && pl.abs == "":
+		return sarif.NewLocation() // no file: nothing to place (the CLI always names one)
+	case pl.rel != "" && s.place.root != "":
+		art = sarif.NewSimpleArtifactLocation(relativeURI(pl.rel)).WithUriBaseId(sarifSrcRoot)
+	case pl.rel != "":
+		art = sarif.NewSimpleArtifactLocation(relativeURI(pl.rel))
+	default:
+		art = sarif.NewSimpleArtifactLocation(fileURI(pl.abs, false))
 	}
-	pl := sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(uri))
-	if line > 0 {
-		pl.WithRegion(sarif.NewRegion().WithStartLine(line))
-	}
-	return sarif.NewLocationWithPhysicalLocation(pl)
+	line = max(line, 1)
+	region := sarif.NewRegion().WithStartLine(line).WithStartColumn(1).WithEndLine(line)
+	return sarif.NewLocationWithPhysicalLocation(sarif.NewPhysicalLocation().WithArtifactLocation(art).WithRegion(region))
 }
 
-// sarifArtifactURI is a capture path as SARIF names it: relative to workDir when
-// inside it (relative paths already are), an absolute file:// URI elsewhere.
-func sarifArtifactURI(file, workDir string) (string, bool) {
-	if file == "" || file == session.StdinName {
-		return "", false
+// AutomationID is the run's automationDetails.id: code scanning keeps one
+// analysis per id and commit, so each --category gets its own.
+func AutomationID(category string) string {
+	if category == "" {
+		return "mcpcheck/"
 	}
-	p := filepath.Clean(file)
-	if !filepath.IsAbs(p) {
-		if !sarifLeavesDir(p) || workDir == "" {
-			return sarifRelativeURI(p), true
-		}
-		p = filepath.Join(workDir, p)
-		if !filepath.IsAbs(p) { // workDir itself relative: nothing to anchor to
-			return sarifRelativeURI(filepath.Clean(file)), true
-		}
-	}
-	if workDir != "" {
-		if rel, err := filepath.Rel(filepath.Clean(workDir), p); err == nil && !sarifLeavesDir(rel) {
-			return sarifRelativeURI(rel), true
-		}
-	}
-	return sarifFileURI(p), true
+	return "mcpcheck/" + category + "/"
 }
 
-// sarifLeavesDir reports whether a relative path climbs out of its base.
-func sarifLeavesDir(rel string) bool {
-	return rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
+// sarifDocBase is where each rule's documentation lives; an anchor per rule.
+const sarifDocBase = sarifInformationURI + "/blob/"
 
-// sarifRelativeURI escapes a relative path; url.URL also guards a first segment
-// with a colon (it would read as a scheme) by prefixing "./".
-func sarifRelativeURI(rel string) string {
-	return (&url.URL{Path: filepath.ToSlash(rel)}).String()
-}
-
-func sarifFileURI(abs string) string {
-	p := filepath.ToSlash(abs)
-	if !strings.HasPrefix(p, "/") {
-		p = "/" + p // Windows: C:/x becomes file:///C:/x
+// sarifDocRef is the git ref the documentation links point at: the release
+// tag for a release, else main.
+func sarifDocRef(semver string) string {
+	if semver == "" || strings.Contains(semver, "-") || strings.Contains(semver, "+") {
+		return "main"
 	}
-	return (&url.URL{Scheme: "file", Path: p}).String()
+	return "v" + semver
+}
+
+// SARIFHelpURI is the address of a rule's documentation (docs/rules.md,
+// generated from the catalogue, one heading per rule id).
+func SARIFHelpURI(ref, id string) string {
+	return sarifDocBase + ref + "/docs/rules.md#" + id
 }
 
 // sarifRules is the reporting descriptor of every rule, in catalogue order,
 // then the truncation notice's.
-func sarifRules(rules []*checks.Rule) []*sarif.ReportingDescriptor {
+func sarifRules(rules []*checks.Rule, docRef string) []*sarif.ReportingDescriptor {
 	out := make([]*sarif.ReportingDescriptor, 0, len(rules)+1)
 	for _, r := range rules {
-		out = append(out, sarifRule(r))
+		out = append(out, sarifRule(r, docRef))
 	}
 	if checks.Lookup(rules, sarifTruncatedRuleID) == nil {
-		out = append(out, sarifTruncatedRule())
+		out = append(out, sarifTruncatedRule(docRef))
 	}
 	return out
 }
 
-func sarifRule(r *checks.Rule) *sarif.ReportingDescriptor {
+func sarifRule(r *checks.Rule, docRef string) *sarif.ReportingDescriptor {
 	d := sarif.NewRule(r.ID).
 		WithName(sarifRuleName(r.ID)).
+		WithHelpURI(SARIFHelpURI(docRef, r.ID)).
 		WithShortDescription(sarif.NewMultiformatMessageString(r.Doc.Summary)).
 		WithFullDescription(sarif.NewMultiformatMessageString(r.Doc.FirstParagraph())).
 		WithHelp(sarif.NewMultiformatMessageString(r.Doc.Text()).WithMarkdown(r.Doc.Markdown()))
@@ -305,14 +299,23 @@ func sarifSecuritySeverity(s checks.Severity) string {
 	}
 }
 
-func sarifTruncatedRule() *sarif.ReportingDescriptor {
-	doc := checks.Doc{
+// TruncatedRuleDoc is the id and documentation of the result that stands
+// for the findings the cap left out; it is no rule of the catalogue.
+func TruncatedRuleDoc() (string, checks.Doc) {
+	return sarifTruncatedRuleID, checks.Doc{
 		Summary: "The SARIF log was capped; some findings are not in it",
 		Why:     fmt.Sprintf("A SARIF log from mcpcheck holds at most %d results, because code scanning ignores any more in a run. When a run has more findings, the gated ones come first and a final report-truncated result says how many were left out.", MaxSARIFResults),
 		Fix:     "Use the text, json or junit format to see every finding, or fix the most frequent findings first.",
+		Bad:     fmt.Sprintf("a run with %d findings", MaxSARIFResults+1),
+		Good:    "a run whose findings fit in one SARIF log",
 	}
+}
+
+func sarifTruncatedRule(docRef string) *sarif.ReportingDescriptor {
+	_, doc := TruncatedRuleDoc()
 	d := sarif.NewRule(sarifTruncatedRuleID).
 		WithName(sarifRuleName(sarifTruncatedRuleID)).
+		WithHelpURI(SARIFHelpURI(docRef, sarifTruncatedRuleID)).
 		WithShortDescription(sarif.NewMultiformatMessageString(doc.Summary)).
 		WithFullDescription(sarif.NewMultiformatMessageString(doc.FirstParagraph())).
 		WithHelp(sarif.NewMultiformatMessageString(doc.Why + "\n\nFix: " + doc.Fix).WithMarkdown(doc.Why + "\n\n**Fix:** " + doc.Fix))
@@ -322,7 +325,9 @@ func sarifTruncatedRule() *sarif.ReportingDescriptor {
 }
 
 // sarifRuleName turns a kebab-case rule id into the rule's SARIF name:
-// jsonrpc-error becomes JsonrpcError.
+// jsonrpc-error becomes JsonrpcError. SARIF wants a name that differs from
+// the id (viewers compare them ignoring case), so a one-word id gets a
+// suffix: cancel becomes CancelRule.
 func sarifRuleName(id string) string {
 	var b strings.Builder
 	for _, part := range strings.Split(id, "-") {
@@ -331,6 +336,9 @@ func sarifRuleName(id string) string {
 		}
 		b.WriteString(strings.ToUpper(part[:1]))
 		b.WriteString(part[1:])
+	}
+	if strings.EqualFold(b.String(), id) {
+		b.WriteString("Rule")
 	}
 	return b.String()
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -95,8 +96,15 @@ func TestSARIFRunMetadata(t *testing.T) {
 		t.Errorf("version %q, $schema %q", log.Version, log.Schema)
 	}
 	d := run.Tool.Driver
-	if d.Name != "mcpcheck" || sarifDeref(d.Version) != "v0.0.0-test" || sarifDeref(d.InformationURI) != "https://github.com/mcpcheck/mcpcheck" {
+	if d.Name != "mcpcheck" || sarifDeref(d.Version) != "0.0.0-test" || sarifDeref(d.InformationURI) != "https://github.com/mcpcheck/mcpcheck" {
 		t.Errorf("driver name %q version %q informationUri %q", d.Name, sarifDeref(d.Version), sarifDeref(d.InformationURI))
+	}
+	if sarifDeref(d.SemanticVersion) != "0.0.0-test" {
+		t.Errorf("driver semanticVersion %q", sarifDeref(d.SemanticVersion))
+	}
+	base := run.OriginalUriBaseIDs["%SRCROOT%"]
+	if base == nil || sarifDeref(base.URI) != "file:///work/project/" {
+		t.Errorf("originalUriBaseIds %v, want %%SRCROOT%% at file:///work/project/", run.OriginalUriBaseIDs)
 	}
 	if len(run.Invocations) != 1 {
 		t.Fatalf("got %d invocations, want 1", len(run.Invocations))
@@ -105,8 +113,49 @@ func TestSARIFRunMetadata(t *testing.T) {
 	if inv.ExecutionSuccessful == nil || !*inv.ExecutionSuccessful || inv.ExitCode == nil || *inv.ExitCode != r.ExitCode {
 		t.Errorf("invocation: executionSuccessful %v exitCode %v, want true and %d", inv.ExecutionSuccessful, inv.ExitCode, r.ExitCode)
 	}
+	if inv.WorkingDirectory == nil || sarifDeref(inv.WorkingDirectory.URI) != "file:///work/project/ci/" {
+		t.Errorf("invocation: workingDirectory %v, want file:///work/project/ci/", inv.WorkingDirectory)
+	}
 	if run.AutomationDetails == nil || sarifDeref(run.AutomationDetails.ID) != "mcpcheck/" {
 		t.Errorf("automationDetails.id is not mcpcheck/")
+	}
+}
+
+func TestSARIFRuleName(t *testing.T) {
+	for id, want := range map[string]string{"jsonrpc-error": "JsonrpcError", "cancel": "CancelRule", "report-truncated": "ReportTruncated", "a--b": "AB"} {
+		if got := sarifRuleName(id); got != want || strings.EqualFold(got, id) {
+			t.Errorf("sarifRuleName(%q) = %q, want %q", id, got, want)
+		}
+	}
+}
+
+// Each category is its own analysis in code scanning: uploads for one
+// commit under different categories do not replace each other.
+func TestSARIFCategory(t *testing.T) {
+	o := testOptions()
+	o.Category = "servers/notes"
+	out := render(t, "sarif", o, emptyResult(t))
+	validateSARIF(t, out)
+	_, run := parseSARIF(t, out)
+	if run.AutomationDetails == nil || sarifDeref(run.AutomationDetails.ID) != "mcpcheck/servers/notes/" {
+		t.Errorf("automationDetails %+v, want id mcpcheck/servers/notes/", run.AutomationDetails)
+	}
+}
+
+// A development build links to the documentation on main, a release to
+// its own tag; every rule, report-truncated included, has a helpUri with
+// its own anchor.
+func TestSARIFHelpURI(t *testing.T) {
+	for semver, ref := range map[string]string{"0.0.0-devel+0123456789ab": "main", "1.4.2": "v1.4.2", "": "main", "1.5.0-rc.1": "main"} {
+		o := testOptions()
+		o.SemanticVersion = semver
+		_, run := parseSARIF(t, render(t, "sarif", o, emptyResult(t)))
+		for _, d := range run.Tool.Driver.Rules {
+			want := "https://github.com/mcpcheck/mcpcheck/blob/" + ref + "/docs/rules.md#" + d.ID
+			if got := sarifDeref(d.HelpURI); got != want {
+				t.Errorf("%s (%q): helpUri %q, want %q", d.ID, semver, got, want)
+			}
+		}
 	}
 }
 
@@ -257,10 +306,8 @@ func checkSARIFLocation(t *testing.T, res *sarif.Result, f *checks.Finding) {
 	id := f.Rule
 	switch f.File {
 	case session.StdinName:
-		if len(res.Locations) != 0 {
-			t.Errorf("%s: a finding on stdin has %d locations, want none", id, len(res.Locations))
-		}
-		return
+		// Relative to the working directory, like any relative name.
+		checkSARIFURI(t, id, res.Locations, "ci/stdin", f.Line)
 	case "/tmp/elsewhere/agent.jsonl":
 		checkSARIFURI(t, id, res.Locations, "file:///tmp/elsewhere/agent.jsonl", f.Line)
 	case suppressionsFile:
@@ -286,47 +333,112 @@ func checkSARIFURI(t *testing.T, what string, locs []*sarif.Location, uri string
 	if got := sarifDeref(pl.ArtifactLocation.URI); got != uri {
 		t.Errorf("%s: uri %q, want %q", what, got, uri)
 	}
-	if pl.Region == nil || pl.Region.StartLine == nil || *pl.Region.StartLine != line {
-		t.Errorf("%s: region %+v, want startLine %d", what, pl.Region, line)
+	base := sarifDeref(pl.ArtifactLocation.URIBaseId)
+	if absolute := strings.HasPrefix(uri, "file://"); absolute == (base == "%SRCROOT%") || (absolute && base != "") {
+		t.Errorf("%s: uri %q with uriBaseId %q", what, uri, base)
+	}
+	checkSARIFRegion(t, what, pl.Region, line)
+}
+
+// checkSARIFRegion: the whole envelope line, as GitHub wants a region.
+func checkSARIFRegion(t *testing.T, what string, r *sarif.Region, line int) {
+	t.Helper()
+	if r == nil || sarifDeref(r.StartLine) != line || sarifDeref(r.StartColumn) != 1 || sarifDeref(r.EndLine) != line {
+		t.Errorf("%s: region %+v, want lines %d to %d from column 1", what, r, line, line)
 	}
 }
 
-func TestSARIFNoRegionWithoutLine(t *testing.T) {
+// A finding that belongs to no line is placed at line 1 of its capture:
+// code scanning wants a region on every result.
+func TestSARIFLineOneWithoutLine(t *testing.T) {
 	r := sampleResult(t)
 	r.Sessions[0].Findings[0].Line = 0 // a whole-session finding
 	out := render(t, "sarif", testOptions(), r)
 	validateSARIF(t, out)
 	_, run := parseSARIF(t, out)
-	loc := run.Results[0].Locations[0].PhysicalLocation
-	if loc.Region != nil {
-		t.Errorf("line 0 gave region %+v, want none", loc.Region)
+	checkSARIFRegion(t, "line 0", run.Results[0].Locations[0].PhysicalLocation.Region, 1)
+}
+
+// Paths relative to the source root, whatever the working directory; links
+// resolved when their target stays inside; absolute file URIs outside.
+func TestSARIFPlaces(t *testing.T) {
+	const wd = "/work/project/ci"
+	for _, tc := range []struct {
+		file, workDir, root, uri string
+	}{
+		{"/work/project/captures/run 1.jsonl", wd, "/work/project", "captures/run%201.jsonl"},
+		{"/work/project/a/../b.jsonl", wd, "/work/project", "b.jsonl"},
+		{"two.jsonl", wd, "/work/project", "ci/two.jsonl"},
+		{"./x.jsonl", wd, "/work/project", "ci/x.jsonl"},
+		{"../up.jsonl", wd, "/work/project", "up.jsonl"},
+		{"../../out.jsonl", wd, "/work/project", "file:///work/out.jsonl"},
+		{"x.jsonl", wd, "", "x.jsonl"}, // no root: the working directory
+		{"/tmp/elsewhere/agent.jsonl", wd, "/work/project", "file:///tmp/elsewhere/agent.jsonl"},
+		{"/work/projectile/x.jsonl", wd, "/work/project", "file:///work/projectile/x.jsonl"},
+		{"/tmp/100% #1?.jsonl", wd, "/work/project", "file:///tmp/100%25%20%231%3F.jsonl"},
+		{"c:run.jsonl", "/work/project", "/work/project", "./c:run.jsonl"}, // not read as a scheme
+		{"/tmp/x.jsonl", "", "", "file:///tmp/x.jsonl"},
+		{"rel.jsonl", "", "", "rel.jsonl"},
+		{session.StdinName, wd, "/work/project", "ci/stdin"},
+		{"ci/named.jsonl", "/work/project", "..", "project/ci/named.jsonl"}, // a relative root starts at the working directory
+	} {
+		got := placeURI(Options{WorkDir: tc.workDir, SourceRoot: tc.root}, tc.file)
+		if got != tc.uri {
+			t.Errorf("place(%q) in %q, root %q = %q; want %q", tc.file, tc.workDir, tc.root, got, tc.uri)
+		}
 	}
 }
 
-func TestSARIFArtifactURI(t *testing.T) {
-	const wd = "/work/project"
-	for _, tc := range []struct {
-		file, workDir, uri string
-	}{
-		{"/work/project/captures/run 1.jsonl", wd, "captures/run%201.jsonl"},
-		{"/work/project/a/../b.jsonl", wd, "b.jsonl"},
-		{"captures/run 1.jsonl", wd, "captures/run%201.jsonl"},
-		{"./x.jsonl", wd, "x.jsonl"},
-		{"../up.jsonl", wd, "file:///work/up.jsonl"},
-		{"/tmp/elsewhere/agent.jsonl", wd, "file:///tmp/elsewhere/agent.jsonl"},
-		{"/work/projectile/x.jsonl", wd, "file:///work/projectile/x.jsonl"},
-		{"/tmp/100% #1?.jsonl", wd, "file:///tmp/100%25%20%231%3F.jsonl"},
-		{"c:run.jsonl", wd, "./c:run.jsonl"}, // not read as a scheme
-		{"/tmp/x.jsonl", "", "file:///tmp/x.jsonl"},
-		{"rel.jsonl", "", "rel.jsonl"},
-	} {
-		got, ok := sarifArtifactURI(tc.file, tc.workDir)
-		if !ok || got != tc.uri {
-			t.Errorf("sarifArtifactURI(%q, %q) = %q, %v; want %q", tc.file, tc.workDir, got, ok, tc.uri)
+func placeURI(o Options, file string) string {
+	pl := newPlacer(o).at(file)
+	if pl.rel != "" {
+		return relativeURI(pl.rel)
+	}
+	return fileURI(pl.abs, false)
+}
+
+// Links: a capture reached through a link inside the repository is placed
+// at its target; a link to a file outside keeps its own path; a source
+// root that is itself reached through a link still places its files.
+func TestSARIFPlacesLinks(t *testing.T) {
+	tmp := t.TempDir()
+	repo := filepath.Join(tmp, "repo")
+	outside := filepath.Join(tmp, "outside.jsonl")
+	for _, d := range []string{"captures", "ci"} {
+		if err := os.MkdirAll(filepath.Join(repo, d), 0o755); err != nil {
+			t.Fatal(err)
 		}
 	}
-	if got, ok := sarifArtifactURI(session.StdinName, wd); ok {
-		t.Errorf("stdin got uri %q, want none", got)
+	for _, f := range []string{filepath.Join(repo, "captures", "real.jsonl"), outside} {
+		if err := os.WriteFile(f, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	links := map[string]string{
+		filepath.Join(repo, "ci", "latest.jsonl"):   "../captures/real.jsonl",
+		filepath.Join(repo, "ci", "external.jsonl"): outside,
+		filepath.Join(tmp, "alias"):                 repo,
+		filepath.Join(tmp, "dangling.jsonl"):        filepath.Join(repo, "captures", "real.jsonl"),
+	}
+	for link, target := range links {
+		if err := os.Symlink(target, link); err != nil {
+			t.Skipf("no symlinks here: %v", err)
+		}
+	}
+	ci := filepath.Join(repo, "ci")
+	for _, tc := range []struct {
+		file, workDir, root, uri string
+	}{
+		{"latest.jsonl", ci, repo, "captures/real.jsonl"},
+		{"external.jsonl", ci, repo, "ci/external.jsonl"},
+		{"../captures/real.jsonl", filepath.Join(tmp, "alias", "ci"), repo, "captures/real.jsonl"},
+		{"ci/latest.jsonl", filepath.Join(tmp, "alias"), filepath.Join(tmp, "alias"), "captures/real.jsonl"},
+		{filepath.Join(tmp, "dangling.jsonl"), ci, repo, "captures/real.jsonl"}, // a link from outside into the repository
+		{"stdin", ci, filepath.Join(tmp, "alias"), "ci/stdin"},                  // a name that exists nowhere
+	} {
+		if got := placeURI(Options{WorkDir: tc.workDir, SourceRoot: tc.root}, tc.file); got != tc.uri {
+			t.Errorf("place(%q) in %q, root %q = %q; want %q", tc.file, tc.workDir, tc.root, got, tc.uri)
+		}
 	}
 }
 
@@ -398,9 +510,7 @@ func TestSARIFTruncation(t *testing.T) {
 		t.Errorf("report-truncated level %q, want warning", l)
 	}
 	// Code scanning refuses an upload with a locationless result.
-	if len(last.Locations) != 1 || sarifDeref(last.Locations[0].PhysicalLocation.ArtifactLocation.URI) != "big.jsonl" {
-		t.Errorf("report-truncated is not located at the first capture")
-	}
+	checkSARIFURI(t, "report-truncated", last.Locations, "big.jsonl", 1)
 	if last.PartialFingerprints["primaryLocationLineHash"] == nil {
 		t.Errorf("report-truncated has no fingerprint")
 	}

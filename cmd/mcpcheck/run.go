@@ -121,6 +121,9 @@ type checkOptions struct {
 	maxServerDuration string
 	maxRoundTrips     int
 	suppressions      string
+	sourceRoot        string
+	stdinName         string
+	category          string
 	quiet             bool
 	color             string
 	baselineDir       string
@@ -141,6 +144,9 @@ func checkFlags(o *checkOptions) *pflag.FlagSet {
 	fs.StringVar(&o.maxServerDuration, "max-server-duration", "", "the same, counting only the server's time")
 	fs.IntVar(&o.maxRoundTrips, "max-round-trips", 0, "fail if one operation used more than N requests")
 	fs.StringVar(&o.suppressions, "suppressions", "", "accepted findings (default "+defaultSuppressions+" in the source root, when it exists)")
+	fs.StringVar(&o.sourceRoot, "source-root", "", "SARIF and annotation paths are relative to DIR (default $GITHUB_WORKSPACE, else the git work tree's top, else the working directory)")
+	fs.StringVar(&o.stdinName, "stdin-name", "", "the path standard input is named by in reports (SARIF default: stdin)")
+	fs.StringVar(&o.category, "category", "", "code-scanning category: SARIF automationDetails.id becomes mcpcheck/CATEGORY/")
 	fs.BoolVar(&o.quiet, "quiet", false, "text: print only failing findings and the verdict")
 	fs.StringVar(&o.color, "color", "auto", "text colouring: auto, always, never")
 	fs.StringVar(&o.baselineDir, "baseline", "", "tool-baseline directory (default $MCPCHECK_HOME/baselines, else $XDG_STATE_HOME/mcpcheck/baselines, else ~/.local/state/mcpcheck/baselines)")
@@ -186,10 +192,24 @@ func runCheck(args []string, stdin io.Reader, stdout io.Writer) (int, error) {
 		return exitUsage, err
 	}
 	wd, _ := os.Getwd()
-	if cfg.Suppressions, err = loadSuppressions(o.suppressions, fs.Changed("suppressions"), wd); err != nil {
+	root, err := sourceRoot(o.sourceRoot, fs.Changed("source-root"), wd)
+	if err != nil {
 		return exitUsage, err
 	}
-	ropts := report.Options{Quiet: o.quiet, Color: color, WorkDir: wd, Version: mcpcheckVersion(), StepSummary: getenv("GITHUB_STEP_SUMMARY")}
+	category, err := checkCategory(o.category, fs.Changed("category"))
+	if err != nil {
+		return exitUsage, err
+	}
+	if fs.Changed("stdin-name") && strings.TrimSpace(o.stdinName) == "" {
+		return exitUsage, usagef("--stdin-name is empty; name the path the capture on standard input stands for")
+	}
+	if cfg.Suppressions, err = loadSuppressions(o.suppressions, fs.Changed("suppressions"), root); err != nil {
+		return exitUsage, err
+	}
+	ropts := report.Options{
+		Quiet: o.quiet, Color: color, WorkDir: wd, SourceRoot: root, Category: category,
+		Version: mcpcheckVersion(), SemanticVersion: buildSemver(), StepSummary: getenv("GITHUB_STEP_SUMMARY"),
+	}
 	outs, err := plannedOutputs(&o, ropts)
 	defer discard(outs) // whatever was not renamed into place
 	if err != nil {
@@ -198,6 +218,11 @@ func runCheck(args []string, stdin io.Reader, stdout io.Writer) (int, error) {
 	sources, err := session.Resolve(fs.Args(), stdin, getenv)
 	if err != nil {
 		return exitUsage, err
+	}
+	for i := range sources {
+		if sources[i].Name == session.StdinName && o.stdinName != "" {
+			sources[i].Name = o.stdinName // every report names it so
+		}
 	}
 	res, err := checks.Run(sources, cfg)
 	if err != nil {

@@ -120,8 +120,12 @@ func runSuppress(args []string, stdin io.Reader, stdout io.Writer) (int, error) 
 	}
 	path, name := o.file, o.file
 	if path == "" {
-		wd, _ := os.Getwd() // the source root, as for check
-		path = filepath.Join(wd, defaultSuppressions)
+		wd, _ := os.Getwd()
+		root, err := sourceRoot("", false, wd) // as check finds it
+		if err != nil {
+			return exitUsage, err
+		}
+		path = filepath.Join(root, defaultSuppressions)
 		name = displayPath(path)
 	}
 	set, err := readSuppressions(path, name)

@@ -1,0 +1,60 @@
+package checks
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/mcpcheck/mcpcheck/session"
+)
+
+// Findings about a request carry the exchange: the request, what came
+// back and when, or why nothing did.
+func TestFindingExchange(t *testing.T) {
+	demo, err := os.ReadFile(filepath.Join("..", "testdata", "demo-session.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := runCaptures(t, map[string][]byte{"demo.jsonl": demo})
+	got := map[string]*Exchange{}
+	for _, f := range res.Sessions[0].Findings {
+		got[f.Rule] = f.Exchange
+		if f.call != nil {
+			t.Errorf("%s: the finding still holds its call", f.Rule)
+		}
+	}
+	toolErr, pending := got["tool-error"], got["pending-request"]
+	if toolErr == nil || pending == nil {
+		t.Fatalf("exchanges %v", got)
+	}
+	if toolErr.From != session.ClientToServer || toolErr.Method != "tools/call" || toolErr.Name != "read_note" || toolErr.ID != "4" ||
+		toolErr.Line != 12 || toolErr.Answer != "isError result" || toolErr.Note != "" {
+		t.Errorf("tool-error exchange %+v", toolErr)
+	}
+	if d, ok := toolErr.Latency(); !ok || d != 7*time.Millisecond {
+		t.Errorf("tool-error latency %v %v, want 7ms", d, ok)
+	}
+	if pending.Method != "ping" || pending.Answer != "" || pending.Note != "never answered" || pending.Line != 16 {
+		t.Errorf("pending-request exchange %+v", pending)
+	}
+	if _, ok := pending.Latency(); ok {
+		t.Error("an unanswered request has a latency")
+	}
+}
+
+// A finding at the request learns at the end of the session what became
+// of it.
+func TestFindingExchangeFinishedLater(t *testing.T) {
+	fd := &Finding{}
+	c := &session.Call{Dir: session.ServerToClient, Method: "sampling/createMessage", ID: session.MakeID([]byte(`"s1"`)), Line: 3,
+		Start: time.Unix(100, 0)}
+	fd.About(c)
+	c.State, c.End = session.Failed, time.Unix(102, 0)
+	fd.finish()
+	if ex := fd.Exchange; ex.Answer != "failed" || ex.From != session.ServerToClient || ex.ID != `"s1"` || fd.call != nil {
+		t.Errorf("exchange %+v", ex)
+	} else if d, _ := ex.Latency(); d != 2*time.Second {
+		t.Errorf("latency %v", d)
+	}
+}

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/report"
+)
+
+// TestRuleDocs keeps docs/rules.md, where SARIF's helpUri points, in step
+// with the catalogue: one heading, hence one anchor, per rule id.
+func TestRuleDocs(t *testing.T) {
+	path := filepath.Join("..", "..", filepath.FromSlash(ruleDocsPath))
+	want := ruleDocs(checks.All())
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want {
+		t.Errorf("%s is out of date: run go test ./cmd/mcpcheck -run TestRuleDocs -update", ruleDocsPath)
+	}
+	headings := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^## (\S+)$`).FindAllStringSubmatch(want, -1) {
+		headings[m[1]] = true
+	}
+	truncated, _ := report.TruncatedRuleDoc()
+	for _, r := range append(checks.All(), &checks.Rule{ID: truncated}) {
+		if !headings[r.ID] {
+			t.Errorf("%s has no heading for %s", ruleDocsPath, r.ID)
+		}
+		if uri := report.SARIFHelpURI("main", r.ID); !strings.HasSuffix(uri, "/"+ruleDocsPath+"#"+r.ID) {
+			t.Errorf("helpUri %s does not point at %s#%s", uri, ruleDocsPath, r.ID)
+		}
+	}
+}
