@@ -33,6 +33,9 @@ func TestFingerprintsSurviveRerecording(t *testing.T) {
 	}
 	fixtures, _ := filepath.Glob(filepath.Join("testdata", "*", "bad-*.jsonl"))
 	for _, path := range fixtures {
+		if filepath.Base(filepath.Dir(path)) == "invalid-envelope" {
+			continue // their faults are in the seqs and directions a re-recording rewrites
+		}
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
