@@ -187,12 +187,14 @@ func skipObject(b []byte, i, depth int) (int, error) {
 	if depth > MaxDepth {
 		return i, &scanError{i, "JSON nested too deeply"}
 	}
-	return walkObject(b, i, depth, nil)
+	return walkObject(b, i, depth, nil, nil)
 }
 
 // walkObject validates the object at b[i]; fn, when set, sees each member's
-// key (still quoted) and value.
-func walkObject(b []byte, i, depth int, fn func(key, val []byte)) (int, error) {
+// key (still quoted) and value. walkVal, when set, reads each member's value
+// instead of SkipValue (given the key and the value's offset, it returns
+// the offset after the value).
+func walkObject(b []byte, i, depth int, fn func(key, val []byte), walkVal func(key []byte, i int) (int, error)) (int, error) {
 	i = SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return i + 1, nil
@@ -212,7 +214,12 @@ func walkObject(b []byte, i, depth int, fn func(key, val []byte)) (int, error) {
 		}
 		i = SkipSpace(b, i+1)
 		valStart := i
-		if i, err = SkipValue(b, i, depth); err != nil {
+		if walkVal != nil {
+			i, err = walkVal(key, i)
+		} else {
+			i, err = SkipValue(b, i, depth)
+		}
+		if err != nil {
 			return i, err
 		}
 		if fn != nil {
@@ -242,7 +249,7 @@ func EachMember(b []byte, fn func(name, val []byte)) error {
 	if i >= len(b) || b[i] != '{' {
 		return &scanError{i, "not a JSON object"}
 	}
-	end, err := walkObject(b, i, 1, func(key, val []byte) { fn(unquoteKey(key), val) })
+	end, err := walkObject(b, i, 1, func(key, val []byte) { fn(unquoteKey(key), val) }, nil)
 	if err != nil {
 		return err
 	}
@@ -439,4 +446,98 @@ func Kind(raw []byte) string {
 		return "nothing"
 	}
 	return "number"
+}
+
+// PathStep is one step down from a JSON value to a nested one: a member
+// name as written (without its quotes, escapes kept) or an array index.
+type PathStep struct {
+	Key   []byte // nil for an array element
+	Index int
+}
+
+// Strings walks the JSON value b once and calls fn with every string in it
+// (quoted and still escaped, as written) and the path that leads there.
+// Both alias b and a scratch slice: they are valid only during the call.
+// Member names are not reported, only values.
+func Strings(b []byte, fn func(path []PathStep, str []byte)) error {
+	w := stringWalker{b: b, fn: fn}
+	i, err := w.value(SkipSpace(b, 0), 0)
+	if err != nil {
+		return err
+	}
+	if rest := SkipSpace(b, i); rest != len(b) {
+		return &scanError{rest, "data after the JSON value"}
+	}
+	return nil
+}
+
+type stringWalker struct {
+	b    []byte
+	path []PathStep
+	fn   func([]PathStep, []byte)
+}
+
+func (w *stringWalker) value(i, depth int) (int, error) {
+	b := w.b
+	if i >= len(b) {
+		return i, &scanError{i, "unexpected end of JSON"}
+	}
+	switch b[i] {
+	case '"':
+		end, err := SkipString(b, i)
+		if err == nil {
+			w.fn(w.path, b[i:end])
+		}
+		return end, err
+	case '{':
+		if depth+1 > MaxDepth {
+			return i, &scanError{i, "JSON nested too deeply"}
+		}
+		return walkObject(b, i, depth+1, nil, w.member(depth+1))
+	case '[':
+		if depth+1 > MaxDepth {
+			return i, &scanError{i, "JSON nested too deeply"}
+		}
+		return w.array(i, depth+1)
+	}
+	return SkipValue(b, i, depth)
+}
+
+// member walks one member's value with the member's name on the path.
+func (w *stringWalker) member(depth int) func(key []byte, i int) (int, error) {
+	return func(key []byte, i int) (int, error) {
+		w.path = append(w.path, PathStep{Key: key[1 : len(key)-1]})
+		end, err := w.value(i, depth)
+		w.path = w.path[:len(w.path)-1]
+		return end, err
+	}
+}
+
+func (w *stringWalker) array(i, depth int) (int, error) {
+	b := w.b
+	i = SkipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1, nil
+	}
+	for n := 0; ; n++ {
+		w.path = append(w.path, PathStep{Index: n})
+		var err error
+		i, err = w.value(i, depth)
+		w.path = w.path[:len(w.path)-1]
+		if err != nil {
+			return i, err
+		}
+		i = SkipSpace(b, i)
+		if i >= len(b) {
+			return i, &scanError{i, "unexpected end of JSON in array"}
+		}
+		switch b[i] {
+		case ',':
+			i = SkipSpace(b, i+1)
+		case ']':
+			return i + 1, nil
+		default:
+			return i, &scanError{i, fmt.Sprintf("invalid character %q after array element", b[i])}
+		}
+	}
 }
