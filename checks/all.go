@@ -63,6 +63,7 @@ var catalogue = []*Rule{
 	ruleTruncatedCapture,
 	ruleSchemaConstruct,
 	ruleInputSchema,
+	ruleToolPoisoning,
 	ruleStaleSuppression,
 	ruleExpiredSuppression,
 }

@@ -460,7 +460,8 @@ type PathStep struct {
 // Both alias b and a scratch slice: they are valid only during the call.
 // Member names are not reported, only values.
 func Strings(b []byte, fn func(path []PathStep, str []byte)) error {
-	w := stringWalker{b: b, fn: fn}
+	w := &stringWalker{b: b, fn: fn}
+	w.memberFn = w.member // one method value for the whole walk
 	i, err := w.value(SkipSpace(b, 0), 0)
 	if err != nil {
 		return err
@@ -472,9 +473,11 @@ func Strings(b []byte, fn func(path []PathStep, str []byte)) error {
 }
 
 type stringWalker struct {
-	b    []byte
-	path []PathStep
-	fn   func([]PathStep, []byte)
+	b        []byte
+	path     []PathStep
+	fn       func([]PathStep, []byte)
+	depth    int // of the object whose members memberFn walks
+	memberFn func(key []byte, i int) (int, error)
 }
 
 func (w *stringWalker) value(i, depth int) (int, error) {
@@ -493,7 +496,11 @@ func (w *stringWalker) value(i, depth int) (int, error) {
 		if depth+1 > MaxDepth {
 			return i, &scanError{i, "JSON nested too deeply"}
 		}
-		return walkObject(b, i, depth+1, nil, w.member(depth+1))
+		outer := w.depth
+		w.depth = depth + 1
+		end, err := walkObject(b, i, depth+1, nil, w.memberFn)
+		w.depth = outer
+		return end, err
 	case '[':
 		if depth+1 > MaxDepth {
 			return i, &scanError{i, "JSON nested too deeply"}
@@ -504,13 +511,13 @@ func (w *stringWalker) value(i, depth int) (int, error) {
 }
 
 // member walks one member's value with the member's name on the path.
-func (w *stringWalker) member(depth int) func(key []byte, i int) (int, error) {
-	return func(key []byte, i int) (int, error) {
-		w.path = append(w.path, PathStep{Key: key[1 : len(key)-1]})
-		end, err := w.value(i, depth)
-		w.path = w.path[:len(w.path)-1]
-		return end, err
-	}
+func (w *stringWalker) member(key []byte, i int) (int, error) {
+	w.path = append(w.path, PathStep{Key: key[1 : len(key)-1]})
+	depth := w.depth
+	end, err := w.value(i, depth)
+	w.depth = depth
+	w.path = w.path[:len(w.path)-1]
+	return end, err
 }
 
 func (w *stringWalker) array(i, depth int) (int, error) {
