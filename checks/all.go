@@ -64,6 +64,7 @@ var catalogue = []*Rule{
 	ruleSchemaConstruct,
 	ruleInputSchema,
 	ruleToolPoisoning,
+	ruleSecretLeak,
 	ruleStaleSuppression,
 	ruleExpiredSuppression,
 }
