@@ -146,19 +146,22 @@ func Suspect[T ~string | ~[]byte](b T) bool {
 	return false
 }
 
-// trigger marks the bytes a pattern can start with (or, for ':' and '=',
-// the byte after a name).
+// trigger marks the bytes a pattern is looked for at: where it starts, or
+// a rarer byte inside it where the start is a common letter (the k of sk_,
+// the dot before a JWT's payload or in hooks.slack.com), or the ':' or '='
+// after a name. Common letters are passed over at one table lookup.
 var trigger = func() (t [256]bool) {
-	for _, c := range "Agxsr-eBbh:=" {
+	for _, c := range "Agxk-.Bb:=" {
 		t[c] = true
 	}
 	return t
 }()
 
-// pairs marks the first two bytes of every pattern, so that most trigger
-// bytes of ordinary text are passed over after two table lookups.
+// pairs marks each trigger byte with the byte that follows it in a
+// pattern, so that most trigger bytes of ordinary text are passed over after
+// two table lookups.
 var pairs = func() (t [256][256]bool) {
-	for _, p := range []string{"AK", "AS", "AB", "AC", "AI", "gh", "gi", "gl", "xo", "xa", "sk", "rk", "--", "ey", "ho"} {
+	for _, p := range []string{"AK", "AS", "AB", "AC", "AI", "gh", "gi", "gl", "xo", "xa", "k_", "k-", "--", ".e", ".s"} {
 		t[p[0]][p[1]] = true
 	}
 	for _, c := range "eE" {
@@ -262,20 +265,21 @@ func suspectAt[T ~string | ~[]byte](b T, i int) bool {
 			anyAt(b, i, gitlabPrefixes...) > 0)
 	case 'x':
 		return wordStart(b, i) && (at(b, i, "xox") || at(b, i, "xapp-"))
-	case 's', 'r':
-		return wordStart(b, i) && (anyAt(b, i, stripePrefixes...) > 0 || at(b, i, "sk-"))
+	case 'k':
+		return i > 0 && (b[i-1] == 's' || b[i-1] == 'r') && wordStart(b, i-1) && (anyAt(b, i-1, stripePrefixes...) > 0 || at(b, i-1, "sk-"))
 	case '-':
 		return at(b, i, "-----BEGIN ")
-	case 'e':
-		if !wordStart(b, i) || !at(b, i, "eyJ") {
-			return false
+	case '.':
+		if at(b, i, ".eyJ") {
+			start := i
+			for start > 0 && i-start <= maxJWTHeader && b64url[b[start-1]] {
+				start--
+			}
+			return i-start >= 10 && i-start <= maxJWTHeader && at(b, start, "eyJ")
 		}
-		end := run(b, i, &b64url)
-		return end-i >= 10 && end < len(b) && b[end] == '.'
+		return i >= 5 && at(b, i-5, "hooks.slack.com/")
 	case 'B', 'b':
 		return atFold(b, i, "bearer") && len(b) > i+6 && (b[i+6] == ' ' || b[i+6] == '\t') && (i == 0 || !alnum[b[i-1]])
-	case 'h':
-		return at(b, i, "hooks.slack.com/")
 	case ':':
 		if at(b, i, "://") {
 			_, _, ok := urlPassword(b, i)
@@ -344,10 +348,11 @@ func matchAt(s string, i int) (Match, bool) {
 				return token(s, SlackToken, i, end, i+7)
 			}
 		}
-	case 's', 'r':
-		if !wordStart(s, i) {
+	case 'k':
+		if i == 0 || s[i-1] != 's' && s[i-1] != 'r' || !wordStart(s, i-1) {
 			break
 		}
+		i-- // the pattern starts at the s or r
 		if n := anyAt(s, i, stripePrefixes...); n > 0 {
 			if end := run(s, i+n, &alnum); end-i-n >= 16 {
 				return token(s, StripeKey, i, end, i+n)
@@ -373,21 +378,20 @@ func matchAt(s string, i int) (Match, bool) {
 		if end, ok := privateKeyBlock(s, i); ok {
 			return Match{PrivateKey, i, end}, true
 		}
-	case 'e':
-		if end, ok := jwt(s, i); ok {
-			return Match{JWT, i, end}, true
+	case '.':
+		if start, end, ok := jwt(s, i); ok {
+			return Match{JWT, start, end}, true
+		}
+		if i >= 5 && at(s, i-5, "hooks.slack.com/services/") {
+			end := run(s, i+20, &hookC)
+			if path := s[i+20 : end]; len(path) >= 20 && strings.Count(path, "/") >= 2 && path[0] == 'T' {
+				return Match{SlackWebhook, i - 5, end}, true
+			}
 		}
 	case 'B', 'b':
 		if atFold(s, i, "bearer") && (i == 0 || !alnum[s[i-1]]) {
 			if start, end, ok := bearer(s, i+6); ok {
 				return Match{BearerToken, start, end}, true
-			}
-		}
-	case 'h':
-		if at(s, i, "hooks.slack.com/services/") {
-			end := run(s, i+25, &hookC)
-			if path := s[i+25 : end]; len(path) >= 20 && strings.Count(path, "/") >= 2 && path[0] == 'T' {
-				return Match{SlackWebhook, i, end}, true
 			}
 		}
 	case ':':
@@ -467,29 +471,36 @@ func privateKeyBlock(s string, i int) (int, bool) {
 	return end, true
 }
 
-// jwt matches header.payload.signature whose header decodes to a JSON
-// object with "alg".
-func jwt(s string, i int) (int, bool) {
-	if !wordStart(s, i) || !at(s, i, "eyJ") {
-		return 0, false
+// maxJWTHeader bounds the look back from a payload to its header, so that
+// long base64url text costs no more than a pass.
+const maxJWTHeader = 1024
+
+// jwt matches header.payload.signature, given the dot before the payload,
+// whose header decodes to a JSON object with "alg".
+func jwt(s string, dot int) (int, int, bool) {
+	if !at(s, dot, ".eyJ") {
+		return 0, 0, false
 	}
-	h := run(s, i, &b64url)
-	if h-i < 10 || h >= len(s) || s[h] != '.' || !at(s, h+1, "eyJ") {
-		return 0, false
+	i := dot
+	for i > 0 && dot-i <= maxJWTHeader && b64url[s[i-1]] {
+		i--
 	}
-	p := run(s, h+1, &b64url)
-	if p-h-1 < 10 || p >= len(s) || s[p] != '.' {
-		return 0, false
+	if dot-i < 10 || dot-i > maxJWTHeader || !at(s, i, "eyJ") {
+		return 0, 0, false
+	}
+	p := run(s, dot+1, &b64url)
+	if p-dot-1 < 10 || p >= len(s) || s[p] != '.' {
+		return 0, 0, false
 	}
 	sig := run(s, p+1, &b64url)
 	if sig-p-1 < 16 || sig < len(s) && (s[sig] == '.' || s[sig] == '=') {
-		return 0, false
+		return 0, 0, false
 	}
-	header, err := base64.RawURLEncoding.DecodeString(s[i:h])
+	header, err := base64.RawURLEncoding.DecodeString(s[i:dot])
 	if err != nil || len(header) == 0 || header[0] != '{' || !strings.Contains(string(header), `"alg"`) {
-		return 0, false
+		return 0, 0, false
 	}
-	return sig, true
+	return i, sig, true
 }
 
 // bearer matches the credential after the word Bearer (i is just past it):
