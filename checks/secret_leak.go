@@ -57,16 +57,17 @@ func secretLeak(p *Pass, f *session.Frame) {
 	if f.Raw == nil {
 		return
 	}
-	if f.Direction == session.Meta || f.Msg.Kind == session.Invalid {
-		// The recorder's session description (a command line may carry a
-		// key) or JSON that is not JSON-RPC (a gateway's error body).
-		what := "raw " + f.Direction.String() + " value"
-		if f.Direction == session.Meta {
-			what = "session description"
-		}
-		scanJSON(p, f, what, f.Direction.String(), "raw", f.Raw)
-	}
 	if !f.IsProtocol() || f.Msg.Kind == session.Invalid {
+		// The recorder's session description (a command line may carry a
+		// key), JSON that is not JSON-RPC (a gateway's error body), or the
+		// raw value of an envelope whose direction is unknown.
+		if secrets.Suspect(f.Raw) {
+			what := "raw " + f.Direction.String() + " value"
+			if f.Direction == session.Meta {
+				what = "session description"
+			}
+			scanJSON(p, f, what, f.Direction.String(), "raw", f.Raw)
+		}
 		return
 	}
 	m := &f.Msg

@@ -463,7 +463,7 @@ func privateKeyBlock(s string, i int) (int, bool) {
 	if best < 40 {
 		return 0, false
 	}
-	if f := strings.Index(s[end:min(len(s), end+16<<10)], "-----END "); f >= 0 {
+	if f := strings.Index(s[end:min(len(s), end+8<<10)], "-----END "); f >= 0 {
 		if g := strings.Index(s[end+f+9:min(len(s), end+f+60)], "-----"); g >= 0 {
 			end = end + f + 9 + g + 5
 		}
