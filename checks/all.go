@@ -64,6 +64,8 @@ var catalogue = []*Rule{
 	ruleTruncatedCapture,
 	ruleSchemaConstruct,
 	ruleInputSchema,
+	ruleToolPoisoning,
+	ruleSecretLeak,
 	ruleStaleSuppression,
 	ruleExpiredSuppression,
 }

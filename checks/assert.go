@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/mcpcheck/mcpcheck/internal/secrets"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -148,6 +149,9 @@ func (t *assertTracker) results() []Assertion {
 	if n := t.a.MaxRoundTrips; n > 0 {
 		out = append(out, t.roundTrips.assertion("max-round-trips", strconv.Itoa(n), "used more requests than",
 			func(v float64) string { return fmt.Sprintf("used %d requests", int(v)) }))
+	}
+	for i := range out {
+		out[i].Message = secrets.Mask(out[i].Message) // a tool name from the capture is text like any other
 	}
 	return out
 }

@@ -1,9 +1,13 @@
 package checks
 
 import (
+	"bufio"
 	"bytes"
 	"io"
+	"runtime"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/mcpcheck/mcpcheck/session"
 	"github.com/mcpcheck/mcpcheck/session/sessiontest"
@@ -56,5 +60,78 @@ func benchmarkRules(b *testing.B, rules []*Rule) {
 		if len(res.Sessions) == 0 {
 			b.Fatal("no sessions")
 		}
+	}
+}
+
+// BenchmarkSecurityRulesCost measures what tool-poisoning and secret-leak
+// add to the whole check of a generated capture of 100,000 tool calls: each
+// iteration checks it with every rule and with both security rules
+// disabled, in alternating order. It reports the mean time of each and the
+// median of the per-iteration ratios, by wall clock and by the process's
+// CPU time (steadier on a shared machine); the budget is 1.5. Run with
+// -bench SecurityRulesCost -benchtime 5x.
+func BenchmarkSecurityRulesCost(b *testing.B) {
+	data := generatedCalls(b, 100_000)
+	all, without := All(), withoutRules("tool-poisoning", "secret-leak")
+	check := func(rules []*Rule) (wall, cpu time.Duration) {
+		runtime.GC() // each check starts from the same heap, not the other's garbage
+		start, startCPU := time.Now(), cpuTime()
+		checkBytes(b, data, rules)
+		return time.Since(start), cpuTime() - startCPU
+	}
+	var wallAll, wallWithout time.Duration
+	var ratios, cpuRatios []float64
+	for b.Loop() {
+		var a, w, aCPU, wCPU time.Duration
+		if len(ratios)%2 == 0 {
+			a, aCPU = check(all)
+			w, wCPU = check(without)
+		} else {
+			w, wCPU = check(without)
+			a, aCPU = check(all)
+		}
+		wallAll, wallWithout = wallAll+a, wallWithout+w
+		ratios = append(ratios, float64(a)/float64(w))
+		if wCPU > 0 {
+			cpuRatios = append(cpuRatios, float64(aCPU)/float64(wCPU))
+		}
+	}
+	n := float64(len(ratios))
+	b.ReportMetric(float64(wallAll.Nanoseconds())/n, "all-ns/check")
+	b.ReportMetric(float64(wallWithout.Nanoseconds())/n, "without-security-ns/check")
+	b.ReportMetric(median(ratios), "ratio")
+	if len(cpuRatios) > 0 {
+		b.ReportMetric(median(cpuRatios), "cpu-ratio")
+	}
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// generatedCalls is a generated capture cut after its calls-th tools/call
+// and the frames that follow it up to the next call.
+func generatedCalls(b testing.TB, calls int) []byte {
+	b.Helper()
+	r := bufio.NewReaderSize(sessiontest.Capture(1<<40, 4<<20), 1<<20)
+	var out bytes.Buffer
+	n := 0
+	for {
+		line, err := r.ReadBytes('\n')
+		if err != nil {
+			b.Fatal(err)
+		}
+		if bytes.Contains(line, []byte(`"direction":"c2s"`)) && bytes.Contains(line, []byte(`"method":"tools/call"`)) {
+			if n == calls {
+				return out.Bytes()
+			}
+			n++
+		}
+		out.Write(line)
 	}
 }

@@ -21,9 +21,11 @@ func callSubject(c *session.Call) string {
 func quoteName(s string) string { return Quote(s, 80) }
 
 // firstText is the first text content item of a result, quoted for a
-// message; only its beginning is decoded.
+// message; only its beginning is decoded: far more than a message shows,
+// so that a secret the message could show is never cut before Quote
+// masks it.
 func firstText(content json.RawMessage) string {
-	if text, ok := jsonscan.FirstText(content, 1024); ok && text != "" {
+	if text, ok := jsonscan.FirstText(content, 64<<10); ok && text != "" {
 		return Quote(text, 200)
 	}
 	return "(no text content)"

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpcheck/mcpcheck/baseline"
 	"github.com/mcpcheck/mcpcheck/facts"
+	"github.com/mcpcheck/mcpcheck/internal/secrets"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -141,10 +142,10 @@ func (p *Pass) Report(f *session.Frame, subject, format string, args ...any) *Fi
 func (p *Pass) ReportAt(at Location, seq int64, subject, format string, args ...any) *Finding {
 	fd := &Finding{
 		Rule: p.rule.ID, Signal: p.rule.Signal, Severity: p.rule.Severity,
-		Message: oneLine(fmt.Sprintf(format, args...)),
+		Message: secrets.Mask(oneLine(fmt.Sprintf(format, args...))),
 		File:    at.File, Line: at.Line, Seq: seq,
 		Session: p.Session.ID,
-		Subject: subject,
+		Subject: secrets.Mask(subject),
 	}
 	p.sink.findings = append(p.sink.findings, fd)
 	return fd
@@ -153,7 +154,7 @@ func (p *Pass) ReportAt(at Location, seq int64, subject, format string, args ...
 // Relate adds a related location to a finding.
 func (fd *Finding) Relate(file string, line int, message string) *Finding {
 	if line > 0 {
-		fd.Related = append(fd.Related, Location{File: file, Line: line, Message: message})
+		fd.Related = append(fd.Related, Location{File: file, Line: line, Message: secrets.Mask(message)})
 	}
 	return fd
 }
@@ -161,13 +162,28 @@ func (fd *Finding) Relate(file string, line int, message string) *Finding {
 // Quote renders capture text for a message: runs of white space (line
 // breaks included) folded into one space, control and invisible characters
 // escaped, at most max runes, in double quotes. Error texts often carry
-// pretty-printed JSON; a finding is one line.
+// pretty-printed JSON; a finding is one line. Credential-shaped values are
+// masked before the text is cut, so that no cut leaves part of a secret.
 func Quote(s string, max int) string {
+	s = strings.TrimSpace(s)
+	end, _ := quoteRunes(nil, s, max)
+	shown, more := maskShown(s, end)
 	var b strings.Builder
 	b.WriteByte('"')
+	if _, cut := quoteRunes(&b, shown, max); cut || more {
+		b.WriteString("…")
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// quoteRunes writes (when b is set) the quoted form of at most max runes of
+// s, and returns the offset in s after the last rune shown and whether s
+// was cut there.
+func quoteRunes(b *strings.Builder, s string, max int) (end int, cut bool) {
 	n := 0
 	space := false
-	for _, r := range strings.TrimSpace(s) {
+	for i, r := range s {
 		if r == ' ' || r == '\t' || r == '\n' || r == '\r' {
 			space = true
 			continue
@@ -175,31 +191,74 @@ func Quote(s string, max int) string {
 		if space {
 			space = false
 			if n++; n > max {
-				break
+				return i, true
 			}
-			b.WriteByte(' ')
+			if b != nil {
+				b.WriteByte(' ')
+			}
 		}
 		if n++; n > max {
+			return i, true
+		}
+		if b != nil {
+			writeQuotedRune(b, r)
+		}
+	}
+	return len(s), false
+}
+
+func writeQuotedRune(b *strings.Builder, r rune) {
+	switch {
+	case r == utf8.RuneError:
+		b.WriteRune(utf8.RuneError) // invalid UTF-8 in the capture
+	case r == '"' || r == '\\':
+		b.WriteByte('\\')
+		b.WriteRune(r)
+	case r > 0xffff && invisible(r):
+		fmt.Fprintf(b, `\U%08x`, r)
+	case invisible(r):
+		fmt.Fprintf(b, `\u%04x`, r)
+	default:
+		b.WriteRune(r)
+	}
+}
+
+// invisible reports the characters a message shows escaped: controls,
+// format characters (zero-width, bidirectional, tag characters), private
+// use, line and paragraph separators, and variation selectors.
+func invisible(r rune) bool {
+	return r < 0x20 || r == 0x7f || unicode.In(r, unicode.Cf, unicode.Cc, unicode.Co, unicode.Zl, unicode.Zp, unicode.Variation_Selector)
+}
+
+// maskShown returns s[:end] with its credential-shaped values masked (one
+// that starts before end is masked whole), and whether s goes on after
+// what it shows. Only a window past end is searched: Quote is called with
+// megabytes of capture text and shows a line of it.
+func maskShown(s string, end int) (string, bool) {
+	window := s[:min(len(s), end+maskWindow)]
+	if !secrets.Suspect(window) {
+		return s[:end], end < len(s)
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range secrets.Find(window) {
+		if m.Start >= end {
 			break
 		}
-		switch {
-		case r == utf8.RuneError:
-			b.WriteRune(utf8.RuneError) // invalid UTF-8 in the capture
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f || unicode.In(r, unicode.Cf, unicode.Cc, unicode.Co, unicode.Zl, unicode.Zp):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
+		b.WriteString(s[last:m.Start])
+		b.WriteString(secrets.Label(m.Kind, s[m.Start:m.End]))
+		last = m.End
 	}
-	if n > max {
-		b.WriteString("…")
+	if last < end {
+		b.WriteString(s[last:end])
+		last = end
 	}
-	b.WriteByte('"')
-	return b.String()
+	return b.String(), last < len(s)
 }
+
+// maskWindow is how far past the shown text Quote looks for the end of a
+// secret that starts in it: longer than any credential Find recognises.
+const maskWindow = 32 << 10
 
 // oneLine keeps a message on one line whatever the capture put in it.
 func oneLine(s string) string {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpcheck/mcpcheck/internal/secrets"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -242,6 +243,9 @@ func TestQuote(t *testing.T) {
 		{"abcdefghij", 5, `"abcde…"`},
 		{"ab  cdefgh", 5, `"ab cd…"`},
 		{"abcde", 5, `"abcde"`},
+		{"tag \U000E0041 and \u202e", 80, `"tag \U000e0041 and \u202e"`},
+		{"legal \u2764\ufe0f, smuggled \U0001F600\ufe00\ufe01", 80, `"legal ❤\ufe0f, smuggled 😀\ufe00\ufe01"`},
+		{"token " + fakeGitHubToken + " expired", 80, `"token [GitHub token sha256:` + secrets.Hash(fakeGitHubToken) + `] expired"`},
 	}
 	for _, c := range cases {
 		if got := Quote(c.in, c.max); got != c.want {
@@ -249,6 +253,55 @@ func TestQuote(t *testing.T) {
 		}
 	}
 }
+
+// A secret that the cut of a quote would split is masked whole first: no
+// part of it reaches a message.
+func TestQuoteNeverCutsASecret(t *testing.T) {
+	for _, max := range []int{8, 10, 12, 20, 30} {
+		got := Quote("error:  "+fakeGitHubToken+" was rejected", max)
+		if strings.Contains(got, "FAKE") || strings.Contains(got, "ghp_") {
+			t.Errorf("Quote(…, %d) = %s shows part of the token", max, got)
+		}
+	}
+	long := strings.Repeat("x", 70<<10) + fakeGitHubToken // past the window: never shown anyway
+	if got := Quote(long, 40); strings.Contains(got, "ghp_") || !strings.HasSuffix(got, `…"`) {
+		t.Errorf("Quote of a long text = %s", got)
+	}
+}
+
+// Every message, subject and related location a rule writes is masked, and
+// so are assertion messages: no rule can print a secret.
+func TestFindingsNeverPrintSecrets(t *testing.T) {
+	leaky := &Rule{ID: "test-leaky", Doc: testDoc("quotes capture text"), Signal: SignalWarn,
+		New: EachFrame(func(p *Pass, f *session.Frame) {
+			if f.Msg.Kind == session.Request {
+				p.Report(f, "tools/call "+f.Msg.Req.Name, "tool %s failed with %s", f.Msg.Req.Name, f.Raw).
+					Relate(f.File, f.Line, "sent with "+f.Msg.Req.Name)
+			}
+		})}
+	capture := envelope("1", "c2s", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"`+fakeGitHubToken+`","arguments":{"Authorization":"Bearer Zq8vN3pL0xR7tY2mK5wB9cF4hJ6"}}}`)
+	fs := runCapture(t, capture, Config{Rules: []*Rule{leaky}, Assertions: Assertions{ExpectTools: []string{"x"}, ForbidTools: []string{fakeGitHubToken}}})
+	if len(fs) != 1 {
+		t.Fatalf("got %d findings", len(fs))
+	}
+	f := fs[0]
+	for _, text := range []string{f.Message, f.Subject, f.Related[0].Message} {
+		if strings.Contains(text, "FAKE") || strings.Contains(text, "Zq8vN3") || !strings.Contains(text, "[GitHub token sha256:") {
+			t.Errorf("not masked: %q", text)
+		}
+	}
+	src := session.Source{Name: "t.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(capture)), nil }}
+	res, err := Run([]session.Source{src}, Config{Rules: []*Rule{leaky}, Assertions: Assertions{ForbidTools: []string{fakeGitHubToken}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := res.Sessions[0].Assertions[0]; strings.Contains(a.Message, "FAKE") || !strings.Contains(a.Message, "[GitHub token sha256:") {
+		t.Errorf("assertion message not masked: %q", a.Message)
+	}
+}
+
+// fakeGitHubToken has the format of a classic GitHub token and is no token.
+const fakeGitHubToken = "ghp_FAKEzQXzoohJKjqqRKApEHmVBFRN2YZl7c5m"
 
 // A flood of damage is listed up to a bound and counted in full.
 func TestDamageIsCountedBeyondTheListed(t *testing.T) {

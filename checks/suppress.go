@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mcpcheck/mcpcheck/internal/secrets"
 )
 
 // Suppression is one entry of a suppressions file: a finding, named by its
@@ -375,7 +377,7 @@ func (m *suppressor) report(res *Result, cfg *Config) {
 			s = res.Sessions[0]
 		}
 		fd := &Finding{
-			Rule: r.ID, Signal: r.Signal, Severity: r.Severity, Message: oneLine(msg),
+			Rule: r.ID, Signal: r.Signal, Severity: r.Severity, Message: secrets.Mask(oneLine(msg)), // a hand-written entry is text like any other
 			File: e.File, Line: e.Line, Session: s.ID, Label: s.Label,
 			Subject: "suppression " + e.Fingerprint,
 			Gated:   cfg.Gate.Selects(r),

@@ -191,13 +191,15 @@ func skipObject(b []byte, i, depth int, d *dups) (int, error) {
 	if depth > MaxDepth {
 		return i, &scanError{i, "JSON nested too deeply"}
 	}
-	return walkObject(b, i, depth, d, nil)
+	return walkObject(b, i, depth, d, nil, nil)
 }
 
 // walkObject validates the object at b[i]; fn, when set, sees each member's
 // name (unquoted) and value. With d it looks for a member name used twice,
-// in this object and, when d.deep, in those nested in it.
-func walkObject(b []byte, i, depth int, d *dups, fn func(name, val []byte)) (int, error) {
+// in this object and, when d.deep, in those nested in it. walkVal, when
+// set, reads each member's value instead of skipping it (given the name and
+// the value's offset, it returns the offset after the value).
+func walkObject(b []byte, i, depth int, d *dups, fn func(name, val []byte), walkVal func(name []byte, i int) (int, error)) (int, error) {
 	var names objectNames
 	inner := d // for the members' values
 	if d != nil {
@@ -249,7 +251,12 @@ func walkObject(b []byte, i, depth int, d *dups, fn func(name, val []byte)) (int
 		}
 		i = SkipSpace(b, i+1)
 		valStart := i
-		if i, err = skipValue(b, i, depth, inner); err != nil {
+		if walkVal != nil {
+			i, err = walkVal(name, i)
+		} else {
+			i, err = skipValue(b, i, depth, inner)
+		}
+		if err != nil {
 			return i, err
 		}
 		if fn != nil {
@@ -282,7 +289,7 @@ func EachMember(b []byte, fn func(name, val []byte)) error {
 	if i >= len(b) || b[i] != '{' {
 		return &scanError{i, "not a JSON object"}
 	}
-	end, err := walkObject(b, i, 1, nil, fn)
+	end, err := walkObject(b, i, 1, nil, fn, nil)
 	if err != nil {
 		return err
 	}
@@ -308,7 +315,7 @@ func EachMemberStrict(b []byte, deep bool, fn func(name, val []byte)) (*Duplicat
 		return nil, &scanError{i, "not a JSON object"}
 	}
 	d := dups{deep: deep, dupAt: -1}
-	end, err := walkObject(b, i, 1, &d, fn)
+	end, err := walkObject(b, i, 1, &d, fn, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -629,4 +636,105 @@ func Kind(raw []byte) string {
 		return "nothing"
 	}
 	return "number"
+}
+
+// PathStep is one step down from a JSON value to a nested one: a member
+// name (unquoted, escapes decoded) or an array index.
+type PathStep struct {
+	Key   []byte // nil for an array element
+	Index int
+}
+
+// Strings walks the JSON value b once and calls fn with every string in it
+// (quoted and still escaped, as written) and the path that leads there.
+// Both alias b and a scratch slice: they are valid only during the call.
+// Member names are not reported, only values.
+func Strings(b []byte, fn func(path []PathStep, str []byte)) error {
+	w := &stringWalker{b: b, fn: fn}
+	w.memberFn = w.member // one method value for the whole walk
+	i, err := w.value(SkipSpace(b, 0), 0)
+	if err != nil {
+		return err
+	}
+	if rest := SkipSpace(b, i); rest != len(b) {
+		return &scanError{rest, "data after the JSON value"}
+	}
+	return nil
+}
+
+type stringWalker struct {
+	b        []byte
+	path     []PathStep
+	fn       func([]PathStep, []byte)
+	depth    int // of the object whose members memberFn walks
+	memberFn func(key []byte, i int) (int, error)
+}
+
+func (w *stringWalker) value(i, depth int) (int, error) {
+	b := w.b
+	if i >= len(b) {
+		return i, &scanError{i, "unexpected end of JSON"}
+	}
+	switch b[i] {
+	case '"':
+		end, err := SkipString(b, i)
+		if err == nil {
+			w.fn(w.path, b[i:end])
+		}
+		return end, err
+	case '{':
+		if depth+1 > MaxDepth {
+			return i, &scanError{i, "JSON nested too deeply"}
+		}
+		outer := w.depth
+		w.depth = depth + 1
+		end, err := walkObject(b, i, depth+1, nil, nil, w.memberFn)
+		w.depth = outer
+		return end, err
+	case '[':
+		if depth+1 > MaxDepth {
+			return i, &scanError{i, "JSON nested too deeply"}
+		}
+		return w.array(i, depth+1)
+	}
+	return SkipValue(b, i, depth)
+}
+
+// member walks one member's value with the member's name on the path.
+func (w *stringWalker) member(name []byte, i int) (int, error) {
+	w.path = append(w.path, PathStep{Key: name})
+	depth := w.depth
+	end, err := w.value(i, depth)
+	w.depth = depth
+	w.path = w.path[:len(w.path)-1]
+	return end, err
+}
+
+func (w *stringWalker) array(i, depth int) (int, error) {
+	b := w.b
+	i = SkipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1, nil
+	}
+	for n := 0; ; n++ {
+		w.path = append(w.path, PathStep{Index: n})
+		var err error
+		i, err = w.value(i, depth)
+		w.path = w.path[:len(w.path)-1]
+		if err != nil {
+			return i, err
+		}
+		i = SkipSpace(b, i)
+		if i >= len(b) {
+			return i, &scanError{i, "unexpected end of JSON in array"}
+		}
+		switch b[i] {
+		case ',':
+			i = SkipSpace(b, i+1)
+		case ']':
+			return i + 1, nil
+		default:
+			return i, &scanError{i, fmt.Sprintf("invalid character %q after array element", b[i])}
+		}
+	}
 }
