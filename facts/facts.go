@@ -110,23 +110,31 @@ func NewSet(s *session.Session, keys []*Key) *Set {
 // panics is dropped from the set and its key and the panic value returned:
 // the rules that read it cannot judge this session any more.
 func (set *Set) Frame(f *session.Frame) (failed *Key, panicked any) {
-	for i := 0; i < len(set.order); i++ {
-		if v, ok := set.observe(set.order[i], f); !ok {
-			failed, panicked = set.drop(i), v
-			i--
+	from := 0
+	for from < len(set.order) {
+		i, v, ok := set.observe(f, from)
+		if ok {
+			break
 		}
+		failed, panicked = set.drop(i), v
+		from = i // the trackers after it still see the frame
 	}
 	return failed, panicked
 }
 
-func (set *Set) observe(t Tracker, f *session.Frame) (v any, ok bool) {
+// observe runs the trackers from index from on, under one recover: on a
+// panic it says which tracker it was.
+func (set *Set) observe(f *session.Frame, from int) (at int, v any, ok bool) {
+	at = from
 	defer func() {
 		if !ok {
 			v = recover()
 		}
 	}()
-	t.Frame(f)
-	return nil, true
+	for ; at < len(set.order); at++ {
+		set.order[at].Frame(f)
+	}
+	return at, nil, true
 }
 
 // drop removes the i-th tracker, and returns its key.

@@ -156,15 +156,24 @@ func (h *opsHandler) End(*session.Session)                    {}
 func TestATrackerThatPanicsIsDroppedAndNamed(t *testing.T) {
 	set := &Set{byIndex: make([]Tracker, len(registry))}
 	bad := panicky{}
+	after := &counting{}
 	set.byIndex[Tasks.Key().index] = bad
-	set.order = []Tracker{bad}
+	set.byIndex[Catalogue.Key().index] = after
+	set.order = []Tracker{bad, after}
 	k, v := set.Frame(&session.Frame{})
-	if k != Tasks.Key() || v != "boom" || set.Get(Tasks.Key()) != nil || len(set.order) != 0 {
+	if k != Tasks.Key() || v != "boom" || set.Get(Tasks.Key()) != nil || len(set.order) != 1 {
 		t.Errorf("got %v %v, set %+v", k, v, set)
+	}
+	if after.frames != 1 {
+		t.Errorf("the tracker after the one that panicked saw %d frames, want 1", after.frames)
 	}
 }
 
 type panicky struct{}
+
+type counting struct{ frames int }
+
+func (c *counting) Frame(*session.Frame) { c.frames++ }
 
 func (panicky) Frame(*session.Frame) { panic("boom") }
 
