@@ -32,7 +32,7 @@ func TestDirectoryPatternsComeFromFormats(t *testing.T) {
 		t.Errorf("with arrows: %s, %v", base(srcs), err)
 	}
 	_, err = Resolve([]string{t.TempDir()}, nil, os.Getenv)
-	if err == nil || !strings.HasSuffix(err.Error(), "(looked for *.jsonl, *.ndjson, *.arrows, *.jsonl.gz, *.ndjson.gz, *.arrows.gz)") {
+	if err == nil || !strings.Contains(err.Error(), "(looked for *.jsonl, *.ndjson, ") || !strings.HasSuffix(err.Error(), ", *.arrows.gz)") {
 		t.Errorf("empty directory: %v", err)
 	}
 }
