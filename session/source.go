@@ -78,11 +78,26 @@ func directory(dir string) ([]Source, error) {
 	}
 	patterns := capturePatterns() // what the registered formats read
 	var out []Source
+	// A directory that is a capture of a directory format (an mcp-rewind
+	// cache) is read as one, and so is such a subdirectory; its files are
+	// not read one by one.
+	src, claimed, ok := dirCapture(dir, entries)
+	if ok {
+		out = append(out, src)
+	}
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".") || !matchesAny(patterns, e.Name()) {
+		path := filepath.Join(dir, e.Name())
+		if info, err := os.Stat(path); err == nil && info.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			if sub, err := os.ReadDir(path); err == nil {
+				if src, _, ok := dirCapture(path, sub); ok {
+					out = append(out, src)
+				}
+			}
 			continue
 		}
-		path := filepath.Join(dir, e.Name())
+		if strings.HasPrefix(e.Name(), ".") || !matchesAny(patterns, e.Name()) || slices.Contains(claimed, e.Name()) {
+			continue
+		}
 		// os.Stat follows links; an empty file is a capture being written
 		// or a failed recording, as in the state directory: skip it.
 		if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() || info.Size() == 0 {
