@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -320,10 +321,14 @@ func (e *harEntry) answered() time.Time {
 }
 
 // responseType is the answer's media type, from its Content-Type header,
-// else from the content's mimeType.
+// else from the content's mimeType when there is content (devtools write
+// "x-unknown" for none).
 func (e *harEntry) responseType() string {
 	if ct := e.resHeaders.get("Content-Type"); ct != "" {
 		return ct
+	}
+	if len(e.resBody) == 0 || e.mimeType == "x-unknown" {
+		return ""
 	}
 	return e.mimeType
 }
@@ -499,6 +504,9 @@ func (rd *harReader) setCurrent(endpoint, id string) {
 // emit adds an entry's frames and damage to session id.
 func (rd *harReader) emit(id, endpoint string, frames []*Frame, damage []heldDamage) {
 	label := labelOf(endpoint)
+	if id == "" {
+		id = rd.name // a request URL the writer left empty
+	}
 	for _, d := range damage {
 		rd.c.Damage(d.Damage, Survived{SessionID: id, Direction: d.dir})
 	}
@@ -559,6 +567,7 @@ func (rd *harReader) flushAll() {
 // method's (the client's when either side may send it).
 func (rd *harReader) callEntry(e *harEntry, u *url.URL) {
 	label := u.Host
+	session := cmp.Or(label, rd.name)
 	path := strings.TrimPrefix(u.Path, "/")
 	if p, err := url.PathUnescape(strings.TrimPrefix(u.EscapedPath(), "/")); err == nil {
 		path = p
@@ -570,8 +579,8 @@ func (rd *harReader) callEntry(e *harEntry, u *url.URL) {
 	if rd.calls == nil {
 		rd.calls = map[string]int64{}
 	}
-	rd.calls[label]++
-	id := rd.calls[label]
+	rd.calls[session]++
+	id := rd.calls[session]
 	dir := methodDirection(method)
 	if dir == DirUnknown {
 		dir = ClientToServer
@@ -584,9 +593,9 @@ func (rd *harReader) callEntry(e *harEntry, u *url.URL) {
 		req.Write(params)
 	}
 	req.WriteByte('}')
-	base := Frame{File: rd.name, Line: e.line, SessionID: label, Label: label}
+	base := Frame{File: rd.name, Line: e.line, SessionID: session, Label: label}
 	if dir == ClientToServer {
-		rd.gap.request(rd.c, label, method, rd.name, e.line)
+		rd.gap.request(rd.c, session, method, rd.name, e.line)
 	}
 	f := base
 	f.Direction, f.Time, f.Raw = dir, e.started, req.Bytes()
@@ -597,7 +606,7 @@ func (rd *harReader) callEntry(e *harEntry, u *url.URL) {
 	case e.status == 0 || (e.status < 200 && strings.EqualFold(e.statusText, "pending")):
 		return // unanswered when mcpsnoop exported it
 	case !validJSON(body):
-		rd.c.Damage(Damage{File: rd.name, Line: e.line, Reason: "the HAR kept no readable answer of this call"}, Survived{SessionID: label, Direction: dir.Opposite()})
+		rd.c.Damage(Damage{File: rd.name, Line: e.line, Reason: "the HAR kept no readable answer of this call"}, Survived{SessionID: session, Direction: dir.Opposite()})
 		return
 	}
 	member := "result"
@@ -610,7 +619,7 @@ func (rd *harReader) callEntry(e *harEntry, u *url.URL) {
 	g.Direction, g.Time, g.Raw = dir.Opposite(), e.answered(), res
 	rd.c.Add(&g)
 	if dir == ClientToServer {
-		rd.gap.answered(label, method, member == "result")
+		rd.gap.answered(session, method, member == "result")
 	}
 }
 
