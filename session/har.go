@@ -361,10 +361,12 @@ func (rd *harReader) httpEntry(e *harEntry) {
 	mcpHeaders := e.reqHeaders.get("Mcp-Session-Id") != "" || e.reqHeaders.get("MCP-Protocol-Version") != "" || e.reqHeaders.get("Mcp-Method") != ""
 	known := rd.endpoints[endpoint] || rd.legacy[e.url] != ""
 	body := bytes.TrimSpace(e.reqBody)
+	isJSON := false
 	switch e.method {
 	case "POST":
 		switch {
 		case jsonRPCBody(body):
+			isJSON = true
 			rd.endpoint(endpoint)
 		case mcpHeaders || known:
 		default:
@@ -394,7 +396,7 @@ func (rd *harReader) httpEntry(e *harEntry) {
 		switch {
 		case !e.hasReqBody || len(body) == 0:
 			damage = append(damage, heldDamage{Damage{File: rd.name, Line: e.line, Reason: "the HAR kept no body of this POST"}, ClientToServer})
-		case validJSON(body):
+		case isJSON || validJSON(body):
 			f.Raw = body
 			frames = append(frames, &f)
 		default:
@@ -522,8 +524,7 @@ func (rd *harReader) emit(id, endpoint string, frames []*Frame, damage []heldDam
 // their own, keyed by the endpoint.
 func (rd *harReader) hold(h heldEntry) {
 	for _, f := range h.frames {
-		f.detach()
-		rd.held += len(f.Raw) + len(f.Text)
+		rd.held += len(f.Raw) + len(f.Text) // bytes of the entry's own, not of the stream's buffer
 	}
 	rd.waiting = append(rd.waiting, h)
 	if len(rd.waiting) > maxHeldEntries || rd.held > maxHeldHARBytes {
