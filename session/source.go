@@ -81,9 +81,13 @@ func directory(dir string) ([]Source, error) {
 	// A directory that is a capture of a directory format (an mcp-rewind
 	// cache) is read as one, and so is such a subdirectory; its files are
 	// not read one by one.
-	src, claimed, ok := dirCapture(dir, entries)
+	src, files, ok := dirCapture(dir, entries)
 	if ok {
 		out = append(out, src)
+	}
+	claimed := map[string]bool{}
+	for _, f := range files {
+		claimed[f] = true
 	}
 	for _, e := range entries {
 		path := filepath.Join(dir, e.Name())
@@ -95,7 +99,7 @@ func directory(dir string) ([]Source, error) {
 			}
 			continue
 		}
-		if strings.HasPrefix(e.Name(), ".") || !matchesAny(patterns, e.Name()) || slices.Contains(claimed, e.Name()) {
+		if strings.HasPrefix(e.Name(), ".") || !matchesAny(patterns, e.Name()) || claimed[e.Name()] {
 			continue
 		}
 		// os.Stat follows links; an empty file is a capture being written
