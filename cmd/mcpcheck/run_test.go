@@ -261,8 +261,12 @@ func TestOutputsAreWrittenWithTheSameExitCode(t *testing.T) {
 	withEnv(t, map[string]string{"NO_COLOR": "1"})
 	dir := t.TempDir()
 	capture := testdata("demo-session.jsonl")
-	plainCode, plainOut, _ := invoke(t, "", capture)
-	args := []string{"check"}
+	// one baseline directory for every run: the first records, the others
+	// read the same file, so its recording time cannot differ between them
+	baselines := filepath.Join(dir, "baselines")
+	invoke(t, "", "--baseline", baselines, capture)
+	plainCode, plainOut, _ := invoke(t, "", "--baseline", baselines, capture)
+	args := []string{"check", "--baseline", baselines}
 	for _, f := range report.Formats() {
 		if f != "text" {
 			args = append(args, "--output", f+"="+filepath.Join(dir, "report."+f))
@@ -290,7 +294,7 @@ func TestOutputsAreWrittenWithTheSameExitCode(t *testing.T) {
 			sariftest.Validate(t, data)
 		}
 		// the file equals what --format renders to stdout
-		_, direct, _ := invoke(t, "", "--format", f, capture)
+		_, direct, _ := invoke(t, "", "--baseline", baselines, "--format", f, capture)
 		if f != "github" && string(data) != direct {
 			t.Errorf("%s file differs from --format %s output", f, f)
 		}
