@@ -22,6 +22,13 @@ fractional, a string or beyond 63 bits makes gap counting meaningless; a member
 name used twice leaves readers to disagree about which value counts. A capture
 the gate cannot read is not a pass.
 
+Formats without envelopes record no direction at all: in plain JSON-RPC (a tee
+of both directions of a stdio server) it is inferred from the method, the open
+request an answer's id names, the request that offered a progress token, or
+which side's numbering of requests an id continues. A message whose sender none
+of these shows is reported here and not judged: guessing would file its
+problems against the wrong side.
+
 When the message itself shows its direction (its method, or the one open
 request it answers or cancels), it is still judged, and the finding says so.`,
 		Fix: `Record with a recorder that writes mcpsnoop envelopes as specified, or
@@ -60,6 +67,13 @@ func (r *invalidEnvelopes) Frame(p *Pass, f *session.Frame) {
 			msg += "; " + directionOutcome(f)
 		case session.DuplicateMember:
 			subject = "envelope member " + Quote(ep.Member, 60) + " twice"
+		case session.Undirected:
+			subject = "direction of " + undirectedWhat(f)
+			if f.Raw == nil && f.HasText {
+				msg += "; the line " + Quote(f.Text, 120) + " was not judged"
+			} else {
+				msg += "; " + directionOutcome(f)
+			}
 		}
 		p.Report(f, subject, "%s", msg)
 	}
@@ -85,6 +99,27 @@ func directionOutcome(f *session.Frame) string {
 		return "its text was not judged"
 	}
 	return "nothing in it could be judged"
+}
+
+// undirectedWhat names, for a stable subject, the kind of message whose
+// direction could not be inferred: its method, else an answer, else text.
+func undirectedWhat(f *session.Frame) string {
+	if f.Raw == nil {
+		return "a line of text"
+	}
+	if jsonscan.FirstByte(f.Raw) == '[' {
+		return "a JSON array"
+	}
+	var method string
+	jsonscan.Top(f.Raw, func(name string, val []byte) {
+		if name == "method" {
+			method, _ = jsonscan.String(val)
+		}
+	})
+	if method != "" {
+		return cut(method, 80)
+	}
+	return "an answer"
 }
 
 // sniffedMessage names a message that was not decoded, for messages.

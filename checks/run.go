@@ -20,6 +20,10 @@ type Config struct {
 	// Suppressions accepts findings by fingerprint (spec §5.1); nil for none.
 	Suppressions *Suppressions
 
+	// InputFormat reads every input as this capture format; nil detects
+	// the format of each (spec §2.2).
+	InputFormat session.Format
+
 	options map[Setting]any // rule options set by Option.Set
 	shared  map[any]any     // run-wide state rules share across sessions (drift.go); made by Run
 }
@@ -40,7 +44,7 @@ func Run(inputs []session.Source, cfg Config) (*Result, error) {
 	sup := newSuppressor(cfg.Suppressions)
 	for _, in := range inputs {
 		d := newDriver(&cfg)
-		if err := readInput(in, d); err != nil {
+		if err := readInput(in, cfg.InputFormat, d); err != nil {
 			return nil, err
 		}
 		res.Files = append(res.Files, in.Name)
@@ -64,13 +68,13 @@ func Run(inputs []session.Source, cfg Config) (*Result, error) {
 	return res, nil
 }
 
-func readInput(in session.Source, h session.Handler) error {
+func readInput(in session.Source, format session.Format, h session.Handler) error {
 	rc, err := in.Open()
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	return session.Read(in.Name, rc, h)
+	return session.ReadAs(in.Name, rc, h, format)
 }
 
 // driver is the session.Handler that feeds rules.

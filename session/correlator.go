@@ -34,8 +34,9 @@ func NewCorrelator(file string, h Handler) *Correlator {
 
 // Add correlates f as the next frame of the session f.SessionID, which is
 // created when first seen (sessions keep that order). f.Raw is decoded here
-// into f.Msg, and a JSON array on the protocol channel is split into its
-// messages; a format leaves Msg unset. A frame with Raw but no known
+// into f.Msg, unless the format did so already (decodeMessage of f.Raw, to
+// read it), and a JSON array on the protocol channel is split into its
+// messages. A frame with Raw but no known
 // Direction gets the one its message shows, when that is unambiguous.
 func (c *Correlator) Add(f *Frame) {
 	s := c.sessions[f.SessionID]
@@ -66,7 +67,9 @@ func (c *Correlator) Add(f *Frame) {
 		}
 		// an empty or broken array: invalid as a whole
 	}
-	f.Msg = decodeMessage(f.Raw)
+	if f.Msg.Kind == NoMessage { // a format may have decoded it already
+		f.Msg = decodeMessage(f.Raw)
+	}
 	s.add(f)
 }
 

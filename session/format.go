@@ -3,6 +3,7 @@ package session
 import (
 	"io"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -51,4 +52,15 @@ func Formats() []Format {
 	registry.RLock()
 	defer registry.RUnlock()
 	return slices.Clone(registry.formats)
+}
+
+// Lookup returns the registered format named name (case-insensitive), or
+// nil when there is none.
+func Lookup(name string) Format {
+	for _, f := range Formats() {
+		if strings.EqualFold(f.Name(), strings.TrimSpace(name)) {
+			return f
+		}
+	}
+	return nil
 }

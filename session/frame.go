@@ -161,6 +161,8 @@ const (
 	FromAnsweredCall                   // the one open request its id answers
 	FromCancelledCall                  // the one request it cancels
 	FromTask                           // the task it asks or reports about
+	FromProgress                       // the request that offered its progress token
+	FromNumbering                      // its id continues one side's numbering of requests
 )
 
 // String says what the direction was inferred from, for messages.
@@ -174,6 +176,10 @@ func (i Inference) String() string {
 		return "the request it cancels"
 	case FromTask:
 		return "its task"
+	case FromProgress:
+		return "the request that offered its progress token"
+	case FromNumbering:
+		return "the numbering of its sender's requests"
 	}
 	return "nothing"
 }
@@ -185,6 +191,9 @@ const (
 	BadDirection    EnvelopeFault = iota + 1 // direction missing, unknown or not a string
 	BadSeq                                   // seq present but not a non-negative 63-bit integer
 	DuplicateMember                          // a member name used twice
+	// Undirected: the format records no direction (plain JSON-RPC) and
+	// none could be inferred for this frame.
+	Undirected
 )
 
 // EnvelopeProblem is one thing wrong with an envelope.

@@ -11,7 +11,7 @@ import (
 // frames, damage or a clean error; never a panic, a hang or a dropped
 // frame. Seeds are the fixtures of testdata/formats and shapes of damage.
 func FuzzReadHTTPFormats(f *testing.F) {
-	for _, pattern := range []string{"*.har", "*.logrocket.json"} {
+	for _, pattern := range []string{"har/*.har", "logrocket/*.logrocket.json"} {
 		paths, _ := filepath.Glob(filepath.Join("..", "testdata", "formats", pattern))
 		for _, p := range paths {
 			if data, err := os.ReadFile(p); err == nil {

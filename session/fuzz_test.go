@@ -13,6 +13,8 @@ func FuzzRead(f *testing.F) {
 	paths, _ := filepath.Glob(filepath.Join("..", "testdata", "*.jsonl"))
 	fixtures, _ := filepath.Glob(filepath.Join("..", "checks", "testdata", "*", "*.jsonl"))
 	paths = append(paths, fixtures...) // every rule's damage and envelope problems
+	formats, _ := filepath.Glob(filepath.Join("..", "testdata", "formats", "*", "*"))
+	paths = append(paths, formats...) // the other capture formats (directories are skipped)
 	for _, p := range paths {
 		if data, err := os.ReadFile(p); err == nil {
 			f.Add(data)

@@ -100,6 +100,7 @@ func methodDirection(method string) Direction {
 		return ClientToServer
 	case "sampling/createMessage", "elicitation/create", "roots/list",
 		"notifications/message", "notifications/resources/updated", "notifications/elicitation/complete",
+		"notifications/subscriptions/acknowledged",
 		"notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed":
 		return ServerToClient
 	}

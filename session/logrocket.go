@@ -142,9 +142,9 @@ type generation struct {
 	initialized bool
 }
 
-// member is a top-level member kept while it is not known whether its
+// keptMember is a top-level member kept while it is not known whether its
 // object is a batch or an event.
-type member struct {
+type keptMember struct {
 	name string
 	val  []byte
 }
@@ -152,7 +152,7 @@ type member struct {
 // object reads a batch (its events one by one) or a single event.
 func (rd *lrReader) object(js *jsonStream) error {
 	line := js.line
-	var kept []member
+	var kept []keptMember
 	batch := false
 	err := js.object(func(name string) error {
 		if name == "events" {
@@ -187,7 +187,7 @@ func (rd *lrReader) object(js *jsonStream) error {
 		if name == "appID" {
 			rd.appID, _ = jsonscan.String(val)
 		}
-		kept = append(kept, member{name, bytes.Clone(val)})
+		kept = append(kept, keptMember{name, bytes.Clone(val)})
 		return nil
 	})
 	if err != nil || batch {

@@ -61,7 +61,12 @@ func (e *NotCaptureError) Error() string {
 // registered format in turn. It returns a *NotCaptureError when r is not a
 // capture, or the read error that stopped it; damage inside a capture is
 // reported through h and is not an error.
-func Read(name string, r io.Reader, h Handler) error {
+func Read(name string, r io.Reader, h Handler) error { return ReadAs(name, r, h, nil) }
+
+// ReadAs is Read with the format forced: r is read as f, and a capture f
+// does not recognise is a *NotCaptureError naming f. A nil f detects the
+// format as Read does.
+func ReadAs(name string, r io.Reader, h Handler, f Format) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var in io.Reader = br
 	if head, _ := br.Peek(2); len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
@@ -74,6 +79,9 @@ func Read(name string, r io.Reader, h Handler) error {
 	}
 	head, body, err := sniff(in)
 	formats := Formats()
+	if f != nil {
+		formats = []Format{f}
+	}
 	for _, f := range formats {
 		if !f.Detect(head) {
 			continue
@@ -94,6 +102,9 @@ func Read(name string, r io.Reader, h Handler) error {
 	names := make([]string, len(formats))
 	for i, f := range formats {
 		names[i] = f.Name()
+	}
+	if f != nil && line > 0 {
+		reason = "it does not match the forced format " + f.Name()
 	}
 	return &NotCaptureError{File: name, Line: line, Reason: reason, Formats: names}
 }

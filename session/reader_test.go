@@ -128,7 +128,7 @@ func TestNotACapture(t *testing.T) {
 		{"empty", "", 0, "the file is empty"},
 		{"blank", "\n\n  \n", 0, "the file is empty"},
 		{"plain text", "hello\n" + env(1, "c2s", `{}`), 1, "not a JSON envelope"},
-		{"JSON-RPC without envelope", "\n" + `{"jsonrpc":"2.0","id":1,"method":"ping"}`, 2, "not an envelope"},
+		{"a JSON log line", "\n" + `{"level":"info","msg":"listening on :8080"}`, 2, "not an envelope"},
 		{"JSON array", `[1,2,3]`, 1, "not a JSON envelope"},
 		{"no session anywhere", `{"direction":"c2s","raw":{}}`, 0, "no envelope has a session_id"},
 	}

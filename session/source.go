@@ -26,6 +26,12 @@ type Source struct {
 // mcpsnoop session ids, and, with no argument, the newest mcpsnoop session.
 // getenv reads the environment (os.Getenv in production).
 func Resolve(args []string, stdin io.Reader, getenv func(string) string) ([]Source, error) {
+	return ResolveFor(args, stdin, getenv, nil)
+}
+
+// ResolveFor is Resolve for captures of format f: a directory contributes
+// the files f reads (every registered format's when f is nil).
+func ResolveFor(args []string, stdin io.Reader, getenv func(string) string, f Format) ([]Source, error) {
 	if len(args) == 0 {
 		src, err := newestSession(getenv)
 		if err != nil {
@@ -47,7 +53,7 @@ func Resolve(args []string, stdin io.Reader, getenv func(string) string) ([]Sour
 		info, err := os.Stat(arg)
 		switch {
 		case err == nil && info.IsDir():
-			srcs, err := directory(arg)
+			srcs, err := directory(arg, f)
 			if err != nil {
 				return nil, err
 			}
@@ -71,12 +77,16 @@ func fileSource(path string) Source {
 	return Source{Name: path, Open: func() (io.ReadCloser, error) { return os.Open(path) }}
 }
 
-func directory(dir string) ([]Source, error) {
+func directory(dir string, f Format) ([]Source, error) {
 	entries, err := os.ReadDir(dir) // sorted by name
 	if err != nil {
 		return nil, err
 	}
-	patterns := capturePatterns() // what the registered formats read
+	formats := Formats()
+	if f != nil {
+		formats = []Format{f}
+	}
+	patterns := capturePatterns(formats) // what the formats read
 	var out []Source
 	// A directory that is a capture of a directory format (an mcp-rewind
 	// cache) is read as one, and so is such a subdirectory; its files are
@@ -165,11 +175,11 @@ func newestSession(getenv func(string) string) (Source, error) {
 	return fileSource(cs[0].path), nil
 }
 
-// capturePatterns are the file name patterns of every registered format,
-// then their compressed forms.
-func capturePatterns() []string {
+// capturePatterns are the file name patterns of formats, then their
+// compressed forms.
+func capturePatterns(formats []Format) []string {
 	var plain []string
-	for _, f := range Formats() {
+	for _, f := range formats {
 		for _, p := range f.Patterns() {
 			if !slices.Contains(plain, p) {
 				plain = append(plain, p)

@@ -32,7 +32,13 @@ func TestDirectoryPatternsComeFromFormats(t *testing.T) {
 		t.Errorf("with arrows: %s, %v", base(srcs), err)
 	}
 	_, err = Resolve([]string{t.TempDir()}, nil, os.Getenv)
-	if err == nil || !strings.Contains(err.Error(), "(looked for *.jsonl, *.ndjson, ") || !strings.HasSuffix(err.Error(), ", *.arrows.gz)") {
+	if want := "(looked for " + strings.Join(capturePatterns(Formats()), ", ") + ")"; err == nil || !strings.HasSuffix(err.Error(), want) ||
+		!strings.Contains(want, "*.jsonl, *.ndjson") || !strings.Contains(want, "*.arrows.gz") {
 		t.Errorf("empty directory: %v", err)
+	}
+	// A forced format reads only its own files.
+	srcs, err = ResolveFor([]string{dir}, nil, os.Getenv, arrows{})
+	if err != nil || base(srcs) != "a.arrows e.arrows.gz" {
+		t.Errorf("arrows forced: %s, %v", base(srcs), err)
 	}
 }

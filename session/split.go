@@ -50,6 +50,10 @@ func bufferSize() int {
 // maxJunk is how much of a non-JSON line is kept to report and sniff.
 const maxJunk = 4 << 10
 
+// notJSON is the torn reason of text that is not JSON at all (a line of
+// junk), as opposed to JSON that breaks off.
+const notJSON = "not a JSON object"
+
 // chunk is one top-level piece of a capture: a complete JSON object or array,
 // or something that is not (junk, a torn envelope).
 type chunk struct {
@@ -128,7 +132,7 @@ func (s *splitter) endOfInput() (chunk, error) {
 		return c, nil
 	case s.junk:
 		s.junk = false
-		return chunk{data: s.junkBuf, line: s.junkLine, torn: "not a JSON object"}, nil
+		return chunk{data: s.junkBuf, line: s.junkLine, torn: notJSON}, nil
 	case errors.Is(s.err, io.EOF):
 		return chunk{}, io.EOF
 	}
@@ -195,7 +199,7 @@ func (s *splitter) scan() (chunk, bool) {
 			}
 			s.junk = false
 			s.piece = b[i:]
-			return chunk{data: bytes.TrimRight(s.junkBuf, "\r"), line: s.junkLine, torn: "not a JSON object"}, true
+			return chunk{data: bytes.TrimRight(s.junkBuf, "\r"), line: s.junkLine, torn: notJSON}, true
 		}
 		if s.depth == 0 {
 			c := b[i]

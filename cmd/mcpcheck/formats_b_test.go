@@ -27,14 +27,13 @@ var formatTwins = []struct {
 	capture, twin string
 	rules         []string // rules the pair must show, so that agreeing on nothing proves nothing
 }{
-	{"streamable-http.har", "streamable-http.mcpsnoop.jsonl", []string{"unknown-tool", "tool-error", "jsonrpc-error", "truncated-capture", "deprecated-feature"}},
-	{"routing-2026.har", "routing-2026.mcpsnoop.jsonl", []string{"routing-header"}},
-	{"mcpsnoop-export.har", "mcpsnoop-export.mcpsnoop.jsonl", []string{"pending-request", "input-schema", "capability", "jsonrpc-error", "tool-error", "truncated-capture"}},
-	{"rewind-cache", "rewind-cache.mcpsnoop.jsonl", []string{"jsonrpc-error", "tool-error", "truncated-capture"}},
-	{"billing.logrocket.json", "billing.logrocket.mcpsnoop.jsonl", []string{"jsonrpc-error", "tool-error", "deprecated-feature", "truncated-capture"}},
+	{"har/streamable-http.har", "mcpsnoop/har-streamable-http.jsonl", []string{"unknown-tool", "tool-error", "jsonrpc-error", "truncated-capture", "deprecated-feature"}},
+	{"har/routing-2026.har", "mcpsnoop/har-routing-2026.jsonl", []string{"routing-header"}},
+	{"har/mcpsnoop-export.har", "mcpsnoop/har-mcpsnoop-export.jsonl", []string{"pending-request", "input-schema", "capability", "jsonrpc-error", "tool-error", "truncated-capture"}},
+	{"mcp-rewind/rewind-cache", "mcpsnoop/mcp-rewind-cache.jsonl", []string{"jsonrpc-error", "tool-error", "truncated-capture"}},
+	{"logrocket/billing.logrocket.json", "mcpsnoop/logrocket-billing.jsonl", []string{"jsonrpc-error", "tool-error", "deprecated-feature", "truncated-capture"}},
 }
 
-func formatFixture(name string) string { return testdata(filepath.Join("formats", name)) }
 
 // checkJSON runs a check of path with the baseline directory baselines,
 // emptied first (the same path for runs whose messages are compared), and
@@ -129,7 +128,7 @@ func findingLines(rep report.JSONReport) string {
 // the body, fails a gate on routing-header.
 func TestHARRoutingHeaderMismatch(t *testing.T) {
 	withEnv(t, map[string]string{"NO_COLOR": "1"})
-	path := formatFixture("routing-2026.har")
+	path := formatFixture("har/routing-2026.har")
 	code, rep := checkJSON(t, t.TempDir(), path)
 	var msgs []string
 	for _, f := range rep.Sessions[0].Findings {
@@ -152,7 +151,7 @@ func TestHARRoutingHeaderMismatch(t *testing.T) {
 // ones.
 func TestFormatDetectionIsUnambiguous(t *testing.T) {
 	var paths []string
-	for _, pattern := range []string{testdata("formats/*"), testdata("*.jsonl"), filepath.Join("..", "..", "..", "shared", "captures", "*.jsonl")} {
+	for _, pattern := range []string{testdata("formats/*/*"), testdata("*.jsonl"), filepath.Join("..", "..", "..", "shared", "captures", "*.jsonl")} {
 		m, _ := filepath.Glob(pattern)
 		paths = append(paths, m...)
 	}
@@ -191,6 +190,9 @@ func TestFormatDetectionIsUnambiguous(t *testing.T) {
 			}
 			seen[by[0]] = true
 			want := "mcpsnoop"
+			if dir := filepath.Base(filepath.Dir(src.Name)); dir != "formats" && filepath.Base(filepath.Dir(filepath.Dir(src.Name))) == "formats" {
+				want = dir // testdata/formats/NAME holds that format's fixtures
+			}
 			switch base := filepath.Base(src.Name); {
 			case strings.HasSuffix(base, ".har"):
 				want = "har"
@@ -198,6 +200,7 @@ func TestFormatDetectionIsUnambiguous(t *testing.T) {
 				want = "logrocket"
 			case base == "rewind-cache":
 				want = "mcp-rewind"
+			case want != "mcpsnoop":
 			case !strings.HasSuffix(base, ".jsonl"):
 				continue // another format's fixture: its own tests say which
 			}
@@ -218,7 +221,7 @@ func TestFormatDetectionIsUnambiguous(t *testing.T) {
 func TestRewindCacheInADirectoryOfCaptures(t *testing.T) {
 	withEnv(t, map[string]string{"NO_COLOR": "1"})
 	dir := t.TempDir()
-	copyTree(t, formatFixture("rewind-cache"), filepath.Join(dir, "rewind-cache"))
+	copyTree(t, formatFixture("mcp-rewind/rewind-cache"), filepath.Join(dir, "rewind-cache"))
 	copyTree(t, testdata("clean-stdio.jsonl"), filepath.Join(dir, "clean-stdio.jsonl"))
 	_, rep := checkJSON(t, t.TempDir(), dir)
 	want := []string{filepath.Join(dir, "clean-stdio.jsonl"), filepath.Join(dir, "rewind-cache")}

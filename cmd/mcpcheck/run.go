@@ -101,7 +101,7 @@ Usage:
   mcpcheck suppress FINGERPRINT... --reason TEXT [--expires YYYY-MM-DD] [--file FILE] [--from CAPTURE]...
   mcpcheck version
 
-CAPTURE is a file (.gz is decompressed), a directory (its *.jsonl files), - for
+CAPTURE is a file (.gz is decompressed), a directory (its capture files), - for
 standard input, or an mcpsnoop session id; with none, the newest mcpsnoop session.
 
 Exit codes: 0 passed, 1 findings failed the gate, 2 nothing was checked.
@@ -127,6 +127,7 @@ type checkOptions struct {
 	quiet             bool
 	color             string
 	baselineDir       string
+	inputFormat       string
 	help              bool
 }
 
@@ -149,6 +150,7 @@ func checkFlags(o *checkOptions) *pflag.FlagSet {
 	fs.StringVar(&o.category, "category", "", "code-scanning category: SARIF automationDetails.id becomes mcpcheck/CATEGORY/")
 	fs.BoolVar(&o.quiet, "quiet", false, "text: print only failing findings and the verdict")
 	fs.StringVar(&o.color, "color", "auto", "text colouring: auto, always, never")
+	fs.StringVar(&o.inputFormat, "input-format", "", "read every capture as this format instead of detecting it: "+strings.Join(formatNames(), ", "))
 	fs.StringVar(&o.baselineDir, "baseline", "", "tool-baseline directory (default $MCPCHECK_HOME/baselines, else $XDG_STATE_HOME/mcpcheck/baselines, else ~/.local/state/mcpcheck/baselines)")
 	fs.BoolVarP(&o.help, "help", "h", false, "show this help")
 	return fs
@@ -215,7 +217,7 @@ func runCheck(args []string, stdin io.Reader, stdout io.Writer) (int, error) {
 	if err != nil {
 		return exitUsage, err
 	}
-	sources, err := session.Resolve(fs.Args(), stdin, getenv)
+	sources, err := session.ResolveFor(fs.Args(), stdin, getenv, cfg.InputFormat)
 	if err != nil {
 		return exitUsage, err
 	}
@@ -261,6 +263,12 @@ func checkConfig(o *checkOptions, catalogue []*checks.Rule) (checks.Config, erro
 			rules = append(rules, r)
 		}
 	}
+	var input session.Format
+	if name := strings.TrimSpace(o.inputFormat); name != "" {
+		if input = session.Lookup(name); input == nil {
+			return checks.Config{}, usagef("--input-format: unknown format %q; valid: %s", o.inputFormat, strings.Join(formatNames(), ", "))
+		}
+	}
 	a := checks.Assertions{ExpectTools: o.expectTools, ForbidTools: o.forbidTools}
 	if a.MaxDuration, err = parseBudget("--max-duration", o.maxDuration); err != nil {
 		return checks.Config{}, err
@@ -272,7 +280,17 @@ func checkConfig(o *checkOptions, catalogue []*checks.Rule) (checks.Config, erro
 		return checks.Config{}, usagef("--max-round-trips: %d is negative", o.maxRoundTrips)
 	}
 	a.MaxRoundTrips = o.maxRoundTrips
-	return checks.Config{Rules: rules, Catalogue: catalogue, Gate: gate, Assertions: a}, nil
+	return checks.Config{Rules: rules, Catalogue: catalogue, Gate: gate, Assertions: a, InputFormat: input}, nil
+}
+
+// formatNames are the capture formats --input-format accepts: the
+// registered ones.
+func formatNames() []string {
+	var names []string
+	for _, f := range session.Formats() {
+		names = append(names, f.Name())
+	}
+	return names
 }
 
 func parseBudget(flag, v string) (*time.Duration, error) {

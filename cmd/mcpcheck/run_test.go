@@ -163,8 +163,11 @@ func TestUsageErrorsCheckNothing(t *testing.T) {
 	os.WriteFile(empty, nil, 0o644)
 	emptyDir := filepath.Join(dir, "nothing-here")
 	os.Mkdir(emptyDir, 0o755)
+	jsonLog := filepath.Join(dir, "server-log.jsonl")
+	os.WriteFile(jsonLog, []byte(`{"level":"info","msg":"listening on :8080"}`+"\n"), 0o644)
 	jsonrpc := filepath.Join(dir, "plain.jsonl")
-	os.WriteFile(jsonrpc, []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n"), 0o644)
+	os.WriteFile(jsonrpc, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`+"\n"), 0o644)
+	tried := "(formats tried: " + strings.Join(formatNames(), ", ") + ")"
 	noSession := filepath.Join(dir, "nosession.jsonl")
 	os.WriteFile(noSession, []byte(`{"direction":"c2s","raw":{"jsonrpc":"2.0","id":1,"method":"ping"}}`+"\n"), 0o644)
 	capture := testdata("clean-stdio.jsonl")
@@ -189,11 +192,14 @@ func TestUsageErrorsCheckNothing(t *testing.T) {
 		{"bad duration", []string{"--max-duration", "soon", capture}, "is not a duration"},
 		{"bad color", []string{"--color", "pink", capture}, "is not auto, always or never"},
 		{"missing path", []string{filepath.Join(dir, "missing.jsonl")}, "no such file or directory"},
-		{"plain text", []string{plain}, plain + ":1: not a capture: the first line is not a JSON envelope (formats tried: mcpsnoop, har, logrocket, mcp-rewind)"},
+		{"plain text", []string{plain}, plain + ":1: not a capture: the first line is not a JSON envelope " + tried},
 		{"empty file", []string{empty}, empty + ": not a capture: the file is empty"},
-		{"empty directory", []string{emptyDir}, "no non-empty capture files in directory (looked for *.jsonl, *.ndjson, *.har, *.logrocket.json, *.logrocket.jsonl, *.jsonl.gz, *.ndjson.gz, *.har.gz, *.logrocket.json.gz, *.logrocket.jsonl.gz)"},
+		{"empty directory", []string{emptyDir}, "no non-empty capture files in directory (looked for "},
+		{"empty directory of a forced format", []string{"--input-format", "claude-desktop", emptyDir}, "(looked for mcp-server-*.log, mcp-server-*.log.gz)"},
 		{"empty fail-on", []string{"--fail-on=", capture}, "--fail-on is empty"},
-		{"plain JSON-RPC", []string{jsonrpc}, jsonrpc + `:1: not a capture: the first object is not an envelope (formats tried: mcpsnoop, har, logrocket, mcp-rewind)`},
+		{"a JSON log", []string{jsonLog}, jsonLog + `:1: not a capture: the first object is not an envelope ` + tried},
+		{"plain JSON-RPC forced to mcpsnoop", []string{"--input-format", "mcpsnoop", jsonrpc}, jsonrpc + `:1: not a capture: it does not match the forced format mcpsnoop (formats tried: mcpsnoop)`},
+		{"unknown input format", []string{"--input-format", "pcap", capture}, `--input-format: unknown format "pcap"; valid: ` + strings.Join(formatNames(), ", ")},
 		{"no session id", []string{noSession}, "no envelope has a session_id"},
 		{"one bad among good", []string{capture, plain}, plain + ":1:"},
 		{"explain unknown", []string{"explain", "no-such-rule"}, `unknown rule "no-such-rule"`},
