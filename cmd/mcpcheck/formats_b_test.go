@@ -34,7 +34,6 @@ var formatTwins = []struct {
 	{"logrocket/billing.logrocket.json", "mcpsnoop/logrocket-billing.jsonl", []string{"jsonrpc-error", "tool-error", "deprecated-feature", "truncated-capture"}},
 }
 
-
 // checkJSON runs a check of path with the baseline directory baselines,
 // emptied first (the same path for runs whose messages are compared), and
 // returns the JSON report.
