@@ -135,3 +135,13 @@ func generatedCalls(b testing.TB, calls int) []byte {
 		out.Write(line)
 	}
 }
+
+// BenchmarkGenerateCapture is the cost of making the benchmarks' capture
+// alone, to subtract from instruction counts of a whole benchmark binary.
+func BenchmarkGenerateCapture(b *testing.B) {
+	for b.Loop() {
+		if _, err := io.ReadAll(sessiontest.Capture(64<<20, 4<<20)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
