@@ -49,6 +49,9 @@ func benchmarkRules(b *testing.B, rules []*Rule) {
 	}
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	frames := bytes.Count(data, []byte("\n")) // one envelope, one message a line
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
 	for b.Loop() {
 		src := session.Source{Name: "generated.jsonl", Open: func() (io.ReadCloser, error) {
 			return io.NopCloser(bytes.NewReader(data)), nil
@@ -61,6 +64,9 @@ func benchmarkRules(b *testing.B, rules []*Rule) {
 			b.Fatal("no sessions")
 		}
 	}
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(frames), "frames/op")
+	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(b.N)/float64(frames), "allocs/frame")
 }
 
 // BenchmarkSecurityRulesCost measures what tool-poisoning and secret-leak
