@@ -165,7 +165,7 @@ func decodeMessage(raw json.RawMessage) (m Message) {
 	}
 	if w.JSONRPC != nil {
 		m.HasVersion = true
-		m.Version, _ = jsonscan.String(w.JSONRPC) // a non-string leaves Version empty
+		m.Version, _ = knownString(w.JSONRPC) // a non-string leaves Version empty
 	}
 	if w.ID != nil {
 		m.HasID = true
@@ -174,7 +174,7 @@ func decodeMessage(raw json.RawMessage) (m Message) {
 	m.Params, m.Result = w.Params, w.Result
 	if w.Method != nil {
 		var ok bool
-		if m.Method, ok = jsonscan.String(w.Method); !ok {
+		if m.Method, ok = knownString(w.Method); !ok {
 			m.Kind, m.Problem = Invalid, "method is a JSON "+jsonscan.Kind(w.Method)+", not a string"
 			return m
 		}

@@ -1,0 +1,39 @@
+package session
+
+import "github.com/mcpcheck/mcpcheck/internal/jsonscan"
+
+// knownStrings are the strings nearly every message repeats: the JSON-RPC
+// version and the protocol's method names (from the MCP schemas of every
+// revision). Reading them from this table instead of allocating each time
+// keeps the per-frame cost of decoding a message down; a method not in it
+// is allocated as before.
+var knownStrings = func() map[string]string {
+	m := map[string]string{}
+	for _, s := range []string{
+		"2.0",
+		"initialize", "ping", "completion/complete", "elicitation/create", "logging/setLevel",
+		"prompts/get", "prompts/list", "resources/list", "resources/read", "resources/subscribe",
+		"resources/templates/list", "resources/unsubscribe", "roots/list", "sampling/createMessage",
+		"server/discover", "subscriptions/listen", "tasks/cancel", "tasks/get", "tasks/list",
+		"tasks/result", "tools/call", "tools/list",
+		"notifications/cancelled", "notifications/elicitation/complete", "notifications/initialized",
+		"notifications/message", "notifications/progress", "notifications/prompts/list_changed",
+		"notifications/resources/list_changed", "notifications/resources/updated",
+		"notifications/roots/list_changed", "notifications/subscriptions/acknowledged",
+		"notifications/tasks/status", "notifications/tools/list_changed",
+	} {
+		m[s] = s
+	}
+	return m
+}()
+
+// knownString is jsonscan.String(val), without an allocation when val is
+// one of knownStrings written without escapes.
+func knownString(val []byte) (string, bool) {
+	if len(val) >= 2 && val[0] == '"' {
+		if s, ok := knownStrings[string(val[1:len(val)-1])]; ok {
+			return s, true
+		}
+	}
+	return jsonscan.String(val)
+}
