@@ -256,7 +256,7 @@ func decodeParams(v []byte) *RequestParams {
 	_ = jsonscan.EachMember(v, func(name, val []byte) {
 		switch string(name) {
 		case "name":
-			p.Name, _ = jsonscan.String(val)
+			p.Name, _ = jsonscan.Names.String(val)
 		case "uri":
 			p.URI, _ = jsonscan.String(val)
 		case "_meta":

@@ -3,6 +3,7 @@ package jsonscan
 import (
 	"bytes"
 	"hash/maphash"
+	"sync/atomic"
 )
 
 // Interner returns the same string for the same short JSON string value,
@@ -40,4 +41,36 @@ func (in *Interner) String(val []byte) (string, bool) {
 		*slot = string(inner)
 	}
 	return *slot, true
+}
+
+// Names is an interner shared by every reader, safe for concurrent use, for
+// the names requests repeat (tool, prompt and resource names) where no
+// reader's own table is at hand. A hit costs no allocation; a miss
+// allocates the string and replaces the slot.
+var Names sharedInterner
+
+type sharedInterner struct {
+	seed  maphash.Seed
+	table [internSlots]atomic.Pointer[string]
+}
+
+func init() { Names.seed = maphash.MakeSeed() }
+
+// String is String(val), from the table when val is short and has no
+// escapes.
+func (in *sharedInterner) String(val []byte) (string, bool) {
+	if len(val) < 2 || val[0] != '"' || len(val)-2 > internMax {
+		return String(val)
+	}
+	inner := val[1 : len(val)-1]
+	if bytes.IndexByte(inner, '\\') >= 0 {
+		return String(val)
+	}
+	slot := &in.table[maphash.Bytes(in.seed, inner)%internSlots]
+	if p := slot.Load(); p != nil && *p == string(inner) {
+		return *p, true
+	}
+	s := string(inner)
+	slot.Store(&s)
+	return s, true
 }

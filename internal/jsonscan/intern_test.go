@@ -31,3 +31,39 @@ func TestInternerReuses(t *testing.T) {
 		t.Errorf("%v allocations for a value seen before", n)
 	}
 }
+
+func TestNamesMatchesString(t *testing.T) {
+	for _, v := range []string{`"read_file"`, `""`, `"a\"b"`, `"` + strings.Repeat("y", 200) + `"`, `null`, `"read_file"`} {
+		want, wantOK := String([]byte(v))
+		got, ok := Names.String([]byte(v))
+		if got != want || ok != wantOK {
+			t.Errorf("Names.String(%s) = %q, %v; String gives %q, %v", v, got, ok, want, wantOK)
+		}
+	}
+	buf := []byte(`"search_files"`)
+	Names.String(buf)
+	if n := testing.AllocsPerRun(100, func() { Names.String(buf) }); n != 0 {
+		t.Errorf("%v allocations for a name seen before", n)
+	}
+}
+
+// TestNamesConcurrent: readers on several goroutines share the table (run
+// with -race).
+func TestNamesConcurrent(t *testing.T) {
+	done := make(chan bool)
+	for g := range 4 {
+		go func() {
+			for i := range 2000 {
+				v := []byte(`"tool_` + strings.Repeat("x", (g+i)%7) + `"`)
+				want, _ := String(v)
+				if got, _ := Names.String(v); got != want {
+					t.Errorf("got %q, want %q", got, want)
+				}
+			}
+			done <- true
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+}
