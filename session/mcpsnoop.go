@@ -40,6 +40,8 @@ var envelopeStart = []byte(`{"session_id"`)
 func (mcpsnoop) Read(name string, r io.Reader, c *Correlator) error {
 	rd := &snoopReader{name: name, c: c}
 	sp := newSplitter(r, maxEnvelope)
+	_, rd.reuse = c.h.(FrameReleaser)
+	rd.poison = rd.reuse && sp.wipe
 	sp.recordStart = envelopeStart
 	for {
 		ch, err := sp.next()
@@ -69,7 +71,12 @@ type snoopReader struct {
 	c     *Correlator
 	began bool     // an envelope of a session was read
 	env   envelope // reused: one allocation per file, not per envelope
+	frame Frame    // reused likewise for a FrameReleaser: what correlation holds back, it copies (detach)
+	reuse bool
 	strs  jsonscan.Interner
+	// poison overwrites the frame after each envelope (with a test buffer
+	// size), so that anything keeping it without detaching sees garbage.
+	poison bool
 }
 
 // chunkKind is what a piece of the capture turned out to be.
@@ -107,7 +114,15 @@ func (rd *snoopReader) chunk(c chunk) chunkKind {
 		return notEnvelope
 	}
 	rd.began = true
-	rd.c.Add(env.frame(rd.name, c.line))
+	f := &rd.frame
+	if !rd.reuse {
+		f = new(Frame)
+	}
+	env.fill(f, rd.name, c.line)
+	rd.c.Add(f)
+	if rd.poison {
+		*f = poisoned
+	}
 	return envelopeRead
 }
 
@@ -188,8 +203,13 @@ type envelope struct {
 	Duplicate          string // a member name used twice, if any
 }
 
-func (e *envelope) frame(file string, line int) *Frame {
-	f := &Frame{
+// poisoned is what a reused frame holds between envelopes in tests.
+var poisoned = Frame{File: "poisoned", Line: -1, SessionID: "poisoned: a frame kept without detach",
+	Direction: Direction(99), Raw: json.RawMessage(`{"poisoned":true}`), Msg: Message{Kind: Invalid, Problem: "poisoned"}}
+
+// fill makes f the frame of the envelope.
+func (e *envelope) fill(f *Frame, file string, line int) {
+	*f = Frame{
 		File: file, Line: line,
 		SessionID: e.SessionID, Label: e.ServerLabel,
 		Transport: e.Transport, ConnID: e.ConnID,
@@ -217,7 +237,6 @@ func (e *envelope) frame(file string, line int) *Frame {
 	if e.Text != nil {
 		f.Text, f.HasText = *e.Text, true
 	}
-	return f
 }
 
 // envelopeTime parses ts (raw, nil when absent); zero when it is not an
