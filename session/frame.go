@@ -134,6 +134,7 @@ type Frame struct {
 
 	view     mcp.View // typed views of Msg, made on first use
 	viewMade bool
+	store    *msgStore // where Msg's params and result are decoded; the reader's, for a reused frame
 }
 
 // View returns the typed MCP views of the frame's message, decoded on first
@@ -278,6 +279,7 @@ func (p Pairing) String() string {
 func (f *Frame) detach() *Frame {
 	g := new(Frame)
 	*g = *f
+	g.store = nil // the reader's, reused for the next envelope
 	if g.Raw != nil {
 		g.Raw = append(json.RawMessage(nil), g.Raw...)
 		g.Msg = decodeMessage(g.Raw)

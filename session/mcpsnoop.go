@@ -73,6 +73,7 @@ type snoopReader struct {
 	env   envelope // reused: one allocation per file, not per envelope
 	frame Frame    // reused likewise for a FrameReleaser: what correlation holds back, it copies (detach)
 	reuse bool
+	store msgStore // the reused frame's decoded params and result
 	strs  jsonscan.Interner
 	// poison overwrites the frame after each envelope (with a test buffer
 	// size), so that anything keeping it without detaching sees garbage.
@@ -119,9 +120,13 @@ func (rd *snoopReader) chunk(c chunk) chunkKind {
 		f = new(Frame)
 	}
 	env.fill(f, rd.name, c.line)
+	if rd.reuse {
+		f.store = &rd.store
+	}
 	rd.c.Add(f)
 	if rd.poison {
 		*f = poisoned
+		rd.store = poisonedStore
 	}
 	return envelopeRead
 }
@@ -206,6 +211,8 @@ type envelope struct {
 // poisoned is what a reused frame holds between envelopes in tests.
 var poisoned = Frame{File: "poisoned", Line: -1, SessionID: "poisoned: a frame kept without detach",
 	Direction: Direction(99), Raw: json.RawMessage(`{"poisoned":true}`), Msg: Message{Kind: Invalid, Problem: "poisoned"}}
+
+var poisonedStore = msgStore{req: RequestParams{Name: "poisoned", URI: "poisoned:"}, res: ResultFields{IsError: true, ProtocolVersion: "poisoned"}}
 
 // fill makes f the frame of the envelope.
 func (e *envelope) fill(f *Frame, file string, line int) {
