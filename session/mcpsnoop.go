@@ -43,6 +43,7 @@ func (mcpsnoop) Read(name string, r io.Reader, c *Correlator) error {
 	_, rd.reuse = c.h.(FrameReleaser)
 	rd.poison = rd.reuse && sp.wipe
 	sp.recordStart = envelopeStart
+	sp.wholeLines = true // chunk reports a whole line that is not one value
 	for {
 		ch, err := sp.next()
 		if errors.Is(err, io.EOF) {
@@ -56,7 +57,10 @@ func (mcpsnoop) Read(name string, r io.Reader, c *Correlator) error {
 			}
 			return fmt.Errorf("%s:%d: %w", name, sp.line, err)
 		}
-		if rd.chunk(ch) == unparsable {
+		switch rd.chunk(ch) {
+		case notWhole:
+			sp.undoWhole() // scanned, it is cut as scanning cuts it
+		case unparsable:
 			sp.dropLine() // what follows on the line cannot be trusted either
 		}
 	}
@@ -88,6 +92,7 @@ const (
 	notEnvelope            // valid JSON, but not an envelope of a session
 	unparsable             // a complete piece that is not valid JSON
 	tornPiece              // the splitter already cut it off
+	notWhole               // a whole line taken unscanned is not one JSON value
 )
 
 // chunk reads one piece of the capture.
@@ -107,6 +112,9 @@ func (rd *snoopReader) chunk(c chunk) chunkKind {
 	env := &rd.env
 	*env = envelope{}
 	if err := env.decode(c.data, &rd.strs); err != nil {
+		if c.whole {
+			return notWhole // nothing reported: the line is scanned again
+		}
 		rd.damaged(Damage{File: rd.name, Line: c.line, Reason: "an envelope that is not valid JSON: " + err.Error()}, c.data)
 		return unparsable
 	}
