@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpcheck/mcpcheck/internal/sharedtest"
 )
 
 // transcript is a handler that writes down everything it is told, as it
@@ -75,4 +77,22 @@ func FuzzWholeLines(f *testing.F) {
 			t.Errorf("read differently\nfast path:\n%s\nscanned:\n%s", fast, scanned)
 		}
 	})
+}
+
+// TestWholeLinesOnRealCaptures: the same on the shared real captures.
+func TestWholeLinesOnRealCaptures(t *testing.T) {
+	dir := sharedtest.Path(t, "captures")
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if len(paths) == 0 {
+		t.Fatalf("no captures in %s", dir)
+	}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fast, scanned := readBothWays(t, string(b)); fast != scanned {
+			t.Errorf("%s read differently\nfast path:\n%.3000s\nscanned:\n%.3000s", filepath.Base(p), fast, scanned)
+		}
+	}
 }
