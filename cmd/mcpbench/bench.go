@@ -66,6 +66,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	runs := fs.Int("runs", 3, "interleaved runs of each command per size; the table shows the median")
 	dir := fs.String("dir", "", "directory for the binaries and captures (default: a temporary one, removed)")
 	procs := fs.String("gomaxprocs", "2", "GOMAXPROCS of every measured process")
+	perSession := fs.Int("per-session", 20_000, "tools/call requests per session (each session starts with initialize and tools/list)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -91,13 +92,13 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "GOMAXPROCS=%s, %d interleaved runs each, median wall-clock MB/s (MB = 10^6 bytes), largest peak RSS\n", *procs, *runs)
+	fmt.Fprintf(stdout, "GOMAXPROCS=%s, sessions of %d calls, %d interleaved runs each: median wall-clock MB/s and CPU-time MB/s (MB = 10^6 bytes), largest peak RSS\n", *procs, *perSession, *runs)
 	if !withV2 {
 		fmt.Fprintln(stdout, "encoding/json/v2 is unavailable in this toolchain (GOEXPERIMENT=jsonv2 build failed): its row is left out")
 	}
 	for _, n := range calls {
 		file := filepath.Join(work, fmt.Sprintf("calls-%d.jsonl", n))
-		size, err := generate(file, n)
+		size, err := generate(file, n, *perSession)
 		if err != nil {
 			return err
 		}
@@ -149,13 +150,13 @@ func build(bin string, stderr io.Writer) (withV2 bool, err error) {
 	return false, goBuild("mcpbench", "github.com/mcpcheck/mcpcheck/cmd/mcpbench")
 }
 
-func generate(file string, calls int) (int64, error) {
+func generate(file string, calls, perSession int) (int64, error) {
 	f, err := os.Create(file)
 	if err != nil {
 		return 0, err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	n, err := io.Copy(w, sessiontest.Calls(calls, 20_000))
+	n, err := io.Copy(w, sessiontest.Calls(calls, perSession))
 	if err == nil {
 		err = w.Flush()
 	}
