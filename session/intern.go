@@ -1,6 +1,11 @@
 package session
 
-import "github.com/mcpcheck/mcpcheck/internal/jsonscan"
+import (
+	"bytes"
+	"hash/maphash"
+
+	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
+)
 
 // knownStrings are the strings nearly every message repeats: the JSON-RPC
 // version and the protocol's method names (from the MCP schemas of every
@@ -36,4 +41,31 @@ func knownString(val []byte) (string, bool) {
 		}
 	}
 	return jsonscan.String(val)
+}
+
+// idCache remembers the ids of the last messages, so that an answer, which
+// names the id its request was sent with a moment before, reuses that
+// request's string instead of allocating its own. Direct-mapped and of a
+// fixed size: memory stays bounded, and an id evicted is only allocated
+// again.
+type idCache struct {
+	seed   maphash.Seed
+	seeded bool
+	table  [256]string
+}
+
+// make is MakeID(raw).
+func (c *idCache) make(raw []byte) ID {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || len(raw) > 64 || raw[0] == '{' || raw[0] == '[' || (raw[0] == '"' && bytes.IndexByte(raw, '\\') >= 0) {
+		return MakeID(raw) // absent, long, or rewritten to its exact token
+	}
+	if !c.seeded {
+		c.seed, c.seeded = maphash.MakeSeed(), true
+	}
+	slot := &c.table[maphash.Bytes(c.seed, raw)%uint64(len(c.table))]
+	if *slot != string(raw) {
+		*slot = string(raw)
+	}
+	return ID{*slot}
 }

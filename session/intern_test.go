@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
@@ -19,5 +20,21 @@ func TestKnownStrings(t *testing.T) {
 	raw := json.RawMessage(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	if n := testing.AllocsPerRun(100, func() { decodeMessage(raw) }); n != 0 {
 		t.Errorf("decoding a notification of a known method: %v allocations", n)
+	}
+}
+
+// TestIDCache: ids read through the cache are MakeID's, and an answer's id
+// reuses its request's string.
+func TestIDCache(t *testing.T) {
+	var c idCache
+	for _, raw := range []string{`1`, ` 42 `, `"a-1"`, `"a\u002d1"`, `{"x":1}`, `[1]`, `null`, `-0.5e3`, ``, `"` + strings.Repeat("z", 80) + `"`, `42`} {
+		if got, want := c.make([]byte(raw)), MakeID([]byte(raw)); got != want {
+			t.Errorf("make(%s) = %v, MakeID gives %v", raw, got, want)
+		}
+	}
+	c.make([]byte(`10421`))     // the request
+	answer := []byte(` 10421 `) // its answer, from other bytes
+	if n := testing.AllocsPerRun(100, func() { c.make(answer) }); n != 0 {
+		t.Errorf("an answer's id: %v allocations", n)
 	}
 }

@@ -129,6 +129,7 @@ func decodeMessage(raw json.RawMessage) Message { return decodeMessageIn(raw, ni
 type msgStore struct {
 	req RequestParams
 	res ResultFields
+	ids idCache
 }
 
 // decodeMessageIn is decodeMessage with the decoded params and result in
@@ -180,7 +181,11 @@ func decodeMessageIn(raw json.RawMessage, st *msgStore) (m Message) {
 	}
 	if w.ID != nil {
 		m.HasID = true
-		m.ID = MakeID(w.ID)
+		if st != nil {
+			m.ID = st.ids.make(w.ID)
+		} else {
+			m.ID = MakeID(w.ID)
+		}
 	}
 	m.Params, m.Result = w.Params, w.Result
 	if w.Method != nil {
