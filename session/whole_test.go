@@ -51,7 +51,8 @@ func TestWholeLinesAsScanned(t *testing.T) {
 	captures := append([]string(nil), wholeLineSeeds...)
 	paths, _ := filepath.Glob(filepath.Join("..", "testdata", "*.jsonl"))
 	fixtures, _ := filepath.Glob(filepath.Join("..", "checks", "testdata", "*", "*.jsonl"))
-	for _, p := range append(paths, fixtures...) {
+	twins, _ := filepath.Glob(filepath.Join("..", "testdata", "formats", "mcpsnoop", "*.jsonl"))
+	for _, p := range append(append(paths, fixtures...), twins...) {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
