@@ -49,6 +49,10 @@ func benchmarkRules(b *testing.B, rules []*Rule) {
 	}
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	frames := bytes.Count(data, []byte("\n")) // one envelope, one message a line
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	startCPU := cpuTime()
 	for b.Loop() {
 		src := session.Source{Name: "generated.jsonl", Open: func() (io.ReadCloser, error) {
 			return io.NopCloser(bytes.NewReader(data)), nil
@@ -61,6 +65,13 @@ func benchmarkRules(b *testing.B, rules []*Rule) {
 			b.Fatal("no sessions")
 		}
 	}
+	cpu := cpuTime() - startCPU
+	runtime.ReadMemStats(&after)
+	if cpu > 0 { // CPU time, steadier than wall time on a shared machine
+		b.ReportMetric(float64(len(data))/1e6/(cpu.Seconds()/float64(b.N)), "cpu-MB/s")
+	}
+	b.ReportMetric(float64(frames), "frames/op")
+	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(b.N)/float64(frames), "allocs/frame")
 }
 
 // BenchmarkSecurityRulesCost measures what tool-poisoning and secret-leak

@@ -148,6 +148,9 @@ func (p *Pass) ReportAt(at Location, seq int64, subject, format string, args ...
 		Subject: secrets.Mask(subject),
 	}
 	p.sink.findings = append(p.sink.findings, fd)
+	if n := p.sink.cfg.Found; n != nil {
+		n.Add(1)
+	}
 	return fd
 }
 

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/mcpcheck/mcpcheck/baseline"
 	"github.com/mcpcheck/mcpcheck/facts"
@@ -23,6 +24,10 @@ type Config struct {
 	// InputFormat reads every input as this capture format; nil detects
 	// the format of each (spec §2.2).
 	InputFormat session.Format
+
+	// Found, when set, counts findings as rules make them (the progress
+	// line's "findings so far"; it is read from another goroutine).
+	Found *atomic.Int64
 
 	options map[Setting]any // rule options set by Option.Set
 	shared  map[any]any     // run-wide state rules share across sessions (drift.go); made by Run

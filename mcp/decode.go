@@ -225,7 +225,7 @@ func decodeCallTool(raw []byte) CallToolParams {
 	_ = jsonscan.EachMember(object(raw), func(name, v []byte) {
 		switch string(name) {
 		case "name":
-			p.Name, p.HasName = jsonscan.String(v)
+			p.Name, p.HasName = jsonscan.Names.String(v) // every call names its tool: interned
 		case "arguments":
 			p.Arguments = v
 		}

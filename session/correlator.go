@@ -68,7 +68,7 @@ func (c *Correlator) Add(f *Frame) {
 		// an empty or broken array: invalid as a whole
 	}
 	if f.Msg.Kind == NoMessage { // a format may have decoded it already
-		f.Msg = decodeMessage(f.Raw)
+		f.Msg = decodeMessageIn(f.Raw, f.store)
 	}
 	s.add(f)
 }

@@ -134,6 +134,7 @@ type Frame struct {
 
 	view     mcp.View // typed views of Msg, made on first use
 	viewMade bool
+	store    *msgStore // where Msg's params and result are decoded; the reader's, for a reused frame
 }
 
 // View returns the typed MCP views of the frame's message, decoded on first
@@ -272,16 +273,19 @@ func (p Pairing) String() string {
 	return "pairing?"
 }
 
-// detach gives a frame that correlation holds back its own copy of the
-// bytes it refers to: Raw and the decoded view alias the reader's buffer,
-// which the next envelope reuses.
+// detach returns a copy of a frame that correlation holds back, with its
+// own copy of the bytes it refers to: the frame itself, Raw and the decoded
+// view belong to the reader, which reuses them for the next envelope.
 func (f *Frame) detach() *Frame {
-	if f.Raw != nil {
-		f.Raw = append(json.RawMessage(nil), f.Raw...)
-		f.Msg = decodeMessage(f.Raw)
-		f.viewMade = false
+	g := new(Frame)
+	*g = *f
+	g.store = nil // the reader's, reused for the next envelope
+	if g.Raw != nil {
+		g.Raw = append(json.RawMessage(nil), g.Raw...)
+		g.Msg = decodeMessage(g.Raw)
+		g.view, g.viewMade = mcp.View{}, false
 	}
-	return f
+	return g
 }
 
 // Revision is the protocol revision f is judged by: its call's own (a

@@ -40,7 +40,10 @@ var envelopeStart = []byte(`{"session_id"`)
 func (mcpsnoop) Read(name string, r io.Reader, c *Correlator) error {
 	rd := &snoopReader{name: name, c: c}
 	sp := newSplitter(r, maxEnvelope)
+	_, rd.reuse = c.h.(FrameReleaser)
+	rd.poison = rd.reuse && sp.wipe
 	sp.recordStart = envelopeStart
+	sp.wholeLines = true // chunk reports a whole line that is not one value
 	for {
 		ch, err := sp.next()
 		if errors.Is(err, io.EOF) {
@@ -54,7 +57,10 @@ func (mcpsnoop) Read(name string, r io.Reader, c *Correlator) error {
 			}
 			return fmt.Errorf("%s:%d: %w", name, sp.line, err)
 		}
-		if rd.chunk(ch) == unparsable {
+		switch rd.chunk(ch) {
+		case notWhole:
+			sp.undoWhole() // scanned, it is cut as scanning cuts it
+		case unparsable:
 			sp.dropLine() // what follows on the line cannot be trusted either
 		}
 	}
@@ -69,6 +75,13 @@ type snoopReader struct {
 	c     *Correlator
 	began bool     // an envelope of a session was read
 	env   envelope // reused: one allocation per file, not per envelope
+	frame Frame    // reused likewise for a FrameReleaser: what correlation holds back, it copies (detach)
+	reuse bool
+	store msgStore // the reused frame's decoded params and result
+	strs  jsonscan.Interner
+	// poison overwrites the frame after each envelope (with a test buffer
+	// size), so that anything keeping it without detaching sees garbage.
+	poison bool
 }
 
 // chunkKind is what a piece of the capture turned out to be.
@@ -79,6 +92,7 @@ const (
 	notEnvelope            // valid JSON, but not an envelope of a session
 	unparsable             // a complete piece that is not valid JSON
 	tornPiece              // the splitter already cut it off
+	notWhole               // a whole line taken unscanned is not one JSON value
 )
 
 // chunk reads one piece of the capture.
@@ -97,7 +111,10 @@ func (rd *snoopReader) chunk(c chunk) chunkKind {
 	}
 	env := &rd.env
 	*env = envelope{}
-	if err := env.decode(c.data); err != nil {
+	if err := env.decode(c.data, &rd.strs); err != nil {
+		if c.whole {
+			return notWhole // nothing reported: the line is scanned again
+		}
 		rd.damaged(Damage{File: rd.name, Line: c.line, Reason: "an envelope that is not valid JSON: " + err.Error()}, c.data)
 		return unparsable
 	}
@@ -106,7 +123,19 @@ func (rd *snoopReader) chunk(c chunk) chunkKind {
 		return notEnvelope
 	}
 	rd.began = true
-	rd.c.Add(env.frame(rd.name, c.line))
+	f := &rd.frame
+	if !rd.reuse {
+		f = new(Frame)
+	}
+	env.fill(f, rd.name, c.line)
+	if rd.reuse {
+		f.store = &rd.store
+	}
+	rd.c.Add(f)
+	if rd.poison {
+		*f = poisoned
+		rd.store = poisonedStore
+	}
 	return envelopeRead
 }
 
@@ -166,7 +195,7 @@ type envelope struct {
 	SessionID          string
 	ServerLabel        string
 	Seq                []byte // raw: judged when the frame is made
-	TS                 string
+	TS                 []byte // raw: parsed when the frame is made
 	Direction          []byte // raw, nil when absent
 	Transport          string
 	Raw                []byte
@@ -187,8 +216,15 @@ type envelope struct {
 	Duplicate          string // a member name used twice, if any
 }
 
-func (e *envelope) frame(file string, line int) *Frame {
-	f := &Frame{
+// poisoned is what a reused frame holds between envelopes in tests.
+var poisoned = Frame{File: "poisoned", Line: -1, SessionID: "poisoned: a frame kept without detach",
+	Direction: Direction(99), Raw: json.RawMessage(`{"poisoned":true}`), Msg: Message{Kind: Invalid, Problem: "poisoned"}}
+
+var poisonedStore = msgStore{req: RequestParams{Name: "poisoned", URI: "poisoned:"}, res: ResultFields{IsError: true, ProtocolVersion: "poisoned"}}
+
+// fill makes f the frame of the envelope.
+func (e *envelope) fill(f *Frame, file string, line int) {
+	*f = Frame{
 		File: file, Line: line,
 		SessionID: e.SessionID, Label: e.ServerLabel,
 		Transport: e.Transport, ConnID: e.ConnID,
@@ -198,9 +234,7 @@ func (e *envelope) frame(file string, line int) *Frame {
 		Status: e.Status, AuthChallenge: e.AuthChallenge,
 		ContentType: e.ContentType, Accept: e.Accept, Origin: e.Origin,
 	}
-	if t, err := time.Parse(time.RFC3339Nano, e.TS); err == nil {
-		f.Time = t
-	}
+	f.Time = envelopeTime(e.TS)
 	var p EnvelopeProblem
 	if f.Direction, p = envelopeDirection(e.Direction); p.Fault != 0 {
 		f.EnvelopeProblems = append(f.EnvelopeProblems, p)
@@ -218,26 +252,40 @@ func (e *envelope) frame(file string, line int) *Frame {
 	if e.Text != nil {
 		f.Text, f.HasText = *e.Text, true
 	}
-	return f
+}
+
+// envelopeTime parses ts (raw, nil when absent); zero when it is not an
+// RFC 3339 time. The usual unescaped string is parsed in place, without
+// making a string of it: Time.UnmarshalText accepts a subset of what
+// time.Parse does, with the same result, and the rest falls back to it.
+func envelopeTime(raw []byte) time.Time {
+	var t time.Time
+	if len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0 && t.UnmarshalText(raw[1:len(raw)-1]) == nil {
+		return t
+	}
+	s, _ := jsonscan.String(raw)
+	t, _ = time.Parse(time.RFC3339Nano, s)
+	return t
 }
 
 // decode reads an envelope; a member of the wrong type reads as absent, as
-// encoding/json would leave it, and only broken JSON is an error.
-func (e *envelope) decode(data []byte) error {
+// encoding/json would leave it, and only broken JSON is an error. The
+// members every envelope repeats are interned through strs.
+func (e *envelope) decode(data []byte, strs *jsonscan.Interner) error {
 	dup, err := jsonscan.EachMemberStrict(data, false, func(name, val []byte) {
 		switch string(name) {
 		case "session_id":
-			e.SessionID, _ = jsonscan.String(val)
+			e.SessionID, _ = strs.String(val)
 		case "server_label":
-			e.ServerLabel, _ = jsonscan.String(val)
+			e.ServerLabel, _ = strs.String(val)
 		case "seq":
 			e.Seq = val
 		case "ts":
-			e.TS, _ = jsonscan.String(val)
+			e.TS = val
 		case "direction":
 			e.Direction = val
 		case "transport":
-			e.Transport, _ = jsonscan.String(val)
+			e.Transport, _ = strs.String(val)
 		case "raw":
 			e.Raw = val
 		case "text":
@@ -245,17 +293,17 @@ func (e *envelope) decode(data []byte) error {
 				e.Text = &s
 			}
 		case "mcp_method":
-			e.MCPMethod, _ = jsonscan.String(val)
+			e.MCPMethod, _ = strs.String(val)
 		case "mcp_name":
-			e.MCPName, _ = jsonscan.String(val)
+			e.MCPName, _ = strs.String(val)
 		case "mcp_protocol_version":
-			e.MCPProtocolVersion, _ = jsonscan.String(val)
+			e.MCPProtocolVersion, _ = strs.String(val)
 		case "mcp_param_headers":
 			_ = json.Unmarshal(val, &e.MCPParamHeaders)
 		case "batch":
 			e.Batch = jsonscan.Bool(val)
 		case "conn_id":
-			e.ConnID, _ = jsonscan.String(val)
+			e.ConnID, _ = strs.String(val)
 		case "truncated":
 			e.Truncated = jsonscan.Bool(val)
 		case "redacted":
@@ -266,11 +314,11 @@ func (e *envelope) decode(data []byte) error {
 		case "auth_challenge":
 			e.AuthChallenge, _ = jsonscan.String(val)
 		case "content_type":
-			e.ContentType, _ = jsonscan.String(val)
+			e.ContentType, _ = strs.String(val)
 		case "accept":
-			e.Accept, _ = jsonscan.String(val)
+			e.Accept, _ = strs.String(val)
 		case "origin":
-			e.Origin, _ = jsonscan.String(val)
+			e.Origin, _ = strs.String(val)
 		}
 	})
 	if dup != nil {
@@ -281,6 +329,16 @@ func (e *envelope) decode(data []byte) error {
 
 // envelopeDirection reads the direction member (raw, nil when absent).
 func envelopeDirection(raw []byte) (Direction, EnvelopeProblem) {
+	switch string(raw) { // the usual spellings, without making a string
+	case `"c2s"`:
+		return ClientToServer, EnvelopeProblem{}
+	case `"s2c"`:
+		return ServerToClient, EnvelopeProblem{}
+	case `"stderr"`:
+		return Stderr, EnvelopeProblem{}
+	case `"meta"`:
+		return Meta, EnvelopeProblem{}
+	}
 	p := EnvelopeProblem{Fault: BadDirection, Member: "direction"}
 	s, ok := jsonscan.String(raw)
 	switch {

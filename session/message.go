@@ -122,7 +122,19 @@ type wireMessage struct {
 
 // decodeMessage classifies raw, a JSON value. The raw slices it keeps alias
 // raw.
-func decodeMessage(raw json.RawMessage) (m Message) {
+func decodeMessage(raw json.RawMessage) Message { return decodeMessageIn(raw, nil) }
+
+// msgStore is where a reused frame's message keeps its decoded params and
+// result, instead of allocating them for every message.
+type msgStore struct {
+	req RequestParams
+	res ResultFields
+	ids idCache
+}
+
+// decodeMessageIn is decodeMessage with the decoded params and result in
+// st (when not nil), which they alias like the raw slices alias raw.
+func decodeMessageIn(raw json.RawMessage, st *msgStore) (m Message) {
 	switch jsonscan.FirstByte(raw) {
 	case '{':
 	case '[':
@@ -165,23 +177,31 @@ func decodeMessage(raw json.RawMessage) (m Message) {
 	}
 	if w.JSONRPC != nil {
 		m.HasVersion = true
-		m.Version, _ = jsonscan.String(w.JSONRPC) // a non-string leaves Version empty
+		m.Version, _ = knownString(w.JSONRPC) // a non-string leaves Version empty
 	}
 	if w.ID != nil {
 		m.HasID = true
-		m.ID = MakeID(w.ID)
+		if st != nil {
+			m.ID = st.ids.make(w.ID)
+		} else {
+			m.ID = MakeID(w.ID)
+		}
 	}
 	m.Params, m.Result = w.Params, w.Result
 	if w.Method != nil {
 		var ok bool
-		if m.Method, ok = jsonscan.String(w.Method); !ok {
+		if m.Method, ok = knownString(w.Method); !ok {
 			m.Kind, m.Problem = Invalid, "method is a JSON "+jsonscan.Kind(w.Method)+", not a string"
 			return m
 		}
 		if w.Params != nil {
 			switch jsonscan.FirstByte(w.Params) {
 			case '{':
-				m.Req = decodeParams(w.Params) // mistyped fields stay empty; rules judge them
+				var p *RequestParams
+				if st != nil {
+					p, st.req = &st.req, RequestParams{}
+				}
+				m.Req = decodeParams(w.Params, p) // mistyped fields stay empty; rules judge them
 			case '[':
 			default:
 				m.Kind, m.Problem = Invalid, "params is a JSON "+jsonscan.Kind(w.Params)+", not an object"
@@ -204,7 +224,11 @@ func decodeMessage(raw json.RawMessage) (m Message) {
 		m.Error = e
 	}
 	if jsonscan.FirstByte(w.Result) == '{' {
-		m.Res = decodeResult(w.Result)
+		var r *ResultFields
+		if st != nil {
+			r, st.res = &st.res, ResultFields{}
+		}
+		m.Res = decodeResult(w.Result, r)
 	}
 	return m
 }
@@ -251,12 +275,15 @@ func shortQuote(s string, max int) string {
 	return quoteJSON(s)
 }
 
-func decodeParams(v []byte) *RequestParams {
-	p := new(RequestParams)
+// decodeParams decodes into p, or a new RequestParams when p is nil.
+func decodeParams(v []byte, p *RequestParams) *RequestParams {
+	if p == nil {
+		p = new(RequestParams)
+	}
 	_ = jsonscan.EachMember(v, func(name, val []byte) {
 		switch string(name) {
 		case "name":
-			p.Name, _ = jsonscan.String(val)
+			p.Name, _ = jsonscan.Names.String(val)
 		case "uri":
 			p.URI, _ = jsonscan.String(val)
 		case "_meta":
@@ -291,8 +318,11 @@ func decodeParams(v []byte) *RequestParams {
 	return p
 }
 
-func decodeResult(v []byte) *ResultFields {
-	r := new(ResultFields)
+// decodeResult decodes into r, or a new ResultFields when r is nil.
+func decodeResult(v []byte, r *ResultFields) *ResultFields {
+	if r == nil {
+		r = new(ResultFields)
+	}
 	_ = jsonscan.EachMember(v, func(name, val []byte) {
 		switch string(name) {
 		case "isError":

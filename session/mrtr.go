@@ -15,7 +15,7 @@ import (
 // issued its state. It is delivered when that result links it, when it is
 // answered or cancelled, or when the reorder window closes.
 func (s *Session) holdRetry(f *Frame) {
-	f.detach()
+	f = f.detach()
 	f.Call.held = true
 	s.shared.heldBytes += len(f.Raw)
 	s.retries = append(s.retries, orphan{f: f, expires: s.Frames + ReorderWindow})

@@ -8,7 +8,7 @@ import "slices"
 // hold keeps an answer for the reorder window, within the file's byte
 // budget.
 func (s *Session) hold(f *Frame) {
-	f.detach()
+	f = f.detach()
 	s.shared.heldBytes += len(f.Raw)
 	s.orphans = append(s.orphans, orphan{f: f, expires: s.Frames + ReorderWindow})
 	s.shed()

@@ -60,6 +60,11 @@ type chunk struct {
 	data []byte // valid until the next call of next
 	line int    // 1-based line where it starts
 	torn string // non-empty: why this chunk is not a complete JSON value
+	// whole says the chunk is a whole line taken unscanned (the newline
+	// fast path): it is what scanning would have cut only if it is one
+	// valid JSON value, which the reader's decode finds out; when it is
+	// not, the reader calls undoWhole and gets the line scanned.
+	whole bool
 }
 
 // splitter cuts a stream into top-level JSON values: objects may share a
@@ -95,6 +100,13 @@ type splitter struct {
 	junkLine int
 	junkBuf  []byte
 	skipLine bool // the rest of a line after a damaged piece, dropped silently
+
+	// wholeLines turns the newline fast path on: set by a reader that
+	// decodes each chunk and calls undoWhole when a whole one is not one
+	// JSON value.
+	wholeLines bool
+	wholeLine  []byte // the line the last whole chunk came from
+	scanLine   bool   // undoWhole was called: scan the current piece
 }
 
 // newSplitter reads r through a buffer of bufferSize(); when r already is a
@@ -115,8 +127,11 @@ func (s *splitter) next() (chunk, error) {
 			if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
 				s.err = err
 			}
-			s.piece = p
+			s.piece, s.scanLine = p, false
 			continue
+		}
+		if c, ok := s.whole(); ok {
+			return c, nil
 		}
 		if c, ok := s.scan(); ok {
 			return c, nil
@@ -137,6 +152,57 @@ func (s *splitter) endOfInput() (chunk, error) {
 		return chunk{}, io.EOF
 	}
 	return chunk{}, s.err
+}
+
+// noWholeLines turns the newline fast path off (tests compare the two).
+var noWholeLines bool
+
+// whole is the newline fast path: a line that starts with '{' at column 0
+// and ends with '}' (and white space) is taken whole, without scanning it
+// for where its value ends; the reader's decode walks it anyway. Only when
+// nothing is under way, so that scanning would start at the same byte.
+func (s *splitter) whole() (chunk, bool) {
+	b := s.piece
+	if !s.wholeLines || noWholeLines || s.scanLine || s.depth != 0 || s.junk || s.skipLine || !s.atLineStart || len(b) < 3 || b[0] != '{' || b[len(b)-1] != '\n' {
+		return chunk{}, false
+	}
+	k := len(b) - 2
+	for k > 0 && (b[k] == ' ' || b[k] == '\t' || b[k] == '\r') {
+		k--
+	}
+	if b[k] != '}' || k+1 > s.max {
+		return chunk{}, false
+	}
+	s.startValue()
+	s.wholeLine, s.piece, s.prev = b, nil, '}'
+	s.newline()
+	return chunk{data: b[:k+1], line: s.start, whole: true}, true
+}
+
+// undoWhole puts back the line of the last whole chunk, to be scanned: it
+// was not one valid JSON value.
+func (s *splitter) undoWhole() {
+	s.piece, s.scanLine = s.wholeLine, true
+	s.line--
+}
+
+// startValue prepares for a value starting at the current line.
+func (s *splitter) startValue() {
+	if s.wipe {
+		// Under a test buffer size, overwrite what the last value left,
+		// all of it: appending the next one would overwrite only as much
+		// as it is long, or move to a new array when it is longer, and a
+		// handler that kept bytes of an earlier envelope would go on
+		// reading them intact.
+		wipe := s.buf[:cap(s.buf)]
+		for i := range wipe {
+			wipe[i] = '#'
+		}
+	}
+	if cap(s.buf) > 1<<20 {
+		s.buf = nil // the last envelope was large: do not keep its buffer
+	}
+	s.start, s.buf, s.oversized = s.line, s.buf[:0], false
 }
 
 // dropLine discards the rest of the current line: after a piece that is not
@@ -217,21 +283,7 @@ func (s *splitter) scan() (chunk, bool) {
 				s.atLineStart = false
 				continue
 			}
-			if s.wipe {
-				// Under a test buffer size, overwrite what the last value
-				// left, all of it: appending the next one would overwrite
-				// only as much as it is long, or move to a new array when
-				// it is longer, and a handler that kept bytes of an earlier
-				// envelope would go on reading them intact.
-				wipe := s.buf[:cap(s.buf)]
-				for i := range wipe {
-					wipe[i] = '#'
-				}
-			}
-			if cap(s.buf) > 1<<20 {
-				s.buf = nil // the last envelope was large: do not keep its buffer
-			}
-			s.start, s.buf, s.oversized = s.line, s.buf[:0], false
+			s.startValue()
 		}
 		if c, end, ok := s.value(b, i); ok {
 			s.piece = b[end:]

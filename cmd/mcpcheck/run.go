@@ -70,7 +70,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var err error
 	switch cmd {
 	case "check":
-		code, err = runCheck(rest, stdin, stdout)
+		code, err = runCheck(rest, stdin, stdout, stderr)
 	case "rules":
 		code, err = runRules(rest, stdout)
 	case "explain":
@@ -126,6 +126,7 @@ type checkOptions struct {
 	category          string
 	quiet             bool
 	color             string
+	progress          string
 	baselineDir       string
 	inputFormat       string
 	help              bool
@@ -150,6 +151,7 @@ func checkFlags(o *checkOptions) *pflag.FlagSet {
 	fs.StringVar(&o.category, "category", "", "code-scanning category: SARIF automationDetails.id becomes mcpcheck/CATEGORY/")
 	fs.BoolVar(&o.quiet, "quiet", false, "text: print only failing findings and the verdict")
 	fs.StringVar(&o.color, "color", "auto", "text colouring: auto, always, never")
+	fs.StringVar(&o.progress, "progress", "auto", "a progress line on stderr: auto (when stderr is a terminal, not under CI), always, never")
 	fs.StringVar(&o.inputFormat, "input-format", "", "read every capture as this format instead of detecting it: "+strings.Join(formatNames(), ", "))
 	fs.StringVar(&o.baselineDir, "baseline", "", "tool-baseline directory (default $MCPCHECK_HOME/baselines, else $XDG_STATE_HOME/mcpcheck/baselines, else ~/.local/state/mcpcheck/baselines)")
 	fs.BoolVarP(&o.help, "help", "h", false, "show this help")
@@ -166,7 +168,7 @@ type output struct {
 	rep    report.Reporter
 }
 
-func runCheck(args []string, stdin io.Reader, stdout io.Writer) (int, error) {
+func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	var o checkOptions
 	fs := checkFlags(&o)
 	if err := fs.Parse(args); err != nil {
@@ -217,9 +219,18 @@ func runCheck(args []string, stdin io.Reader, stdout io.Writer) (int, error) {
 	if err != nil {
 		return exitUsage, err
 	}
+	prog, err := newProgress(o.progress, stderr)
+	if err != nil {
+		return exitUsage, err
+	}
 	sources, err := session.ResolveFor(fs.Args(), stdin, getenv, cfg.InputFormat)
 	if err != nil {
 		return exitUsage, err
+	}
+	if prog != nil {
+		prog.wrap(sources)
+		cfg.Found = &prog.found
+		prog.begin()
 	}
 	for i := range sources {
 		if sources[i].Name == session.StdinName && o.stdinName != "" {
@@ -227,6 +238,9 @@ func runCheck(args []string, stdin io.Reader, stdout io.Writer) (int, error) {
 		}
 	}
 	res, err := checks.Run(sources, cfg)
+	if prog != nil {
+		prog.end() // before the report, which may go to the same terminal
+	}
 	if err != nil {
 		return exitUsage, err
 	}
