@@ -15,7 +15,7 @@ type View struct {
 	params, result []byte
 
 	done        uint16 // views decoded so far, by bit
-	meta        *Meta
+	meta        Meta // by value: asked of most requests, it costs no allocation
 	initParams  *InitializeParams
 	initResult  *InitializeResult
 	discover    *DiscoverResult
@@ -69,15 +69,13 @@ func (v *View) once(bit uint16, decode func()) {
 // the result.
 func (v *View) Meta() *Meta {
 	v.once(doneMeta, func() {
-		m := Meta{}
 		if src := member(v.params, "_meta"); src != nil {
-			m = decodeMeta(src)
+			v.meta = decodeMeta(src)
 		} else if src := member(v.result, "_meta"); src != nil {
-			m = decodeMeta(src)
+			v.meta = decodeMeta(src)
 		}
-		v.meta = &m
 	})
-	return v.meta
+	return &v.meta
 }
 
 // InitializeParams is the params of an initialize request.
