@@ -15,7 +15,7 @@ type View struct {
 	params, result []byte
 
 	done        uint16 // views decoded so far, by bit
-	meta        Meta // by value: asked of most requests, it costs no allocation
+	meta        Meta   // by value: asked of most requests, it costs no allocation
 	initParams  *InitializeParams
 	initResult  *InitializeResult
 	discover    *DiscoverResult
