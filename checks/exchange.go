@@ -38,7 +38,7 @@ func (e *Exchange) Latency() (time.Duration, bool) {
 // About ties a finding reported away from any frame to the call it is
 // about; a finding reported at a frame is tied to its call already.
 func (fd *Finding) About(c *session.Call) *Finding {
-	if c != nil {
+	if c != nil && !fd.folded {
 		fd.Exchange, fd.call = newExchange(c), c
 	}
 	return fd

@@ -67,6 +67,11 @@ type Finding struct {
 	// is about one; nil otherwise.
 	Exchange *Exchange
 	call     *session.Call // until the session ends, to learn its outcome
+
+	// folded marks the finding that stands for a rule's findings past
+	// MaxFindingsPerRule in one session: rules that hold on to a finding
+	// they reported may still count on it (Also), but it keeps nothing else.
+	folded bool
 }
 
 // Level is how reports show the finding: error when gated, note otherwise.
@@ -132,14 +137,25 @@ func (p *Pass) Fact(k *facts.Key) facts.Tracker {
 // Report records a finding at frame f.
 func (p *Pass) Report(f *session.Frame, subject, format string, args ...any) *Finding {
 	fd := p.ReportAt(Location{File: f.File, Line: f.Line}, f.Seq, subject, format, args...)
-	if f.Call != nil {
+	if f.Call != nil && !fd.folded {
 		fd.Exchange, fd.call = exchangeAt(f), f.Call
 	}
 	return fd
 }
 
 // ReportAt records a finding at a location that is not a frame being seen.
+//
+// A rule's first MaxFindingsPerRule findings in a session are kept in full;
+// each later one is only counted, on the one finding that stands for them
+// all (spec §2.4), which is what ReportAt then returns: a rule may count
+// more occurrences on it (Also), and the rest of what it sets is dropped.
 func (p *Pass) ReportAt(at Location, seq int64, subject, format string, args ...any) *Finding {
+	if n := p.sink.cfg.Found; n != nil {
+		n.Add(1) // --progress counts every finding, listed or not
+	}
+	if fd := p.sink.fold(p.rule, at); fd != nil {
+		return fd // not even formatted: a flood must cost little
+	}
 	fd := &Finding{
 		Rule: p.rule.ID, Signal: p.rule.Signal, Severity: p.rule.Severity,
 		Message: secrets.Mask(oneLine(fmt.Sprintf(format, args...))),
@@ -148,15 +164,12 @@ func (p *Pass) ReportAt(at Location, seq int64, subject, format string, args ...
 		Subject: secrets.Mask(subject),
 	}
 	p.sink.findings = append(p.sink.findings, fd)
-	if n := p.sink.cfg.Found; n != nil {
-		n.Add(1)
-	}
 	return fd
 }
 
 // Relate adds a related location to a finding.
 func (fd *Finding) Relate(file string, line int, message string) *Finding {
-	if line > 0 {
+	if line > 0 && !fd.folded {
 		fd.Related = append(fd.Related, Location{File: file, Line: line, Message: secrets.Mask(message)})
 	}
 	return fd

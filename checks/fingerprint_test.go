@@ -303,10 +303,12 @@ func TestFindingsNeverPrintSecrets(t *testing.T) {
 // fakeGitHubToken has the format of a classic GitHub token and is no token.
 const fakeGitHubToken = "ghp_FAKEzQXzoohJKjqqRKApEHmVBFRN2YZl7c5m"
 
-// A flood of damage is listed up to a bound and counted in full.
+// A flood of damage is listed up to the driver's cap and counted in full;
+// the finding that stands for the rest has a fingerprint of its own.
 func TestDamageIsCountedBeyondTheListed(t *testing.T) {
+	const pieces = MaxFindingsPerRule + 150
 	capture := `{"session_id":"s1","seq":1,"direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","method":"notifications/initialized"}}` + "\n" +
-		strings.Repeat("Segmentation fault (core dumped)\n", 150)
+		strings.Repeat("Segmentation fault (core dumped)\n", pieces)
 	src := session.Source{Name: "flood.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(capture)), nil }}
 	gate, _ := ParseGate(DefaultGate, All())
 	res, err := Run([]session.Source{src}, Config{Rules: All(), Gate: gate})
@@ -314,10 +316,15 @@ func TestDamageIsCountedBeyondTheListed(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := res.Sessions[0]
-	if len(s.Findings) != maxDamageFindings+1 || s.Count(SignalIncomplete) != 150 {
-		t.Errorf("%d findings listed, %d counted; want %d and 150", len(s.Findings), s.Count(SignalIncomplete), maxDamageFindings+1)
+	if len(s.Findings) != MaxFindingsPerRule+1 || s.Count(SignalIncomplete) != pieces {
+		t.Errorf("%d findings listed, %d counted; want %d and %d", len(s.Findings), s.Count(SignalIncomplete), MaxFindingsPerRule+1, pieces)
 	}
-	if last := s.Findings[len(s.Findings)-1]; last.Also != 49 || !strings.Contains(last.Message, "50 more damaged") || last.Line != 151 {
+	last := s.Findings[len(s.Findings)-1]
+	if last.Also != 149 || !strings.Contains(last.Message, "150 more findings of this rule not listed") || last.Line != MaxFindingsPerRule+2 ||
+		last.Subject != foldSubject || len(last.Related) != 1 || last.Related[0].Line != pieces+1 {
 		t.Errorf("summary finding %+v", last)
+	}
+	if last.Fingerprint != fingerprint("", 0, "truncated-capture", foldSubject, 0) {
+		t.Errorf("summary fingerprint %s", last.Fingerprint)
 	}
 }

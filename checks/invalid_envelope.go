@@ -40,26 +40,15 @@ repair the capture (for example: jq -c '.direction |= ascii_downcase').`,
 	New: func() Checker { return &invalidEnvelopes{} },
 }
 
-// maxEnvelopeFindings is how many bad envelopes a session lists one by one
-// (spec §2.4): a recorder that writes "S2C" does it on every answer.
-const maxEnvelopeFindings = 1000
+type invalidEnvelopes struct{ Base }
 
-type invalidEnvelopes struct {
-	Base
-	listed, more int
-	last         Location
-}
-
+// Frame reports each problem of an envelope; a recorder that writes "S2C"
+// does it on every answer, and the driver folds the flood (spec §2.4).
 func (r *invalidEnvelopes) Frame(p *Pass, f *session.Frame) {
 	if f.Element > 1 {
 		return // the elements of one envelope share its problems
 	}
 	for _, ep := range f.EnvelopeProblems {
-		if r.listed == maxEnvelopeFindings {
-			r.more, r.last = r.more+1, Location{File: f.File, Line: f.Line}
-			continue
-		}
-		r.listed++
 		subject := "envelope " + ep.Member
 		msg := ep.Problem
 		switch ep.Fault {
@@ -76,14 +65,6 @@ func (r *invalidEnvelopes) Frame(p *Pass, f *session.Frame) {
 			}
 		}
 		p.Report(f, subject, "%s", msg)
-	}
-}
-
-func (r *invalidEnvelopes) End(p *Pass) {
-	if r.more > 0 {
-		fd := p.ReportAt(r.last, 0, "more bad envelopes", "%d more %s not listed; the last at line %d",
-			r.more, plural(r.more, "envelope problem", "envelope problems"), r.last.Line)
-		fd.Also = r.more - 1
 	}
 }
 

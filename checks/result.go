@@ -1,16 +1,28 @@
 package checks
 
-import "github.com/mcpcheck/mcpcheck/baseline"
+import (
+	"iter"
+
+	"github.com/mcpcheck/mcpcheck/baseline"
+)
 
 // Result is a whole evaluated run: every reporter renders it and none
 // re-runs a check.
 type Result struct {
-	Files    []string
+	Files []string
+	// Sessions are the session results held in memory, in report order. A
+	// run of many sessions keeps the later ones in a temporary file (spec
+	// §2.4; store.go): whatever must see every session, every reporter
+	// first, ranges over AllSessions instead.
 	Sessions []*SessionResult
 	Gate     Gate
 	Rules    []*Rule // the full catalogue, for reporters that describe rules
 	Passed   bool
 	ExitCode int // 0 passed, 1 failed the gate (2 never reaches a report)
+
+	spill    *resultSpill // the sessions past the memory budget; nil when none
+	memBytes int          // estimated size of Sessions
+	failing  int          // sessions added that failed the gate
 }
 
 // SessionResult is one session's findings, counts and assertion outcomes.
@@ -35,6 +47,7 @@ type SessionResult struct {
 
 	counts     [numSignals]int
 	suppressed int
+	pos        int // position in the result's spill file; -1 in memory
 }
 
 // Count is the number of findings of signal s; suppressed ones are not
@@ -101,19 +114,20 @@ func (s *SessionResult) Recount() {
 	}
 }
 
-// GatedFirst lists every finding of the run: those that fail the gate
+// GatedFirst yields every finding of the run: those that fail the gate
 // first, then the others, each group in session and finding order. Reports
-// that cap their length keep the findings that matter.
-func (r *Result) GatedFirst() []*Finding {
-	var gated, rest []*Finding
-	for _, s := range r.Sessions {
-		for _, f := range s.Findings {
-			if f.Gated {
-				gated = append(gated, f)
-			} else {
-				rest = append(rest, f)
+// that cap their length keep the findings that matter. (Two passes over the
+// sessions: nothing is collected.)
+func (r *Result) GatedFirst() iter.Seq[*Finding] {
+	return func(yield func(*Finding) bool) {
+		for _, gated := range []bool{true, false} {
+			for s := range r.AllSessions() {
+				for _, f := range s.Findings {
+					if f.Gated == gated && !yield(f) {
+						return
+					}
+				}
 			}
 		}
 	}
-	return append(gated, rest...)
 }

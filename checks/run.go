@@ -42,35 +42,38 @@ func Run(inputs []session.Source, cfg Config) (*Result, error) {
 	}
 	cfg.shared = map[any]any{}
 	res := &Result{Gate: cfg.Gate, Rules: cfg.Catalogue}
-	byID := map[string]*Rule{}
+	fr := &freezer{res: res, byID: map[string]*Rule{}, sup: newSuppressor(cfg.Suppressions)}
 	for _, r := range cfg.Catalogue {
-		byID[r.ID] = r
+		fr.byID[r.ID] = r
 	}
-	sup := newSuppressor(cfg.Suppressions)
 	for _, in := range inputs {
-		d := newDriver(&cfg)
-		if err := readInput(in, cfg.InputFormat, d); err != nil {
+		fr.ordinals = map[string]int{} // sessions of each label so far in this file
+		if err := readInput(in, cfg.InputFormat, newDriver(&cfg, fr)); err != nil {
+			res.Close()
 			return nil, err
 		}
 		res.Files = append(res.Files, in.Name)
-		sort.SliceStable(d.order, func(i, j int) bool { return d.order[i].s.FirstLine < d.order[j].s.FirstLine })
-		ordinals := map[string]int{} // sessions of each label so far in this file
-		for _, sr := range d.order {
-			res.Sessions = append(res.Sessions, sr.result(cfg.Gate, byID, cfg.Rules, sup, ordinals[sr.s.Label]))
-			ordinals[sr.s.Label]++
-		}
 	}
-	sup.report(res, &cfg)
-	res.Passed = true
-	for _, s := range res.Sessions {
-		if !s.Passed() {
-			res.Passed = false
-		}
+	fr.sup.report(res, &cfg)
+	if err := res.Err(); err != nil {
+		res.Close()
+		return nil, err
 	}
+	res.Passed = res.failing == 0
 	if !res.Passed {
 		res.ExitCode = 1
 	}
 	return res, nil
+}
+
+// freezer turns each session into its result as the session ends, in the
+// order sessions were first seen: a file of many sessions keeps no rule
+// state or unfrozen findings of the sessions it has finished.
+type freezer struct {
+	res      *Result
+	byID     map[string]*Rule
+	sup      *suppressor
+	ordinals map[string]int // sessions of each label so far in the file being read
 }
 
 func readInput(in session.Source, format session.Format, h session.Handler) error {
@@ -85,15 +88,15 @@ func readInput(in session.Source, format session.Format, h session.Handler) erro
 // driver is the session.Handler that feeds rules.
 type driver struct {
 	cfg      *Config
+	fr       *freezer
 	allRevs  []bool       // per rule: it judges every revision
 	ranged   bool         // some rule judges only some revisions
 	factKeys []*facts.Key // the facts the rules declare, and what those require
 	runs     map[*session.Session]*sessionRun
-	order    []*sessionRun
 }
 
-func newDriver(cfg *Config) *driver {
-	d := &driver{cfg: cfg, runs: map[*session.Session]*sessionRun{}}
+func newDriver(cfg *Config, fr *freezer) *driver {
+	d := &driver{cfg: cfg, fr: fr, runs: map[*session.Session]*sessionRun{}}
 	var declared []*facts.Key
 	for _, r := range cfg.Rules {
 		d.allRevs = append(d.allRevs, r.Revisions == AllRevisions)
@@ -121,7 +124,6 @@ func (d *driver) run(s *session.Session) *sessionRun {
 		sr.start(i, r)
 	}
 	d.runs[s] = sr
-	d.order = append(d.order, sr)
 	return sr
 }
 
@@ -160,6 +162,10 @@ func (d *driver) End(s *session.Session) {
 	}
 	delete(d.runs, s) // the session's rule state is no longer needed
 	sr.checkers, sr.facts = nil, nil
+	fr := d.fr
+	ordinal := fr.ordinals[s.Label]
+	fr.ordinals[s.Label]++
+	fr.res.Add(sr.result(d.cfg.Gate, fr.byID, d.cfg.Rules, fr.sup, ordinal))
 }
 
 // sessionRun is one session's rule states, facts and findings.
@@ -171,6 +177,7 @@ type sessionRun struct {
 	dead     []bool    // rules that panicked in this session
 	facts    *facts.Set
 	findings []*Finding
+	folds    map[*Rule]*ruleFold // findings counted per rule, for the cap
 	asserts  *assertTracker
 	drift    *baseline.Report // set by tool-drift
 
@@ -255,11 +262,15 @@ func factKeys(r *Rule) []*facts.Key {
 // result freezes the session: gating, counts, order and fingerprints.
 func (sr *sessionRun) result(g Gate, byID map[string]*Rule, enabled []*Rule, sup *suppressor, ordinal int) *SessionResult {
 	s := sr.s
+	folded := sr.foldedFindings()
+	for _, f := range folded {
+		sup.noteFolded(f.Rule)
+	}
 	out := &SessionResult{
 		ID: s.ID, Label: s.Label, Ordinal: ordinal, File: s.File, FirstLine: s.FirstLine,
 		Revision: s.Revision, Transport: s.Transport,
 		Frames: s.Frames, MissingFrames: s.MissingFrames,
-		Findings:   sr.findings,
+		Findings:   append(sr.findings, folded...),
 		Assertions: sr.asserts.results(),
 		Drift:      sr.drift,
 	}

@@ -285,8 +285,9 @@ func (s *Suppressions) Marshal() []byte {
 // suppressor applies a suppressions file to one run: it decides each
 // finding as its session is frozen, and remembers which entries matched.
 type suppressor struct {
-	byFP  map[string]*entryState
-	order []*entryState // file order
+	byFP   map[string]*entryState
+	order  []*entryState   // file order
+	folded map[string]bool // rules that folded findings past their cap in some session
 }
 
 type entryState struct {
@@ -344,16 +345,25 @@ func (m *suppressor) decide(f *Finding, s *SessionResult) *Suppression {
 // to edit), in the session the entry matched, else the first session of
 // its label, else the run's first session.
 func (m *suppressor) report(res *Result, cfg *Config) {
-	if m == nil || len(res.Sessions) == 0 {
+	if m == nil || res.NumSessions() == 0 {
 		return
 	}
+	// The first session of each label an entry names, and the run's first
+	// (one pass: a run of many sessions reads them back from its file).
+	named := map[string]bool{}
+	for _, st := range m.order {
+		named[st.entry.Label] = true
+	}
 	byLabel := map[string]*SessionResult{}
-	for _, s := range res.Sessions {
-		if _, ok := byLabel[s.Label]; !ok {
+	var first *SessionResult
+	for s := range res.AllSessions() {
+		if first == nil {
+			first = s
+		}
+		if _, ok := byLabel[s.Label]; !ok && named[s.Label] {
 			byLabel[s.Label] = s
 		}
 	}
-	touched := map[*SessionResult]bool{}
 	for _, st := range m.order {
 		e := st.entry
 		var r *Rule
@@ -374,7 +384,7 @@ func (m *suppressor) report(res *Result, cfg *Config) {
 			s = byLabel[e.Label]
 		}
 		if s == nil {
-			s = res.Sessions[0]
+			s = first
 		}
 		fd := &Finding{
 			Rule: r.ID, Signal: r.Signal, Severity: r.Severity, Message: secrets.Mask(oneLine(msg)), // a hand-written entry is text like any other
@@ -386,18 +396,31 @@ func (m *suppressor) report(res *Result, cfg *Config) {
 		if st.session != nil {
 			fd.Relate(st.first.File, st.first.Line, "the finding it no longer suppresses")
 		}
-		s.Findings = append(s.Findings, fd)
-		touched[s] = true
+		res.addFinding(s, fd)
 	}
-	for s := range touched {
-		s.Recount()
+}
+
+// noteFolded records that rule r folded findings past its cap (spec §2.4):
+// those are counted, never listed, so an entry may have accepted one of
+// them without anything to match here.
+func (m *suppressor) noteFolded(rule string) {
+	if m == nil {
+		return
 	}
+	if m.folded == nil {
+		m.folded = map[string]bool{}
+	}
+	m.folded[rule] = true
 }
 
 // couldMatch reports whether the run could have shown e's finding, so that
 // its absence means the entry is stale: an entry of a server label the run
-// never saw, or of a rule --disable turned off, is not judged.
+// never saw, of a rule --disable turned off, or of a rule that folded
+// findings it did not list (one of them may be the entry's) is not judged.
 func (m *suppressor) couldMatch(e *Suppression, byLabel map[string]*SessionResult, cfg *Config) bool {
+	if m.folded[e.Rule] || (e.Rule == "" && len(m.folded) > 0) {
+		return false
+	}
 	if e.Label != "" && byLabel[e.Label] == nil {
 		return false
 	}

@@ -23,41 +23,18 @@ recorder's frame cap, or re-record.`,
 	New: func() Checker { return &truncatedCapture{} },
 }
 
-// maxDamageFindings is how many damaged pieces a session lists one by one;
-// a file of garbage must not become millions of findings.
-const maxDamageFindings = 100
+type truncatedCapture struct{ Base }
 
-type truncatedCapture struct {
-	Base
-	listed, more int
-	last         Location
-}
-
+// Damage reports a damaged piece; one that stands for more (the reader
+// summarises a flood it could not place) counts them all. Past the per-rule
+// cap the driver folds them (spec §2.4).
 func (t *truncatedCapture) Damage(p *Pass, d session.Damage) {
-	if t.listed == maxDamageFindings {
-		t.more, t.last = t.more+1, Location{File: d.File, Line: d.Line}
-		return
-	}
-	t.listed++
-	p.ReportAt(Location{File: d.File, Line: d.Line}, 0, "damaged envelope", "unreadable envelope: %s", d.Reason)
+	fd := p.ReportAt(Location{File: d.File, Line: d.Line}, 0, "damaged envelope", "unreadable envelope: %s", d.Reason)
+	fd.Also += d.More
 }
 
 func (t *truncatedCapture) Frame(p *Pass, f *session.Frame) {
-	if !f.Truncated {
-		return
-	}
-	if t.listed == maxDamageFindings {
-		t.more, t.last = t.more+1, Location{File: f.File, Line: f.Line}
-		return
-	}
-	t.listed++
-	p.Report(f, "truncated "+f.Direction.String(), "the recorder truncated this %s frame at its size cap", f.Direction)
-}
-
-func (t *truncatedCapture) End(p *Pass) {
-	if t.more > 0 {
-		fd := p.ReportAt(t.last, 0, "more damage", "%d more damaged or truncated %s not listed; the last at line %d",
-			t.more, plural(t.more, "piece", "pieces"), t.last.Line)
-		fd.Also = t.more - 1 // the counts still say how many pieces were damaged
+	if f.Truncated {
+		p.Report(f, "truncated "+f.Direction.String(), "the recorder truncated this %s frame at its size cap", f.Direction)
 	}
 }

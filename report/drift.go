@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
 	"strings"
 
 	"github.com/mcpcheck/mcpcheck/baseline"
@@ -242,36 +243,35 @@ func sarifDriftProperties(p map[string]any, c *baseline.ToolChange) {
 
 // ghDriftRows are the step summary's tool drift table rows: one per
 // changed tool, with its tier and each field's tier.
-func ghDriftRows(r *checks.Result) []string {
-	var rows []string
-	for _, s := range r.Sessions {
-		if s.Drift == nil {
-			continue
-		}
-		for _, c := range s.Drift.Changes {
-			fields := "—"
-			if len(c.Fields) > 0 {
-				fields = strings.Join(c.FieldTiers(), ", ")
+func ghDriftRows(r *checks.Result) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for s := range r.AllSessions() {
+			if s.Drift == nil {
+				continue
 			}
-			rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s | %s | %s |", ghMarkdown(s.ID), ghMarkdown(s.Label),
-				ghMarkdown(c.Tool), c.Change, c.Tier, ghMarkdown(fields)))
+			for _, c := range s.Drift.Changes {
+				fields := "—"
+				if len(c.Fields) > 0 {
+					fields = strings.Join(c.FieldTiers(), ", ")
+				}
+				if !yield(fmt.Sprintf("| %s | %s | %s | %s | %s | %s |", ghMarkdown(s.ID), ghMarkdown(s.Label),
+					ghMarkdown(c.Tool), c.Change, c.Tier, ghMarkdown(fields))) {
+					return
+				}
+			}
 		}
 	}
-	return rows
 }
 
-// drift adds the step summary's tool drift section, when a session drifted.
 func (s *ghSummary) drift(r *checks.Result) {
-	rows := ghDriftRows(r)
-	if len(rows) == 0 {
-		return
+	head := func() {
+		s.line("")
+		s.line("### Tool drift")
+		s.line("")
+		s.line("| session | label | tool | change | tier | fields |")
+		s.line("|---|---|---|---|---|---|")
 	}
-	s.line("")
-	s.line("### Tool drift")
-	s.line("")
-	s.line("| session | label | tool | change | tier | fields |")
-	s.line("|---|---|---|---|---|---|")
-	if n := s.rows(rows); n > 0 {
+	if n := s.section(head, ghDriftRows(r)); n > 0 {
 		s.line("")
 		s.line("%s not shown; the json report has them all.", countNoun(n, "more changed tool", "more changed tools"))
 	}

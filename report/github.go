@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"iter"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/mcpcheck/mcpcheck/checks"
@@ -69,37 +71,46 @@ func (g *GitHub) Report(w io.Writer, r *checks.Result) error {
 	return ghAppendSummary(g.opts.StepSummary, g.summary(r))
 }
 
-// annotations lists every annotation in the order they are written:
+// annotations yields every annotation in the order they are written:
 // gated findings, failed assertions, then the other findings. A suppressed
-// finding gets none: it was accepted; the summary counts it.
-func (g *GitHub) annotations(r *checks.Result) []ghAnnotation {
-	var out, other []ghAnnotation
-	for _, f := range r.GatedFirst() {
-		if f.Suppressed != nil {
-			continue
+// finding gets none: it was accepted; the summary counts it. (A sequence,
+// read twice: a run may have far more findings than annotations.)
+func (g *GitHub) annotations(r *checks.Result) iter.Seq[ghAnnotation] {
+	return func(yield func(ghAnnotation) bool) {
+		finding := func(f *checks.Finding) ghAnnotation {
+			a := ghAnnotation{level: ghLevel(f), line: f.Line, title: f.Rule, msg: f.Message}
+			if f.File != session.StdinName {
+				a.file = g.path(f.File)
+			}
+			return a
 		}
-		a := ghAnnotation{level: ghLevel(f), line: f.Line, title: f.Rule, msg: f.Message}
-		if f.File != session.StdinName {
-			a.file = g.path(f.File)
+		for f := range r.GatedFirst() {
+			if !f.Gated {
+				break // the gated ones come first
+			}
+			if f.Suppressed == nil && !yield(finding(f)) {
+				return
+			}
 		}
-		if f.Gated {
-			out = append(out, a)
-		} else {
-			other = append(other, a)
-		}
-	}
-	for _, s := range r.Sessions {
-		for _, as := range s.Assertions {
-			if !as.Passed {
-				out = append(out, ghAnnotation{
+		for s := range r.AllSessions() {
+			for _, as := range s.Assertions {
+				if !as.Passed && !yield(ghAnnotation{
 					level: "error", assertion: true,
 					title: "assertion " + as.Name,
 					msg:   fmt.Sprintf("session %s: %s", s.ID, as.Message),
-				})
+				}) {
+					return
+				}
+			}
+		}
+		for s := range r.AllSessions() {
+			for _, f := range s.Findings {
+				if !f.Gated && f.Suppressed == nil && !yield(finding(f)) {
+					return
+				}
 			}
 		}
 	}
-	return append(out, other...)
 }
 
 // ghLevel is the annotation level of a finding.
@@ -115,9 +126,9 @@ func ghLevel(f *checks.Finding) string {
 }
 
 // ghWriteAnnotations writes the capped annotations and the overflow notice.
-func ghWriteAnnotations(w io.Writer, all []ghAnnotation) {
+func ghWriteAnnotations(w io.Writer, all iter.Seq[ghAnnotation]) {
 	per := map[string]int{}
-	for _, a := range all {
+	for a := range all {
 		per[a.level]++
 	}
 	limit := map[string]int{"error": ghCap, "warning": ghCap, "notice": ghCap}
@@ -126,7 +137,7 @@ func ghWriteAnnotations(w io.Writer, all []ghAnnotation) {
 	}
 	written := map[string]int{}
 	hiddenFindings, hiddenAssertions := 0, 0
-	for _, a := range all {
+	for a := range all {
 		switch {
 		case written[a.level] < limit[a.level]:
 			written[a.level]++
@@ -225,13 +236,26 @@ func (s *ghSummary) line(format string, args ...any) {
 
 // rows adds each row while the budget allows and returns how many it left out.
 func (s *ghSummary) rows(rows []string) int {
-	for i, r := range rows {
-		if s.b.Len()+len(r)+1 > ghSummaryBudget {
-			return len(rows) - i
+	return s.section(nil, slices.Values(rows))
+}
+
+// section writes head (when not nil) before the first row, then each row
+// while the budget allows, and returns how many rows it left out. Rows are
+// a sequence: a run of many sessions has far more than the budget holds.
+func (s *ghSummary) section(head func(), rows iter.Seq[string]) int {
+	left := 0
+	for r := range rows {
+		if head != nil {
+			head()
+			head = nil
+		}
+		if left > 0 || s.b.Len()+len(r)+1 > ghSummaryBudget {
+			left++
+			continue
 		}
 		s.line("%s", r)
 	}
-	return 0
+	return left
 }
 
 // summary is the Markdown appended to the step summary: verdict, counts per
@@ -253,39 +277,41 @@ func (g *GitHub) summary(r *checks.Result) string {
 	}
 	s.line("%s suppressed | failed |", head)
 	s.line("%s--:|---|", rule)
-	var rows []string
-	for _, ses := range r.Sessions {
-		rows = append(rows, ghCountRow(ses, r.Gate))
+	rows := func(yield func(string) bool) {
+		for ses := range r.AllSessions() {
+			if !yield(ghCountRow(ses, r.Gate)) {
+				return
+			}
+		}
 	}
-	if n := s.rows(rows); n > 0 {
+	if n := s.section(nil, rows); n > 0 {
 		s.line("")
 		s.line("%s not shown.", countNoun(n, "more session", "more sessions"))
 	}
 
-	if failed := g.failedAssertions(r); len(failed) > 0 {
+	assertionsHead := func() {
 		s.line("")
 		s.line("### Failed assertions")
 		s.line("")
-		if n := s.rows(failed); n > 0 {
-			s.line("")
-			s.line("%s not shown.", countNoun(n, "more failed assertion", "more failed assertions"))
-		}
+	}
+	if n := s.section(assertionsHead, g.failedAssertions(r)); n > 0 {
+		s.line("")
+		s.line("%s not shown.", countNoun(n, "more failed assertion", "more failed assertions"))
 	}
 
 	s.drift(r)
 	g.failingSessionsSection(&s, r)
 
-	findings := g.findingRows(r)
-	if len(findings) > 0 {
+	findingsHead := func() {
 		s.line("")
 		s.line("### Findings")
 		s.line("")
 		s.line("| level | session | location | rule | message |")
 		s.line("|---|---|---|---|---|")
-		if n := s.rows(findings); n > 0 {
-			s.line("")
-			s.line("%s not shown; the text, JSON and SARIF reports have them all.", countNoun(n, "more finding", "more findings"))
-		}
+	}
+	if n := s.section(findingsHead, g.findingRows(r)); n > 0 {
+		s.line("")
+		s.line("%s not shown; the text, JSON and SARIF reports have them all.", countNoun(n, "more finding", "more findings"))
 	}
 	s.line("")
 	return s.b.String()
@@ -294,7 +320,9 @@ func (g *GitHub) summary(r *checks.Result) string {
 // ghVerdict is the one-line outcome.
 func ghVerdict(r *checks.Result) string {
 	findings, gated, suppressed, failedAssertions := 0, 0, 0, 0
-	for _, s := range r.Sessions {
+	sessions := 0
+	for s := range r.AllSessions() {
+		sessions++
 		findings += len(s.Findings)
 		suppressed += s.CountSuppressed()
 		for _, f := range s.Findings {
@@ -313,7 +341,7 @@ func ghVerdict(r *checks.Result) string {
 		verdict = "**Check failed**"
 	}
 	return fmt.Sprintf("%s: %s, %s (%d failing the gate, %d suppressed), %s; gate `%s`, exit code %d.",
-		verdict, countNoun(len(r.Sessions), "session", "sessions"), countNoun(findings, "finding", "findings"),
+		verdict, countNoun(sessions, "session", "sessions"), countNoun(findings, "finding", "findings"),
 		gated, suppressed, countNoun(failedAssertions, "failed assertion", "failed assertions"), ghMarkdown(r.Gate.String()), r.ExitCode)
 }
 
@@ -337,39 +365,41 @@ func ghCountRow(s *checks.SessionResult, g checks.Gate) string {
 }
 
 // failedAssertions are list items, one per failed assertion.
-func (g *GitHub) failedAssertions(r *checks.Result) []string {
-	var out []string
-	for _, s := range r.Sessions {
-		for _, a := range s.Assertions {
-			if !a.Passed {
-				out = append(out, fmt.Sprintf("- session %s, %s %s: %s",
-					ghMarkdown(s.ID), ghMarkdown(a.Name), ghMarkdown(a.Arg), ghMarkdown(a.Message)))
+func (g *GitHub) failedAssertions(r *checks.Result) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for s := range r.AllSessions() {
+			for _, a := range s.Assertions {
+				if !a.Passed && !yield(fmt.Sprintf("- session %s, %s %s: %s",
+					ghMarkdown(s.ID), ghMarkdown(a.Name), ghMarkdown(a.Arg), ghMarkdown(a.Message))) {
+					return
+				}
 			}
 		}
 	}
-	return out
 }
 
 // findingRows are table rows, gated findings first, so a truncated summary
 // still shows what failed the run; suppressed findings are only counted.
-func (g *GitHub) findingRows(r *checks.Result) []string {
-	var rows []string
-	for _, f := range r.GatedFirst() {
-		if f.Suppressed != nil {
-			continue
+func (g *GitHub) findingRows(r *checks.Result) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for f := range r.GatedFirst() {
+			if f.Suppressed != nil {
+				continue
+			}
+			file := f.File
+			if file != session.StdinName {
+				file = g.path(file)
+			}
+			level := "note"
+			if f.Gated {
+				level = "**error**"
+			}
+			if !yield(fmt.Sprintf("| %s | %s | %s | %s | %s |", level, ghMarkdown(f.Session),
+				ghMarkdown(strings.TrimSuffix(location(file, f.Line), ":")), ghMarkdown(f.Rule), ghMarkdown(f.Message))) {
+				return
+			}
 		}
-		file := f.File
-		if file != session.StdinName {
-			file = g.path(file)
-		}
-		level := "note"
-		if f.Gated {
-			level = "**error**"
-		}
-		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s | %s |", level, ghMarkdown(f.Session),
-			ghMarkdown(strings.TrimSuffix(location(file, f.Line), ":")), ghMarkdown(f.Rule), ghMarkdown(f.Message)))
 	}
-	return rows
 }
 
 // ghMarkdownEscaper neutralises capture text in Markdown: HTML becomes

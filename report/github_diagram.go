@@ -41,7 +41,7 @@ func (g *GitHub) failingSessionsSection(s *ghSummary, r *checks.Result) {
 
 // failingSessions is one block of Markdown per failing session.
 func (g *GitHub) failingSessions(r *checks.Result) (blocks []string, more int) {
-	for _, s := range r.Sessions {
+	for s := range r.AllSessions() {
 		if s.Passed() {
 			continue
 		}

@@ -1,8 +1,10 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"sort"
 	"strconv"
@@ -117,24 +119,64 @@ type JSONAssertion struct {
 	Message string `json:"message"`
 }
 
+// Report writes the document as it goes, one session at a time (spec
+// §2.4), byte for byte as encoding NewJSONReport would.
 func (j *JSON) Report(w io.Writer, r *checks.Result) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false) // a file for programs; "<" reads better than \u003c
-	return enc.Encode(NewJSONReport(r))
+	bw := bufio.NewWriter(w)
+	var buf bytes.Buffer
+	// value writes v indented as a member of the top-level object (or, with
+	// the deeper prefix, as an element of its sessions array).
+	value := func(prefix string, v any) error {
+		buf.Reset()
+		enc := json.NewEncoder(&buf)
+		enc.SetIndent(prefix, "  ")
+		enc.SetEscapeHTML(false) // a file for programs; "<" reads better than \u003c
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		return nil
+	}
+	fmt.Fprintf(bw, "{\n  \"version\": %d,\n  \"passed\": %t,\n  \"exit_code\": %d,\n  \"files\": ", JSONVersion, r.Passed, r.ExitCode)
+	if err := value("  ", append([]string{}, r.Files...)); err != nil {
+		return err
+	}
+	bw.WriteString(",\n  \"sessions\": [")
+	n := 0
+	for s := range r.AllSessions() {
+		if n > 0 {
+			bw.WriteByte(',')
+		}
+		bw.WriteString("\n    ")
+		if err := value("    ", jsonSession(s, r.Gate)); err != nil {
+			return err
+		}
+		n++
+	}
+	if n > 0 {
+		bw.WriteString("\n  ")
+	}
+	bw.WriteString("],\n  \"gate\": ")
+	if err := value("  ", r.Gate.String()); err != nil {
+		return err
+	}
+	bw.WriteString("\n}\n")
+	return bw.Flush()
 }
 
-// NewJSONReport converts a result into the JSON schema.
+// NewJSONReport converts a result into the JSON schema, every session in
+// memory: for programs that embed mcpcheck and small runs (the json format
+// itself streams).
 func NewJSONReport(r *checks.Result) JSONReport {
 	out := JSONReport{
 		Version:  JSONVersion,
 		Passed:   r.Passed,
 		ExitCode: r.ExitCode,
 		Files:    append([]string{}, r.Files...),
-		Sessions: make([]JSONSession, 0, len(r.Sessions)),
+		Sessions: make([]JSONSession, 0, r.NumSessions()),
 		Gate:     r.Gate.String(),
 	}
-	for _, s := range r.Sessions {
+	for s := range r.AllSessions() {
 		out.Sessions = append(out.Sessions, jsonSession(s, r.Gate))
 	}
 	return out

@@ -2,6 +2,8 @@ package report
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/xml"
 	"fmt"
 	"io"
 	"strconv"
@@ -27,21 +29,48 @@ type JUnit struct{ opts Options }
 // xmlHeader is written by hand: the junit package writes no declaration.
 const xmlHeader = `<?xml version="1.0" encoding="UTF-8"?>` + "\n"
 
+// Report writes the document as it goes, one suite per session (spec
+// §2.4): a first pass over the sessions adds up the totals the root element
+// carries, a second writes each suite as the junit package would.
 func (j *JUnit) Report(w io.Writer, r *checks.Result) error {
-	suites := junit.Testsuites{Name: "mcpcheck"}
-	for i, s := range r.Sessions {
-		suites.AddSuite(junitSuite(i, s, r.Gate))
+	root := junit.Testsuites{Name: "mcpcheck"}
+	i := 0
+	for s := range r.AllSessions() {
+		ts := junitSuite(i, s, r.Gate)
+		root.Tests += ts.Tests
+		root.Errors += ts.Errors
+		root.Failures += ts.Failures
+		root.Skipped += ts.Skipped
+		root.Disabled += ts.Disabled
+		i++
 	}
-	bw := bufio.NewWriter(w)
-	if _, err := bw.WriteString(xmlHeader); err != nil {
+	start, err := xml.Marshal(root)
+	if err != nil {
 		return err
 	}
+	bw := bufio.NewWriter(w)
+	bw.WriteString(xmlHeader)
+	bw.Write(bytes.TrimSuffix(start, []byte("</testsuites>")))
 	// encoding/xml splits "]]>" inside the library's CDATA fields into two
 	// sections, so capture text cannot close them early; what it does not do
 	// is drop characters XML cannot carry, which xmlSafe does beforehand.
-	if err := suites.WriteXML(bw); err != nil {
-		return err
+	i = 0
+	for s := range r.AllSessions() {
+		bw.WriteByte('\n')
+		enc := xml.NewEncoder(bw)
+		enc.Indent("\t", "\t") // as nested in the root by junit.Testsuites.WriteXML
+		if err := enc.EncodeElement(junitSuite(i, s, r.Gate), xml.StartElement{Name: xml.Name{Local: "testsuite"}}); err != nil {
+			return err
+		}
+		if err := enc.Flush(); err != nil {
+			return err
+		}
+		i++
 	}
+	if i > 0 {
+		bw.WriteByte('\n')
+	}
+	bw.WriteString("</testsuites>\n")
 	return bw.Flush()
 }
 

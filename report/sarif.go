@@ -102,17 +102,20 @@ func (s *SARIF) build(r *checks.Result) *sarif.Report {
 
 // results converts the findings, gated first, within MaxSARIFResults.
 func (s *SARIF) results(r *checks.Result, index map[string]int) []*sarif.Result {
-	ordered := r.GatedFirst()
-	keep := len(ordered)
+	total := r.NumFindings()
+	keep := total
 	if keep > MaxSARIFResults {
 		keep = MaxSARIFResults - 1 // room for the truncation notice
 	}
-	out := make([]*sarif.Result, 0, min(len(ordered), MaxSARIFResults))
-	for _, f := range ordered[:keep] {
+	out := make([]*sarif.Result, 0, min(total, MaxSARIFResults))
+	for f := range r.GatedFirst() {
+		if len(out) == keep {
+			break
+		}
 		out = append(out, s.result(f, index))
 	}
-	if left := len(ordered) - keep; left > 0 {
-		res := sarifTruncatedResult(left, len(ordered), index)
+	if left := total - keep; left > 0 {
+		res := sarifTruncatedResult(left, total, index)
 		// Code scanning refuses a whole upload that holds a result
 		// without a location: the notice points at the first capture.
 		if len(r.Files) > 0 {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -221,7 +222,7 @@ func TestSARIFResults(t *testing.T) {
 	validateSARIF(t, out)
 	_, run := parseSARIF(t, out)
 	rules := run.Tool.Driver.Rules
-	want := r.GatedFirst()
+	want := slices.Collect(r.GatedFirst())
 
 	if len(run.Results) != len(want) {
 		t.Fatalf("got %d results, want %d", len(run.Results), len(want))
@@ -481,7 +482,7 @@ func TestSARIFTruncation(t *testing.T) {
 	if len(run.Results) != MaxSARIFResults {
 		t.Fatalf("got %d results, want %d", len(run.Results), MaxSARIFResults)
 	}
-	want := r.GatedFirst()
+	want := slices.Collect(r.GatedFirst())
 	if want[1999].Gated != true || want[2000].Gated != false {
 		t.Fatal("test data: want 2000 gated findings first")
 	}

@@ -32,7 +32,7 @@ func (t *Text) paint(color, s string) string {
 
 func (t *Text) Report(w io.Writer, r *checks.Result) error {
 	bw := bufio.NewWriter(w)
-	for _, s := range r.Sessions {
+	for s := range r.AllSessions() {
 		for _, f := range s.Findings {
 			if t.opts.Quiet && !f.Gated {
 				continue

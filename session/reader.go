@@ -31,6 +31,7 @@ type Damage struct {
 	File   string
 	Line   int
 	Reason string
+	More   int // further damaged pieces this one stands for (a summary), 0 for one piece
 }
 
 // NotCaptureError says a file is not a capture at all.

@@ -142,6 +142,7 @@ func runBaseline(args []string, stdin io.Reader, stdout io.Writer) (int, error) 
 	if err != nil {
 		return exitUsage, err
 	}
+	defer res.Close()
 	var out bytes.Buffer // nothing reaches stdout unless every step worked
 	switch {
 	case *reset:
@@ -169,7 +170,7 @@ func runBaseline(args []string, stdin io.Reader, stdout io.Writer) (int, error) 
 // last listing seen as its baseline.
 func acceptBaselines(w io.Writer, store *baseline.Store, res *checks.Result, reason string) error {
 	labels := store.Labels()
-	for _, s := range res.Sessions {
+	for s := range res.AllSessions() {
 		if s.Drift != nil && s.Label == "" {
 			fmt.Fprintf(w, "session %s has no server label: its tools were not accepted\n", s.ID)
 		}
@@ -196,7 +197,7 @@ func acceptBaselines(w io.Writer, store *baseline.Store, res *checks.Result, rea
 // resetBaselines deletes the baseline of every label in the captures.
 func resetBaselines(w io.Writer, store *baseline.Store, res *checks.Result) error {
 	seen := map[string]bool{}
-	for _, s := range res.Sessions {
+	for s := range res.AllSessions() {
 		if s.Label == "" || seen[s.Label] {
 			continue
 		}

@@ -47,7 +47,7 @@ func TestUppercaseDirectionsFailTheGate(t *testing.T) {
 	if n := strings.Count(text, "(invalid-envelope)"); n != 1001 {
 		t.Errorf("%d invalid-envelope findings listed, want 1,000 and one summary", n)
 	}
-	if !strings.Contains(text, "201 more envelope problems not listed") || strings.Count(text, "(tool-error)") != 1 {
+	if !strings.Contains(text, "201 more findings of this rule not listed") || strings.Count(text, "(tool-error)") != 1 {
 		t.Errorf("summary or tool error missing:\n%s", text[len(text)-2000:])
 	}
 	assertCounts(t, ruleCounts(t, capture), map[string]int{"invalid-envelope": 1001, "tool-error": 1})

@@ -244,6 +244,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	if err != nil {
 		return exitUsage, err
 	}
+	defer res.Close()
 	if err := writeOutputs(outs, res, stdout); err != nil {
 		return exitUsage, err
 	}
@@ -429,14 +430,26 @@ func writeOutputs(outs []output, res *checks.Result, stdout io.Writer) error {
 			err = bw.Flush()
 		}
 		if err == nil {
+			err = res.Err() // a run of many sessions could not read one back
+		}
+		if err == nil {
 			err = out.tmp.Close()
 		}
 		if err != nil {
 			return fmt.Errorf("--output %s: %w", out.path, err)
 		}
 	}
-	var console bytes.Buffer
-	if err := outs[0].rep.Report(&console, res); err != nil {
+	var out0 console
+	defer out0.Close()
+	bw := bufio.NewWriterSize(&out0, 64<<10)
+	err := outs[0].rep.Report(bw, res)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = res.Err()
+	}
+	if err != nil {
 		return fmt.Errorf("rendering %s: %w", outs[0].format, err)
 	}
 	for i := range outs {
@@ -456,7 +469,7 @@ func writeOutputs(outs []output, res *checks.Result, stdout io.Writer) error {
 			}
 		}
 	}
-	_, err := stdout.Write(console.Bytes())
+	_, err = out0.WriteTo(stdout)
 	return err
 }
 

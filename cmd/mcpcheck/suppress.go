@@ -204,10 +204,14 @@ func fillFromCaptures(entries []checks.Suppression, captures []string, stdin io.
 	if err != nil {
 		return err
 	}
+	defer res.Close()
 	found := map[string]*checks.Finding{}
-	for _, s := range res.Sessions {
+	for i := range entries {
+		found[entries[i].Fingerprint] = nil // only these are kept
+	}
+	for s := range res.AllSessions() {
 		for _, f := range s.Findings {
-			if found[f.Fingerprint] == nil {
+			if g, wanted := found[f.Fingerprint]; wanted && g == nil {
 				found[f.Fingerprint] = f
 			}
 		}

@@ -1,0 +1,60 @@
+package report
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/mcpcheck/mcpcheck/checks"
+)
+
+// spilled is r as a run of many sessions holds it: every session in the
+// result's temporary file, read back as each report goes.
+func spilled(t *testing.T, r *checks.Result) *checks.Result {
+	t.Helper()
+	restore := checks.SetResultBudgetForTesting(0)
+	defer restore()
+	out := &checks.Result{Files: r.Files, Gate: r.Gate, Rules: r.Rules, Passed: r.Passed, ExitCode: r.ExitCode}
+	for _, s := range r.Sessions {
+		out.Add(s)
+	}
+	if len(out.Sessions) != 0 || out.NumSessions() != len(r.Sessions) {
+		t.Fatalf("%d sessions in memory, %d in all; want every one spilled", len(out.Sessions), out.NumSessions())
+	}
+	t.Cleanup(func() { out.Close() })
+	return out
+}
+
+// Every format reads the same from sessions kept in memory and from
+// sessions read back from the spill file, step summary included.
+func TestReportsReadTheSameFromTheSpill(t *testing.T) {
+	for _, name := range []string{"sample", "empty"} {
+		for _, format := range Formats() {
+			t.Run(name+"/"+format, func(t *testing.T) {
+				mk := sampleResult
+				if name == "empty" {
+					mk = emptyResult
+				}
+				dir := t.TempDir()
+				opts := testOptions()
+				opts.StepSummary = filepath.Join(dir, "memory.md")
+				want := render(t, format, opts, mk(t))
+				opts.StepSummary = filepath.Join(dir, "spill.md")
+				r := spilled(t, mk(t))
+				got := render(t, format, opts, r)
+				if err := r.Err(); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, want) {
+					t.Errorf("from the spill:\n%s\nin memory:\n%s", got, want)
+				}
+				a, _ := os.ReadFile(filepath.Join(dir, "memory.md"))
+				b, _ := os.ReadFile(filepath.Join(dir, "spill.md"))
+				if !bytes.Equal(a, b) {
+					t.Errorf("step summary from the spill:\n%s\nin memory:\n%s", b, a)
+				}
+			})
+		}
+	}
+}
