@@ -359,8 +359,9 @@ func runFixture(name string, data []byte, rules []*Rule, sup *Suppressions, bufS
 	if err != nil {
 		return nil, err
 	}
+	defer res.Close()
 	var got []gotFinding
-	for _, s := range res.Sessions {
+	for s := range res.AllSessions() {
 		for _, f := range s.Findings {
 			g := gotFinding{File: f.File, Line: f.Line, Rule: f.Rule, Message: f.Message, Subject: f.Subject, Related: f.Related}
 			if f.Suppressed != nil {

@@ -19,7 +19,7 @@ import (
 
 // resultBudget is roughly how many bytes of session results a run holds in
 // memory before it spills the rest (a variable for tests).
-var resultBudget = 8 << 20
+var resultBudget = 2 << 20
 
 // SetResultBudgetForTesting makes runs started from now on hold about n
 // bytes of session results in memory (0: spill every session), until

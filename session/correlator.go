@@ -24,12 +24,19 @@ type Correlator struct {
 	moreLine   int      // the last of those
 	shared     *fileState
 	finished   bool
+	finishErr  error
+
+	// sessions past maxLiveSessions, correlated after the file (defer.go)
+	deferred  map[string]int32
+	later     []deferredSession
+	lastLater int32 // the previous frame's session when it is deferred, else -1
+	spill     sessionSpill
 }
 
 // NewCorrelator returns a correlator for the capture file named file that
 // reports to h.
 func NewCorrelator(file string, h Handler) *Correlator {
-	return &Correlator{file: file, h: h, sessions: map[string]*Session{}, shared: newFileState()}
+	return &Correlator{file: file, h: h, sessions: map[string]*Session{}, shared: newFileState(), lastLater: -1}
 }
 
 // Add correlates f as the next frame of the session f.SessionID, which is
@@ -41,13 +48,21 @@ func NewCorrelator(file string, h Handler) *Correlator {
 func (c *Correlator) Add(f *Frame) {
 	s := c.sessions[f.SessionID]
 	if s == nil {
+		if c.deferFrame(f) {
+			return
+		}
 		s = newSession(c.file, f.SessionID, f.Line, c.shared, nil)
 		s.emit = func(f *Frame) { c.h.Frame(s, f) }
 		c.sessions[f.SessionID] = s
 		c.order = append(c.order, s)
 		c.release(s)
 	}
-	c.last = s
+	c.last, c.lastLater = s, -1
+	c.correlate(s, f)
+}
+
+// correlate adds f to s.
+func (c *Correlator) correlate(s *Session, f *Frame) {
 	if f.Direction == DirUnknown && f.Raw != nil {
 		s.inferDirection(f)
 	}
@@ -93,6 +108,7 @@ func (c *Correlator) Damage(d Damage, sv Survived) {
 	switch s := c.sessions[sv.SessionID]; {
 	case s != nil:
 		c.deliver(s, pd)
+	case c.deferDamage(pd):
 	case sv.SessionID == "" && c.last != nil:
 		c.deliver(c.last, pd) // unnamed: the session of the frame before it
 	case len(c.damage) < maxEarlyDamage:
@@ -104,13 +120,15 @@ func (c *Correlator) Damage(d Damage, sv Survived) {
 
 // Finish ends every session, in first-seen order, after delivering the
 // damage still waiting for a session that never appeared. It returns
-// ErrNoSession when no frame was added; a second call does nothing more.
+// ErrNoSession when no frame was added, or the error that kept the sessions
+// past maxLiveSessions from being read back; a second call does nothing
+// more.
 func (c *Correlator) Finish() error {
+	if c.finished {
+		return c.finishErr
+	}
 	if len(c.order) == 0 {
 		return ErrNoSession
-	}
-	if c.finished {
-		return nil
 	}
 	c.finished = true
 	for _, pd := range c.damage { // named sessions that never appeared
@@ -121,7 +139,9 @@ func (c *Correlator) Finish() error {
 		s.finish()
 		c.h.End(s)
 	}
-	return nil
+	c.order, c.last = nil, nil // their state can go
+	c.finishErr = c.finishLater()
+	return c.finishErr
 }
 
 // damage is a damaged piece with what survived of its envelope.

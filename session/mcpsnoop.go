@@ -64,8 +64,10 @@ func (mcpsnoop) Read(name string, r io.Reader, c *Correlator) error {
 			sp.dropLine() // what follows on the line cannot be trusted either
 		}
 	}
-	if c.Finish() != nil {
+	if err := c.Finish(); errors.Is(err, ErrNoSession) {
 		return &NotCaptureError{File: name, Reason: "no envelope has a session_id"}
+	} else if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
 }

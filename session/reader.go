@@ -91,8 +91,10 @@ func ReadAs(name string, r io.Reader, h Handler, f Format) error {
 		if err := f.Read(name, body, c); err != nil {
 			return err
 		}
-		if c.Finish() != nil { // the format did not say why itself
+		if err := c.Finish(); errors.Is(err, ErrNoSession) { // the format did not say why itself
 			return &NotCaptureError{File: name, Reason: "nothing in it belongs to a session"}
+		} else if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
 		}
 		return nil
 	}
