@@ -1,10 +1,13 @@
 package report
 
 import (
+	"bufio"
+	"bytes"
 	"crypto/sha1"
 	"encoding/json"
 	"fmt"
 	"io"
+	"iter"
 	"path/filepath"
 	"strings"
 
@@ -41,22 +44,64 @@ type SARIF struct {
 	place *placer
 }
 
+// Report writes the log: the tool and the run are built in memory, the
+// results are converted and written one at a time where the run's empty
+// results array stands (the cap bounds them, but a result is far larger in
+// go-sarif's types than in the file).
 func (s *SARIF) Report(w io.Writer, r *checks.Result) error {
 	s.place = newPlacer(s.opts)
-	log := s.build(r)
+	log, index := s.build(r)
 	// go-sarif's own writers escape HTML and its WriteFile does not
 	// truncate; encode here, indented for reviewable golden files.
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(log); err != nil {
-		return fmt.Errorf("sarif: %w", err)
+	var buf bytes.Buffer
+	encode := func(prefix string, v any) ([]byte, error) {
+		buf.Reset()
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent(prefix, "  ")
+		if err := enc.Encode(v); err != nil {
+			return nil, fmt.Errorf("sarif: %w", err)
+		}
+		return buf.Bytes(), nil
 	}
-	return nil
+	doc, err := encode("", log)
+	if err != nil {
+		return err
+	}
+	// The only unescaped "results": [] of the document is the run's own
+	// (capture text inside strings has its quotes escaped).
+	const empty = `"results": []`
+	at := bytes.Index(doc, []byte(empty))
+	if at < 0 || bytes.Count(doc, []byte(empty)) != 1 {
+		return fmt.Errorf("sarif: the run's results have no place in the log")
+	}
+	indent := string(doc[bytes.LastIndexByte(doc[:at], '\n')+1 : at])
+	bw := bufio.NewWriter(w)
+	bw.Write(doc[:at+len(empty)-1])
+	tail := append([]byte(nil), doc[at+len(empty)-1:]...)
+	n := 0
+	for res := range s.results(r, index) {
+		if n > 0 {
+			bw.WriteByte(',')
+		}
+		bw.WriteString("\n" + indent + "  ")
+		out, err := encode(indent+"  ", res)
+		if err != nil {
+			return err
+		}
+		bw.Write(bytes.TrimSuffix(out, []byte("\n")))
+		n++
+	}
+	if n > 0 {
+		bw.WriteString("\n" + indent)
+	}
+	bw.Write(tail)
+	return bw.Flush()
 }
 
-// build assembles the whole log in memory.
-func (s *SARIF) build(r *checks.Result) *sarif.Report {
+// build assembles the log in memory but for its results, which it leaves
+// empty, and returns the index of each rule's descriptor.
+func (s *SARIF) build(r *checks.Result) (*sarif.Report, map[string]int) {
 	driver := &sarif.ToolComponent{
 		Name:           "mcpcheck",
 		InformationURI: sarifPtr(sarifInformationURI),
@@ -77,7 +122,6 @@ func (s *SARIF) build(r *checks.Result) *sarif.Report {
 	}
 
 	run := sarif.NewRun(sarif.Tool{Driver: driver}) // Results starts as [], never null
-	run.Results = s.results(r, index)
 	inv := &sarif.Invocation{
 		ExecutionSuccessful: sarifPtr(true), // the gate failing is a verdict, not a failed run
 		ExitCode:            sarifPtr(r.ExitCode),
@@ -97,33 +141,37 @@ func (s *SARIF) build(r *checks.Result) *sarif.Report {
 		Version: string(sarif.Version210),
 		Schema:  sarifSchemaURI,
 		Runs:    []*sarif.Run{run},
-	}
+	}, index
 }
 
 // results converts the findings, gated first, within MaxSARIFResults.
-func (s *SARIF) results(r *checks.Result, index map[string]int) []*sarif.Result {
-	total := r.NumFindings()
-	keep := total
-	if keep > MaxSARIFResults {
-		keep = MaxSARIFResults - 1 // room for the truncation notice
-	}
-	out := make([]*sarif.Result, 0, min(total, MaxSARIFResults))
-	for f := range r.GatedFirst() {
-		if len(out) == keep {
-			break
+func (s *SARIF) results(r *checks.Result, index map[string]int) iter.Seq[*sarif.Result] {
+	return func(yield func(*sarif.Result) bool) {
+		total := r.NumFindings()
+		keep := total
+		if keep > MaxSARIFResults {
+			keep = MaxSARIFResults - 1 // room for the truncation notice
 		}
-		out = append(out, s.result(f, index))
-	}
-	if left := total - keep; left > 0 {
-		res := sarifTruncatedResult(left, total, index)
-		// Code scanning refuses a whole upload that holds a result
-		// without a location: the notice points at the first capture.
-		if len(r.Files) > 0 {
-			res.Locations = []*sarif.Location{s.location(r.Files[0], 1)}
+		n := 0
+		for f := range r.GatedFirst() {
+			if n == keep {
+				break
+			}
+			n++
+			if !yield(s.result(f, index)) {
+				return
+			}
 		}
-		out = append(out, res)
+		if left := total - keep; left > 0 {
+			res := sarifTruncatedResult(left, total, index)
+			// Code scanning refuses a whole upload that holds a result
+			// without a location: the notice points at the first capture.
+			if len(r.Files) > 0 {
+				res.Locations = []*sarif.Location{s.location(r.Files[0], 1)}
+			}
+			yield(res)
+		}
 	}
-	return out
 }
 
 func (s *SARIF) result(f *checks.Finding, index map[string]int) *sarif.Result {
