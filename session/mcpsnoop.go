@@ -34,6 +34,27 @@ func (mcpsnoop) Detect(head []byte) bool {
 	return found
 }
 
+// preludeSize is how much of an input may pass before its first envelope
+// (a variable for tests).
+var preludeSize int64 = 1 << 20
+
+// envelopeHead reports whether open, the start of a value, starts as an
+// envelope: a session_id and a direction, which recorders write before a
+// frame's raw message.
+func envelopeHead(open []byte) bool {
+	id, dir := false, false
+	jsonscan.Top(open, func(name string, val []byte) {
+		switch name {
+		case "session_id":
+			s, ok := jsonscan.String(val)
+			id = ok && s != ""
+		case "direction":
+			_, dir = jsonscan.String(val)
+		}
+	})
+	return id && dir
+}
+
 // envelopeStart is how mcpsnoop starts every envelope it writes.
 var envelopeStart = []byte(`{"session_id"`)
 
@@ -44,10 +65,19 @@ func (mcpsnoop) Read(name string, r io.Reader, c *Correlator) error {
 	rd.poison = rd.reuse && sp.wipe
 	sp.recordStart = envelopeStart
 	sp.wholeLines = true // chunk reports a whole line that is not one value
+	// An input that can never be a capture ends fast: past its first MiB
+	// without an envelope of a session, reading on is only worth it inside
+	// a first envelope that is large (a listing of many tools) and starts
+	// as envelopes do.
+	sp.preludeLimit = preludeSize
+	sp.preludeOK = func(open []byte) bool { return rd.began || envelopeHead(open) }
 	for {
 		ch, err := sp.next()
 		if errors.Is(err, io.EOF) {
 			break
+		}
+		if errors.Is(err, errPrelude) {
+			return &NotCaptureError{File: name, Reason: fmt.Sprintf("no envelope of a session in its first %s", sizeText(int(preludeSize)))}
 		}
 		if err != nil {
 			var gz gzipError

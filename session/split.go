@@ -95,6 +95,13 @@ type splitter struct {
 	buf       []byte // its bytes from earlier pieces
 	oversized bool   // it outgrew max; its bytes are dropped
 
+	// The prelude: an input that shows no record of the format in its
+	// first preludeLimit bytes is given up on (spec §2.1), whether it is
+	// junk, a stream of non-records or one endless value.
+	preludeLimit int64                  // 0: no limit (any longer)
+	preludeOK    func(open []byte) bool // whether to read on; open is the value under way
+	consumed     int64                  // bytes read so far
+
 	// text that is skipped to the end of its line
 	junk     bool // non-JSON text, reported when its line ends
 	junkLine int
@@ -108,6 +115,9 @@ type splitter struct {
 	wholeLine  []byte // the line the last whole chunk came from
 	scanLine   bool   // undoWhole was called: scan the current piece
 }
+
+// errPrelude is what next returns when the prelude ran out.
+var errPrelude = errors.New("no record in the prelude")
 
 // newSplitter reads r through a buffer of bufferSize(); when r already is a
 // bufio.Reader at least that large, that one buffer is the only one.
@@ -128,6 +138,17 @@ func (s *splitter) next() (chunk, error) {
 				s.err = err
 			}
 			s.piece, s.scanLine = p, false
+			s.consumed += int64(len(p))
+			if s.preludeLimit > 0 && s.consumed >= s.preludeLimit {
+				s.preludeLimit = 0
+				var open []byte
+				if s.depth > 0 {
+					open = s.buf
+				}
+				if !s.preludeOK(open) {
+					return chunk{}, errPrelude
+				}
+			}
 			continue
 		}
 		if c, ok := s.whole(); ok {
@@ -140,14 +161,27 @@ func (s *splitter) next() (chunk, error) {
 }
 
 func (s *splitter) endOfInput() (chunk, error) {
+	// A compressed capture that breaks off mid-value is one fault: the value
+	// is torn because the file is, and nothing follows.
+	var gz gzipError
+	brokenOff := errors.As(s.err, &gz)
 	switch {
 	case s.depth > 0:
 		c := chunk{data: s.buf, line: s.start, torn: "the file ends inside an envelope"}
+		if brokenOff {
+			c.torn = "the compressed capture breaks off inside an envelope: " + gz.err.Error()
+			s.err = io.EOF
+		}
 		s.reset()
 		return c, nil
 	case s.junk:
 		s.junk = false
-		return chunk{data: s.junkBuf, line: s.junkLine, torn: notJSON}, nil
+		c := chunk{data: s.junkBuf, line: s.junkLine, torn: notJSON}
+		if brokenOff {
+			c.torn = "the compressed capture breaks off inside a line: " + gz.err.Error()
+			s.err = io.EOF
+		}
+		return c, nil
 	case errors.Is(s.err, io.EOF):
 		return chunk{}, io.EOF
 	}
