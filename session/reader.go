@@ -32,6 +32,10 @@ type Damage struct {
 	Line   int
 	Reason string
 	More   int // further damaged pieces this one stands for (a summary), 0 for one piece
+
+	// Seq is the envelope's own seq, when it survived and shows that the
+	// recorder dropped GapBefore frames just before it; both 0 otherwise.
+	Seq, GapBefore int64
 }
 
 // NotCaptureError says a file is not a capture at all.
@@ -78,6 +82,7 @@ func ReadAs(name string, r io.Reader, h Handler, f Format) error {
 		defer zr.Close()
 		in = &gzipErrors{zr}
 	}
+	in = &lineEnds{r: in}
 	head, body, err := sniff(in)
 	formats := Formats()
 	if f != nil {
@@ -178,6 +183,65 @@ func notDetected(head []byte) (line int, reason string) {
 		return line, "the first object is not an envelope"
 	}
 	return line, "the first line is not a JSON envelope"
+}
+
+// lineEnds lets a capture whose lines end in a lone CR (classic Mac OS,
+// some Windows tools' exports) number its lines like any other: the first
+// line ending decides, and in a file that ends lines with CR alone every CR
+// reads as LF (CR and LF are the same white space to JSON, and neither may
+// stand raw inside a JSON string). Files that end lines in LF or CRLF pass
+// through untouched.
+type lineEnds struct {
+	r    io.Reader
+	mode uint8 // lineEndsUndecided, lineEndsLF, lineEndsCR
+	held bool  // a CR ended the last read: its next byte decides
+}
+
+const (
+	lineEndsUndecided uint8 = iota
+	lineEndsLF
+	lineEndsCR
+)
+
+func (l *lineEnds) Read(p []byte) (int, error) {
+	switch l.mode {
+	case lineEndsLF:
+		return l.r.Read(p)
+	case lineEndsCR:
+		n, err := l.r.Read(p)
+		crToLF(p[:n])
+		return n, err
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	off := 0
+	if l.held {
+		p[0], off, l.held = '\r', 1, false
+	}
+	n, err := l.r.Read(p[off:])
+	n += off
+	b := p[:n]
+	if i := bytes.IndexAny(b, "\r\n"); i >= 0 {
+		switch {
+		case b[i] == '\n' || (i+1 < n && b[i+1] == '\n'):
+			l.mode = lineEndsLF
+		case i+1 < n || err != nil: // a lone CR, or the input's last byte
+			l.mode = lineEndsCR
+			crToLF(b[i:])
+		default:
+			l.held = true // hold it back until its next byte is known
+			return n - 1, nil
+		}
+	}
+	return n, err
+}
+
+func crToLF(b []byte) {
+	for i := bytes.IndexByte(b, '\r'); i >= 0; i = bytes.IndexByte(b, '\r') {
+		b[i] = '\n'
+		b = b[i+1:]
+	}
 }
 
 // gzipErrors marks decompression failures so that a truncated .gz reads as
