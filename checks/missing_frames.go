@@ -1,6 +1,8 @@
 package checks
 
 import (
+	"fmt"
+
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -19,13 +21,26 @@ dropped.`,
 		Good:  `seq 1, 2, 3, 4, 5`,
 		Since: "0.1.0",
 	},
-	New: EachFrame(func(p *Pass, f *session.Frame) {
-		if f.GapBefore <= 0 {
-			return
-		}
-		from := f.Seq - f.GapBefore
-		// Not the seq: it shifts when earlier traffic changes.
-		p.Report(f, "gap", "%d %s missing before seq %d (seq %d to %d were not recorded)",
-			f.GapBefore, plural(int(f.GapBefore), "frame is", "frames are"), f.Seq, from, f.Seq-1)
-	}),
+	New: func() Checker { return missingFrames{} },
+}
+
+type missingFrames struct{ Base }
+
+func (missingFrames) Frame(p *Pass, f *session.Frame) {
+	if f.GapBefore > 0 {
+		p.Report(f, "gap", "%s", gapMessage(f.Seq, f.GapBefore))
+	}
+}
+
+// Damage reports the gap before a damaged envelope whose seq survived: the
+// damaged frame itself was recorded, the ones before it were not.
+func (missingFrames) Damage(p *Pass, d session.Damage) {
+	if d.GapBefore > 0 {
+		p.ReportAt(Location{File: d.File, Line: d.Line}, d.Seq, "gap", "%s", gapMessage(d.Seq, d.GapBefore))
+	}
+}
+
+func gapMessage(seq, gap int64) string {
+	return fmt.Sprintf("%d %s missing before seq %d (seq %d to %d were not recorded)",
+		gap, plural(int(gap), "frame is", "frames are"), seq, seq-gap, seq-1)
 }

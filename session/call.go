@@ -50,10 +50,11 @@ type Call struct {
 	Task       *Task      // the task this request created, if it was answered with a task handle
 	TaskRef    string     // the task a tasks/* request is about
 
-	probe           bool // server/discover, a possible dual-era version probe
-	held            bool // an early multi round-trip retry whose request frame is held back
-	listedCancelled bool // in Session.cancelled
-	byIDPos         int  // position in Session.openByID
+	probe           bool  // server/discover, a possible dual-era version probe
+	held            bool  // an early multi round-trip retry whose request frame is held back
+	listedCancelled bool  // in Session.cancelled
+	byIDPos         int   // position in Session.openByID
+	pos             int64 // where it was sent among the session's frames (credits.go)
 }
 
 // Label renders the call for messages: `tools/call "echo" (id 3)`.

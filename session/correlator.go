@@ -2,7 +2,6 @@ package session
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
 )
@@ -25,6 +24,10 @@ type Correlator struct {
 	shared     *fileState
 	finished   bool
 	finishErr  error
+
+	// damage naming sessions not seen yet (early.go)
+	early       map[string]int32
+	earlyChains []deferredSession
 
 	// sessions past maxLiveSessions, correlated after the file (defer.go)
 	deferred  map[string]int32
@@ -105,14 +108,28 @@ func (c *Correlator) Damage(d Damage, sv Survived) {
 	if sv.SessionID != "" {
 		pd.dir, pd.seqs = sv.Direction, sv.Seqs
 	}
-	switch s := c.sessions[sv.SessionID]; {
-	case s != nil:
+	if s := c.sessions[sv.SessionID]; s != nil {
 		c.deliver(s, pd)
-	case c.deferDamage(pd):
-	case sv.SessionID == "" && c.last != nil:
-		c.deliver(c.last, pd) // unnamed: the session of the frame before it
+		return
+	}
+	if c.deferDamage(pd) {
+		return
+	}
+	if pd.sessionID != "" {
+		if c.keepEarly(pd) {
+			return // until its session appears
+		}
+		// too many sessions are waited for: as if it named none
+		pd.sessionID, pd.dir, pd.seqs = "", DirUnknown, nil
+		if c.deferDamage(pd) {
+			return
+		}
+	}
+	switch {
+	case c.last != nil:
+		c.deliver(c.last, pd) // the session of the frame before it
 	case len(c.damage) < maxEarlyDamage:
-		c.damage = append(c.damage, pd) // until its session, or any, appears
+		c.damage = append(c.damage, pd) // until the first session appears
 	default:
 		c.moreDamage, c.moreLine = c.moreDamage+1, pd.Line
 	}
@@ -131,10 +148,10 @@ func (c *Correlator) Finish() error {
 		return ErrNoSession
 	}
 	c.finished = true
-	for _, pd := range c.damage { // named sessions that never appeared
-		c.deliver(c.order[0], pd)
+	if err := c.unclaimedEarly(c.order[0]); err != nil {
+		c.finishErr = err
+		return err
 	}
-	c.damage = nil
 	for _, s := range c.order {
 		s.finish()
 		c.h.End(s)
@@ -152,32 +169,29 @@ type damage struct {
 	seqs      []int64
 }
 
-// maxEarlyDamage bounds the damage kept before its session exists.
-const maxEarlyDamage = 100
-
-// release delivers the damage held for s: what names it, and, when s is
-// the first session, what names none.
+// release delivers the damage held for s, a new live session: what named
+// it before it appeared, and, when s is the first session, what came
+// before any session.
 func (c *Correlator) release(s *Session) {
-	first := len(c.order) == 1
-	kept := c.damage[:0]
-	for _, pd := range c.damage {
-		if pd.sessionID == s.ID || (first && pd.sessionID == "") {
-			c.deliver(s, pd)
-		} else {
-			kept = append(kept, pd)
-		}
+	if err := c.takeEarly(s.ID, func(pd damage) { c.deliver(s, pd) }); err != nil && c.spill.err == nil {
+		c.spill.err = err
 	}
-	c.damage = kept
-	if first && c.moreDamage > 0 {
-		c.h.Damage(s, Damage{File: c.file, Line: c.moreLine,
-			Reason: fmt.Sprintf("and %d more unreadable pieces before the first envelope", c.moreDamage)})
+	if len(c.order) != 1 {
+		return
+	}
+	for _, pd := range c.damage {
+		c.deliver(s, pd)
+	}
+	c.damage = nil
+	if c.moreDamage > 0 {
+		c.h.Damage(s, c.earlySummary())
 		c.moreDamage = 0
 	}
 }
 
 func (c *Correlator) deliver(s *Session, pd damage) {
 	if pd.sessionID != "" && s.ID == pd.sessionID {
-		s.noteDamage(pd.dir, pd.seqs)
+		pd.Seq, pd.GapBefore = s.noteDamage(pd.dir, pd.seqs)
 	}
 	c.h.Damage(s, pd.Damage)
 }
@@ -186,18 +200,28 @@ func (c *Correlator) deliver(s *Session, pd damage) {
 // frame, or one whose direction was lost, may have been the request of an
 // unmatched answer or the answer of a pending request; the seqs that
 // survived in it (several when envelopes were glued together) are not
-// dropped frames.
-func (s *Session) noteDamage(dir Direction, seqs []int64) {
+// dropped frames. When its seq shows that frames were dropped just before
+// it, within the reorder window, those are counted here (gap, before seq):
+// a frame after it would otherwise count the damaged one as dropped too.
+func (s *Session) noteDamage(dir Direction, seqs []int64) (seq, gap int64) {
 	switch dir {
 	case ClientToServer, ServerToClient:
-		s.credits[dir]++
+		s.credits[dir].add(2*s.Frames+1, 1)
 	case DirUnknown:
-		s.credits[ClientToServer]++
-		s.credits[ServerToClient]++
+		s.credits[ClientToServer].add(2*s.Frames+1, 1)
+		s.credits[ServerToClient].add(2*s.Frames+1, 1)
 	}
-	for _, seq := range seqs {
-		if seq == s.highestSeq+1 {
-			s.highestSeq = seq
+	for i, n := range seqs {
+		switch {
+		case n == s.highestSeq+1:
+			s.highestSeq = n
+		case i == 0 && n > s.highestSeq+1 && n-s.highestSeq-1 <= ReorderWindow:
+			seq, gap = n, n-s.highestSeq-1
+			s.MissingFrames += gap
+			s.credits[ClientToServer].add(2*s.Frames+1, int(gap))
+			s.credits[ServerToClient].add(2*s.Frames+1, int(gap))
+			s.highestSeq = n
 		}
 	}
+	return seq, gap
 }

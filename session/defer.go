@@ -51,7 +51,10 @@ func (c *Correlator) deferFrame(f *Frame) bool {
 		c.deferred[f.SessionID] = i
 		c.later = append(c.later, deferredSession{head: -1, tail: -1})
 		c.keep(i, spillSession, encodeSessionRecord(c.spill.scratch(), f.SessionID, f.Line))
-		c.releaseLater(i, f.SessionID)
+		// what named it before it appeared follows its head record
+		if err := c.takeEarly(f.SessionID, func(pd damage) { c.keepDamage(i, pd, true) }); err != nil && c.spill.err == nil {
+			c.spill.err = err
+		}
 	}
 	c.last, c.lastLater = nil, i
 	c.keep(i, spillFrame, encodeFrame(c.spill.scratch(), f))
@@ -81,20 +84,6 @@ func (c *Correlator) keepDamage(i int32, pd damage, named bool) {
 		r.Named, r.Dir, r.Seqs = true, pd.dir, pd.seqs
 	}
 	c.keep(i, spillDamage, encodeDamage(c.spill.scratch(), &r))
-}
-
-// releaseLater moves the damage held for a new deferred session into its
-// records, ahead of its first frame.
-func (c *Correlator) releaseLater(i int32, id string) {
-	kept := c.damage[:0]
-	for _, pd := range c.damage {
-		if pd.sessionID == id {
-			c.keepDamage(i, pd, true)
-		} else {
-			kept = append(kept, pd)
-		}
-	}
-	c.damage = kept
 }
 
 func (c *Correlator) keep(i int32, kind byte, payload []byte) {

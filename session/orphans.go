@@ -74,8 +74,7 @@ func (s *Session) decideOrphan(o *Frame) {
 	case c != nil:
 		o.Call, o.Pairing = c, Duplicate
 		c.Answers++
-	case s.credits[reqDir] > 0:
-		s.credits[reqDir]--
+	case s.credits[reqDir].take():
 		o.Pairing = Absorbed
 	default:
 		o.Pairing = Unmatched

@@ -74,7 +74,7 @@ type Session struct {
 		on   bool
 		conn string
 	} // per direction: whether the last frame was a batch element, and on which connection
-	credits [3]int // damaged, truncated or dropped frames per direction: each may explain one unmatched answer or one unanswered request
+	credits [3]credits // damaged, truncated or dropped frames per direction: each may explain one unmatched answer or one unanswered request
 
 	emit func(*Frame)
 }
@@ -130,8 +130,8 @@ func (s *Session) add(f *Frame) {
 		s.MissingFrames += f.GapBefore
 		// a dropped frame may have been the request of an answer to come,
 		// or the answer of a request; a huge gap excuses no more than a window
-		s.credits[ClientToServer] += int(min(f.GapBefore, ReorderWindow))
-		s.credits[ServerToClient] += int(min(f.GapBefore, ReorderWindow))
+		s.credits[ClientToServer].add(2*s.Frames-1, int(min(f.GapBefore, ReorderWindow)))
+		s.credits[ServerToClient].add(2*s.Frames-1, int(min(f.GapBefore, ReorderWindow)))
 		s.highestSeq = f.Seq
 	} else if f.Element <= 1 && f.hasFault(BadSeq) {
 		s.highestSeq++ // an unreadable seq stands for the next one, so its frame is not counted as dropped
@@ -232,7 +232,7 @@ func (s *Session) request(f *Frame) {
 	c := &Call{
 		Dir: f.Direction, ID: m.ID, Conn: f.ConnID, Method: m.Method,
 		File: f.File, Line: f.Line, Seq: f.Seq, Start: f.Time,
-		Revision: s.Revision,
+		Revision: s.Revision, pos: 2 * s.Frames,
 	}
 	if r := m.Req; r != nil {
 		if strings.HasPrefix(m.Method, "resources/") {
@@ -543,13 +543,13 @@ func (s *Session) truncated(f *Frame) {
 			return
 		}
 	}
-	s.credits[f.Direction]++
+	s.credits[f.Direction].add(2*s.Frames, 1)
 }
 
 // Unfinished lists what has no answer at the end of the capture: pending
 // requests, parked operations and running tasks, in capture order. A
 // request whose answer may be a frame the capture damaged, truncated or
-// dropped is not listed (the latest ones are excused first).
+// dropped is not listed (credits.go).
 func (s *Session) Unfinished() []*Call {
 	var out []*Call
 	for _, c := range s.open {
@@ -557,15 +557,17 @@ func (s *Session) Unfinished() []*Call {
 			out = append(out, c)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Line > out[j].Line })
-	credits := s.credits
-	out = slices.DeleteFunc(out, func(c *Call) bool {
-		if d := c.Dir.Opposite(); credits[d] > 0 {
-			credits[d]--
-			return true
+	excused := [3]map[*Call]bool{}
+	for _, d := range []Direction{ClientToServer, ServerToClient} {
+		var sent []*Call
+		for _, c := range out {
+			if c.Dir == d {
+				sent = append(sent, c)
+			}
 		}
-		return false
-	})
+		excused[d] = s.credits[d.Opposite()].excused(sent)
+	}
+	out = slices.DeleteFunc(out, func(c *Call) bool { return excused[c.Dir][c] })
 	for _, op := range s.parked {
 		out = append(out, op.Last)
 	}
