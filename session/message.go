@@ -4,8 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
-	"math"
-	"strconv"
+	"math/big"
 	"strings"
 	"unicode/utf8"
 )
@@ -458,14 +457,10 @@ func (id ID) Kind() IDKind {
 	case c == 'n':
 		return IDNull
 	case c == '-' || (c >= '0' && c <= '9'):
-		if !strings.ContainsAny(id.tok, ".eE") {
-			return IDInteger // by its syntax, however large
+		if integral, _ := numberShape(id.tok); integral {
+			return IDInteger // 1, 1.0, 1e3, 1e400: by its value, however large
 		}
-		f, err := strconv.ParseFloat(id.tok, 64)
-		if err == nil && !math.IsInf(f, 0) && f == math.Trunc(f) {
-			return IDInteger // 1.0, 1e3
-		}
-		return IDFraction
+		return IDFraction // 1.5, 1e-400: exactly, not as a float64 rounds it
 	}
 	return IDOther
 }
@@ -476,4 +471,65 @@ func quoteJSON(s string) string {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)
 	return string(bytes.TrimRight(buf.Bytes(), "\n"))
+}
+
+// IntegerFits64 reports whether an integer id fits a 64-bit integer, signed
+// or not: one that does not (1e400, 18446744073709551616) is too large for
+// any peer's integer type.
+func (id ID) IntegerFits64() bool {
+	integral, digits := numberShape(id.tok)
+	if !integral {
+		return false
+	}
+	if digits <= 18 {
+		return true // below 10^18: every 64-bit type holds it
+	}
+	if digits > 20 {
+		return false
+	}
+	r := new(big.Rat)
+	if _, ok := r.SetString(id.tok); !ok || !r.IsInt() {
+		return false
+	}
+	n := r.Num()
+	return n.IsInt64() || n.IsUint64()
+}
+
+// numberShape reads a JSON number token exactly: whether its value is an
+// integer, and how many digits its integer part has (0 for zero and for
+// values below one). Exponents are taken as written, not through a float,
+// so 1e400 is an integer of 401 digits and 1e-400 a fraction.
+func numberShape(tok string) (integral bool, digits int64) {
+	s := strings.TrimPrefix(tok, "-")
+	mant, exp, _ := strings.Cut(strings.ToLower(s), "e")
+	whole, frac, _ := strings.Cut(mant, ".")
+	var e int64
+	if exp != "" {
+		neg := strings.HasPrefix(exp, "-")
+		for _, c := range strings.TrimLeft(exp, "+-") {
+			if c < '0' || c > '9' {
+				return false, 0
+			}
+			if e < 1<<40 { // far past any exponent that matters
+				e = e*10 + int64(c-'0')
+			}
+		}
+		if neg {
+			e = -e
+		}
+	}
+	all := whole + frac
+	for _, c := range all {
+		if c < '0' || c > '9' {
+			return false, 0
+		}
+	}
+	point := int64(len(whole)) + e // the decimal point sits after this many digits of all
+	lead := int64(len(all) - len(strings.TrimLeft(all, "0")))
+	sig := strings.Trim(all, "0")
+	if sig == "" {
+		return true, 0 // zero, however written
+	}
+	last := lead + int64(len(sig)) // the digits that matter end here
+	return last <= point, max(point-lead, 0)
 }
