@@ -96,7 +96,7 @@ const (
 
 func findingsOf(res *Result, rule string) []*Finding {
 	var out []*Finding
-	for _, s := range res.Sessions {
+	for s := range res.AllSessions() {
 		for _, f := range s.Findings {
 			if f.Rule == rule {
 				out = append(out, f)

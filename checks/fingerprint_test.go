@@ -175,7 +175,7 @@ func TestFingerprintsOfTwoSessionsOfOneLabel(t *testing.T) {
 
 	res := runCaptures(t, map[string][]byte{"a.jsonl": demo, "both.jsonl": both})
 	if len(res.Sessions) != 3 || res.Sessions[1].Label != res.Sessions[2].Label || res.Sessions[2].Ordinal != 1 || res.Sessions[0].Ordinal != 0 {
-		for _, s := range res.Sessions {
+		for s := range res.AllSessions() {
 			t.Logf("%s: session %s, label %q, ordinal %d", s.File, s.ID, s.Label, s.Ordinal)
 		}
 		t.Fatal("want sessions of one label, ordinals 0, 0 and 1")

@@ -21,7 +21,7 @@ func runCapture(t *testing.T, capture string, cfg Config) []*Finding {
 		t.Fatal(err)
 	}
 	var out []*Finding
-	for _, s := range res.Sessions {
+	for s := range res.AllSessions() {
 		out = append(out, s.Findings...)
 	}
 	return out

@@ -178,7 +178,7 @@ func TestSchemaCaptureCompilesOnce(t *testing.T) {
 		t.Errorf("%d compilations for %d schemas", n, 2*len(schemaTools))
 	}
 	counts := map[string]int{}
-	for _, s := range res.Sessions {
+	for s := range res.AllSessions() {
 		for _, f := range s.Findings {
 			counts[f.Rule]++
 		}

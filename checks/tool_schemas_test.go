@@ -41,7 +41,7 @@ const badTools = `{"name":"read file","inputSchema":{"$schema":"http://json-sche
 
 func ruleCountsOf(res *Result) map[string]int {
 	counts := map[string]int{}
-	for _, s := range res.Sessions {
+	for s := range res.AllSessions() {
 		for _, f := range s.Findings {
 			counts[f.Rule]++
 		}

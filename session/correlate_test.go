@@ -261,9 +261,16 @@ func TestMessageKinds(t *testing.T) {
 			t.Errorf("%s: kind %v problem %q, want %v %q", c.raw, m.Kind, m.Problem, c.kind, c.problem)
 		}
 	}
-	for tok, kind := range map[string]IDKind{`1`: IDInteger, `-3`: IDInteger, `1.0`: IDInteger, `1.5`: IDFraction, `1e3`: IDInteger, `12345678901234567890`: IDInteger, `1e400`: IDFraction, `-0.5`: IDFraction, `"a"`: IDString, `null`: IDNull, `true`: IDOther, `{"a":1}`: IDOther, `[1]`: IDOther} {
+	for tok, kind := range map[string]IDKind{`1`: IDInteger, `-3`: IDInteger, `1.0`: IDInteger, `1.5`: IDFraction, `1e3`: IDInteger, `12345678901234567890`: IDInteger, `1e400`: IDInteger, `1e-400`: IDFraction, `100e-2`: IDInteger, `123e-2`: IDFraction, `-0.0e9`: IDInteger, `-0.5`: IDFraction, `"a"`: IDString, `null`: IDNull, `true`: IDOther, `{"a":1}`: IDOther, `[1]`: IDOther} {
 		if got := MakeID([]byte(tok)).Kind(); got != kind {
 			t.Errorf("MakeID(%s).Kind() = %v, want %v", tok, got, kind)
+		}
+	}
+	// an integer beyond 64 bits is one no peer's integer type holds
+	for tok, fits := range map[string]bool{`1e400`: false, `1e20`: false, `1e19`: true, `18446744073709551615`: true, `18446744073709551616`: false,
+		`-9223372036854775808`: true, `-9223372036854775809`: false, `2.5e1`: true, `1e-400`: false, `0`: true} {
+		if got := MakeID([]byte(tok)).IntegerFits64(); got != fits {
+			t.Errorf("MakeID(%s).IntegerFits64() = %v, want %v", tok, got, fits)
 		}
 	}
 }

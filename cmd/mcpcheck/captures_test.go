@@ -116,7 +116,7 @@ func TestRealCapture2026(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := map[string][]int{}
-	for _, s := range res.Sessions {
+	for s := range res.AllSessions() {
 		for _, f := range s.Findings {
 			lines[f.Rule] = append(lines[f.Rule], f.Line)
 		}
@@ -221,7 +221,7 @@ func ruleFindings(t *testing.T, name, rule string) []*checks.Finding {
 		t.Fatal(err)
 	}
 	var out []*checks.Finding
-	for _, s := range res.Sessions {
+	for s := range res.AllSessions() {
 		for _, f := range s.Findings {
 			if f.Rule == rule {
 				out = append(out, f)

@@ -131,7 +131,7 @@ func ruleCounts(t *testing.T, path string) map[string]int {
 		t.Fatal(err)
 	}
 	got := map[string]int{}
-	for _, s := range res.Sessions {
+	for s := range res.AllSessions() {
 		for _, f := range s.Findings {
 			got[f.Rule]++
 		}
