@@ -25,4 +25,21 @@ func printable(s string) string {
 	return b.String()
 }
 
-func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
+// isControl is a character that moves or reorders what a terminal, a log
+// viewer or a browser shows: C0 and C1 controls, DEL, the line and paragraph
+// separators (U+2028, U+2029: line breaks to JavaScript and to some
+// viewers) and the bidirectional controls, which can make text read in
+// another order than it is written (CVE-2021-42574, "Trojan Source").
+func isControl(r rune) bool {
+	switch {
+	case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+		return true
+	case r == 0x2028 || r == 0x2029:
+		return true
+	case r == 0x061c || r == 0x200e || r == 0x200f, // ALM, LRM, RLM
+		r >= 0x202a && r <= 0x202e, // LRE, RLE, PDF, LRO, RLO
+		r >= 0x2066 && r <= 0x2069: // LRI, RLI, FSI, PDI
+		return true
+	}
+	return false
+}
