@@ -266,6 +266,8 @@ func (g *GitHub) summary(r *checks.Result) string {
 	s.line("")
 	s.line("%s", ghVerdict(r))
 	s.line("")
+	s.line("%s", g.limits(r))
+	s.line("")
 
 	s.line("### Findings per signal")
 	s.line("")
@@ -323,11 +325,11 @@ func ghVerdict(r *checks.Result) string {
 	sessions := 0
 	for s := range r.AllSessions() {
 		sessions++
-		findings += len(s.Findings)
 		suppressed += s.CountSuppressed()
 		for _, f := range s.Findings {
+			findings += 1 + f.Also // one that stands for several counts them all
 			if f.Gated {
-				gated++
+				gated += 1 + f.Also
 			}
 		}
 		for _, a := range s.Assertions {
@@ -343,6 +345,51 @@ func ghVerdict(r *checks.Result) string {
 	return fmt.Sprintf("%s: %s, %s (%d failing the gate, %d suppressed), %s; gate `%s`, exit code %d.",
 		verdict, countNoun(sessions, "session", "sessions"), countNoun(findings, "finding", "findings"),
 		gated, suppressed, countNoun(failedAssertions, "failed assertion", "failed assertions"), ghMarkdown(r.Gate.String()), r.ExitCode)
+}
+
+// limits says which reports are capped, and what the caps left out of this
+// run's: a reader of the summary learns where to find every finding.
+func (g *GitHub) limits(r *checks.Result) string {
+	listed, folded := 0, 0
+	per := map[string]int{}
+	for s := range r.AllSessions() {
+		for _, f := range s.Findings {
+			listed++
+			folded += f.Also
+			if f.Suppressed == nil {
+				per[ghLevel(f)]++
+			}
+		}
+		for _, a := range s.Assertions {
+			if !a.Passed {
+				per["error"]++
+			}
+		}
+	}
+	var left []string
+	if listed > MaxSARIFResults {
+		left = append(left, fmt.Sprintf("SARIF left out %d findings", listed-(MaxSARIFResults-1)))
+	}
+	limit := map[string]int{"error": ghCap, "warning": ghCap, "notice": ghCap}
+	if per["error"] > ghCap || per["warning"] > ghCap || per["notice"] > ghCap {
+		limit["notice"] = ghCap - 1 // as ghWriteAnnotations keeps a slot for its notice
+	}
+	hidden := 0
+	for level, n := range per {
+		hidden += max(n-limit[level], 0)
+	}
+	if hidden > 0 {
+		left = append(left, countNoun(hidden, "finding or failed assertion was", "findings or failed assertions were")+" not annotated")
+	}
+	if folded > 0 {
+		left = append(left, fmt.Sprintf("%d occurrences are counted on findings that stand for them (a rule lists at most %d per session)", folded, checks.MaxFindingsPerRule))
+	}
+	text := fmt.Sprintf("Capped: annotations (%d per level) and SARIF (%d results, the gated first). Text, JSON and JUnit list every finding; a rule lists at most %d per session there and counts the rest.",
+		ghCap, MaxSARIFResults, checks.MaxFindingsPerRule)
+	if len(left) > 0 {
+		text += " In this run, " + strings.Join(left, "; ") + "."
+	}
+	return text
 }
 
 // ghCountRow is one session's counts; a count that fails the gate is bold.
