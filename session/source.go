@@ -32,6 +32,17 @@ func Resolve(args []string, stdin io.Reader, getenv func(string) string) ([]Sour
 // ResolveFor is Resolve for captures of format f: a directory contributes
 // the files f reads (every registered format's when f is nil).
 func ResolveFor(args []string, stdin io.Reader, getenv func(string) string, f Format) ([]Source, error) {
+	return ResolveNoting(args, stdin, getenv, f, nil)
+}
+
+// ResolveNoting is ResolveFor, telling note (when not nil) what it passed
+// over that a user would want to know of: a capture named twice, which is
+// read once, and entries of a directory that cannot be read (a symbolic
+// link loop, a link to nothing).
+func ResolveNoting(args []string, stdin io.Reader, getenv func(string) string, f Format, note func(string)) ([]Source, error) {
+	if note == nil {
+		note = func(string) {}
+	}
 	if len(args) == 0 {
 		src, err := newestSession(getenv)
 		if err != nil {
@@ -41,6 +52,16 @@ func ResolveFor(args []string, stdin io.Reader, getenv func(string) string, f Fo
 	}
 	var out []Source
 	usedStdin := false
+	seen := map[string]string{} // a file's real path: how it was first named
+	add := func(src Source) {
+		real := realPath(src.Name)
+		if first, dup := seen[real]; dup {
+			note(fmt.Sprintf("%s is %s again; it is read once", src.Name, first))
+			return
+		}
+		seen[real] = src.Name
+		out = append(out, src)
+	}
 	for _, arg := range args {
 		if arg == "-" {
 			if usedStdin {
@@ -53,19 +74,21 @@ func ResolveFor(args []string, stdin io.Reader, getenv func(string) string, f Fo
 		info, err := os.Stat(arg)
 		switch {
 		case err == nil && info.IsDir():
-			srcs, err := directory(arg, f)
+			srcs, err := directory(arg, f, note)
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, srcs...)
+			for _, src := range srcs {
+				add(src)
+			}
 		case err == nil:
-			out = append(out, fileSource(arg))
+			add(fileSource(arg))
 		case errors.Is(err, fs.ErrNotExist):
 			src, ok := sessionByID(arg, getenv)
 			if !ok {
 				return nil, fmt.Errorf("%s: no such file or directory, and no mcpsnoop session of that id in %s", arg, filepath.Join(StateDir(getenv), "sessions"))
 			}
-			out = append(out, src)
+			add(src)
 		default:
 			return nil, err
 		}
@@ -77,7 +100,19 @@ func fileSource(path string) Source {
 	return Source{Name: path, Open: func() (io.ReadCloser, error) { return os.Open(path) }}
 }
 
-func directory(dir string, f Format) ([]Source, error) {
+// realPath is path with links resolved, absolute: two names of one file
+// have the same real path.
+func realPath(path string) string {
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		path = r
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
+}
+
+func directory(dir string, f Format, note func(string)) ([]Source, error) {
 	entries, err := os.ReadDir(dir) // sorted by name
 	if err != nil {
 		return nil, err
@@ -113,8 +148,14 @@ func directory(dir string, f Format) ([]Source, error) {
 			continue
 		}
 		// os.Stat follows links; an empty file is a capture being written
-		// or a failed recording, as in the state directory: skip it.
-		if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() || info.Size() == 0 {
+		// or a failed recording, as in the state directory: skip it. A link
+		// that leads nowhere is said: the capture it named is not checked.
+		info, err := os.Stat(path)
+		if err != nil {
+			note(fmt.Sprintf("%s: %s; skipped", path, unreadableEntry(path, err)))
+			continue
+		}
+		if !info.Mode().IsRegular() || info.Size() == 0 {
 			continue
 		}
 		out = append(out, fileSource(path))
@@ -200,4 +241,18 @@ func matchesAny(patterns []string, name string) bool {
 		}
 	}
 	return false
+}
+
+// unreadableEntry says why a directory entry cannot be read.
+func unreadableEntry(path string, err error) string {
+	link, lerr := os.Lstat(path)
+	isLink := lerr == nil && link.Mode()&fs.ModeSymlink != 0
+	switch {
+	case isLink && errors.Is(err, fs.ErrNotExist):
+		target, _ := os.Readlink(path)
+		return fmt.Sprintf("a symbolic link to %s, which does not exist", target)
+	case isLink && isLoop(err):
+		return "a symbolic link loop"
+	}
+	return err.Error()
 }

@@ -400,7 +400,7 @@ func TestInputsStdinGzipDirectorySessionID(t *testing.T) {
 	os.WriteFile(filepath.Join(capDir, "a.jsonl.gz"), buf.Bytes(), 0o644)
 	os.WriteFile(filepath.Join(capDir, "README.md"), []byte("# not a capture"), 0o644)
 	os.WriteFile(filepath.Join(capDir, "c-still-recording.jsonl"), nil, 0o644)          // empty: skipped
-	os.Symlink(filepath.Join(capDir, "b.jsonl"), filepath.Join(capDir, "d-link.jsonl")) // followed
+	os.Symlink(filepath.Join(capDir, "b.jsonl"), filepath.Join(capDir, "d-link.jsonl")) // b.jsonl again: read once
 
 	cases := []struct {
 		name  string
@@ -411,7 +411,7 @@ func TestInputsStdinGzipDirectorySessionID(t *testing.T) {
 	}{
 		{"stdin", string(clean), nil, []string{"-"}, []string{"session notes-clean-1:", "check passed"}},
 		{"gzip", "", nil, []string{gz}, []string{"session notes-clean-1:", "check passed"}},
-		{"directory in lexical order", "", nil, []string{capDir}, []string{"session notes-clean-1:", "session notes-clean-1:", "session notes-clean-1:", "check passed"}},
+		{"directory in lexical order", "", nil, []string{capDir}, []string{"session notes-clean-1:", "session notes-clean-1:", "check passed"}},
 		{"bare session id", "", map[string]string{"MCPSNOOP_HOME": state}, []string{"notes-clean-1"}, []string{"session notes-clean-1:", "check passed"}},
 		{"xdg state", "", map[string]string{"XDG_STATE_HOME": dir, "HOME": "/nonexistent"}, []string{"notes-clean-1"}, nil},
 		{"newest session", "", map[string]string{"MCPSNOOP_HOME": state}, nil, []string{"session notes-clean-1:", "check passed"}},
