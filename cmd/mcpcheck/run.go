@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -120,6 +121,7 @@ type checkOptions struct {
 	maxDuration       string
 	maxServerDuration string
 	maxRoundTrips     int
+	roundTripsSet     bool // --max-round-trips was given (0 is then an error, not "unset")
 	suppressions      string
 	sourceRoot        string
 	stdinName         string
@@ -178,6 +180,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		fmt.Fprint(stdout, usageText+fs.FlagUsages())
 		return exitPassed, nil
 	}
+	o.roundTripsSet = fs.Changed("max-round-trips")
 	rules := catalogue()
 	if err := checks.Validate(rules); err != nil {
 		return exitUsage, err
@@ -219,12 +222,19 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	if err != nil {
 		return exitUsage, err
 	}
+	if err := stepSummaryWritable(outs[0].format, ropts.StepSummary); err != nil {
+		return exitUsage, err
+	}
 	prog, err := newProgress(o.progress, stderr)
 	if err != nil {
 		return exitUsage, err
 	}
-	sources, err := session.ResolveFor(fs.Args(), stdin, getenv, cfg.InputFormat)
+	note := func(msg string) { fmt.Fprintf(stderr, "mcpcheck: note: %s\n", msg) }
+	sources, err := session.ResolveNoting(fs.Args(), stdin, getenv, cfg.InputFormat, note)
 	if err != nil {
+		return exitUsage, err
+	}
+	if err := outputsAreNotInputs(outs, sources); err != nil {
 		return exitUsage, err
 	}
 	if prog != nil {
@@ -291,8 +301,8 @@ func checkConfig(o *checkOptions, catalogue []*checks.Rule) (checks.Config, erro
 	if a.MaxServerDuration, err = parseBudget("--max-server-duration", o.maxServerDuration); err != nil {
 		return checks.Config{}, err
 	}
-	if o.maxRoundTrips < 0 {
-		return checks.Config{}, usagef("--max-round-trips: %d is negative", o.maxRoundTrips)
+	if o.maxRoundTrips < 0 || (o.maxRoundTrips == 0 && o.roundTripsSet) {
+		return checks.Config{}, usagef("--max-round-trips: %d is not a number of requests; give N >= 1", o.maxRoundTrips)
 	}
 	a.MaxRoundTrips = o.maxRoundTrips
 	return checks.Config{Rules: rules, Catalogue: catalogue, Gate: gate, Assertions: a, InputFormat: input}, nil
@@ -373,6 +383,52 @@ func plannedOutputs(o *checkOptions, ropts report.Options) ([]output, error) {
 		outs = append(outs, out)
 	}
 	return outs, nil
+}
+
+// stepSummaryWritable makes sure, before anything is checked, that the
+// github format on stdout can append its summary to $GITHUB_STEP_SUMMARY: a
+// summary that cannot be written is found out before a long check, not
+// after it.
+func stepSummaryWritable(format, path string) error {
+	if format != "github" || path == "" {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return usagef("GITHUB_STEP_SUMMARY: %v; the github format appends its summary there (unset it to write none)", err)
+	}
+	return f.Close()
+}
+
+// outputsAreNotInputs refuses an --output file that is one of the captures
+// read: the report would replace the capture it is about.
+func outputsAreNotInputs(outs []output, sources []session.Source) error {
+	inputs := map[string]string{}
+	for _, src := range sources {
+		if src.Name != session.StdinName {
+			inputs[realPath(src.Name)] = src.Name
+		}
+	}
+	for _, out := range outs {
+		if out.path == "" {
+			continue
+		}
+		if in, ok := inputs[realPath(out.target)]; ok {
+			return usagef("--output %s: it is the capture %s, which the report would replace; write the report elsewhere", out.path, in)
+		}
+	}
+	return nil
+}
+
+// realPath is path with links resolved, absolute.
+func realPath(path string) string {
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		path = r
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
 }
 
 // open prepares the file a report goes to. A link is followed, so the
@@ -497,8 +553,13 @@ func runRules(args []string, stdout io.Writer) (int, error) {
 	fs := pflag.NewFlagSet("rules", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	format := fs.String("format", "text", "text, json or markdown")
+	help := fs.BoolP("help", "h", false, "show this help")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage, usagef("rules: %v", err)
+	}
+	if *help {
+		fmt.Fprint(stdout, "Usage:\n  mcpcheck rules [--format text|json|markdown]\n\nLists every rule: its signal, severity, the revisions it judges and whether it\nfails the default gate.\n\nFlags:\n"+fs.FlagUsages())
+		return exitPassed, nil
 	}
 	if fs.NArg() > 0 {
 		return exitUsage, usagef("rules takes no arguments")
@@ -552,6 +613,10 @@ func runRules(args []string, stdout io.Writer) (int, error) {
 }
 
 func runExplain(args []string, stdout io.Writer) (int, error) {
+	if slices.Contains(args, "--help") || slices.Contains(args, "-h") {
+		fmt.Fprint(stdout, "Usage:\n  mcpcheck explain RULE\n\nShows one rule's documentation: why it matters, how to fix it, a bad and a\ngood example. Run 'mcpcheck rules' for the list of rules.\n")
+		return exitPassed, nil
+	}
 	if len(args) != 1 {
 		return exitUsage, usagef("explain takes one rule id; run 'mcpcheck rules' for the list")
 	}

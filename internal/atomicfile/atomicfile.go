@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // File is a temporary file that becomes its target on Commit.
@@ -41,7 +42,41 @@ func Create(target string, perm fs.FileMode) (*File, error) {
 		os.Remove(tmp.Name())
 		return nil, err
 	}
+	temporaries.add(tmp.Name())
 	return &File{tmp: tmp, target: target}, nil
+}
+
+// temporaries are the temporary files not committed or discarded yet.
+var temporaries = &tempSet{names: map[string]struct{}{}}
+
+type tempSet struct {
+	mu    sync.Mutex
+	names map[string]struct{}
+}
+
+func (t *tempSet) add(name string) {
+	t.mu.Lock()
+	t.names[name] = struct{}{}
+	t.mu.Unlock()
+}
+
+func (t *tempSet) remove(name string) {
+	t.mu.Lock()
+	delete(t.names, name)
+	t.mu.Unlock()
+}
+
+// RemoveTemporaries removes every temporary file not committed or
+// discarded yet, for a process about to exit on a signal: the targets keep
+// their old content and no temporary file is left beside them. The files
+// must not be used afterwards.
+func RemoveTemporaries() {
+	temporaries.mu.Lock()
+	defer temporaries.mu.Unlock()
+	for name := range temporaries.names {
+		os.Remove(name)
+		delete(temporaries.names, name)
+	}
 }
 
 // Write writes to the temporary file.
@@ -79,6 +114,7 @@ func (f *File) Commit() error {
 		return err
 	}
 	f.done = true
+	temporaries.remove(f.tmp.Name())
 	syncDir(filepath.Dir(f.target))
 	return nil
 }
@@ -124,6 +160,7 @@ func (f *File) Discard() {
 		f.tmp.Close()
 	}
 	os.Remove(f.tmp.Name())
+	temporaries.remove(f.tmp.Name())
 }
 
 // Write writes data to path atomically, replacing what is there.
