@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -29,8 +30,8 @@ import (
 // output parses and every format tells the same counts. Seeds are the
 // project's captures, every rule's fixtures and a compressed capture.
 //
-//	go test ./cmd/mcpcheck -run '^$' -fuzz 'FuzzPipeline$' -fuzztime 10m -parallel 1
-//	go test ./cmd/mcpcheck -run '^$' -fuzz 'FuzzPipelineUnderPressure$' -fuzztime 10m -parallel 1
+//	go test ./cmd/mcpcheck -run '^$' -fuzz 'FuzzPipeline$' -fuzztime 10m -fuzzminimizetime 10x -parallel 1
+//	go test ./cmd/mcpcheck -run '^$' -fuzz 'FuzzPipelineUnderPressure$' -fuzztime 10m -fuzzminimizetime 10x -parallel 1
 
 func seedPipeline(f *testing.F) {
 	paths, _ := filepath.Glob(testdata("*.jsonl"))
@@ -74,7 +75,7 @@ func renderAll(t *testing.T, data []byte) (r rendered, ok bool) {
 		return r, false
 	}
 	defer res.Close()
-	summary := filepath.Join(t.TempDir(), "summary.md")
+	summary := fuzzSummaryFile(t)
 	r.out = map[string][]byte{}
 	for _, format := range report.Formats() {
 		factory, _ := report.Lookup(format)
@@ -94,6 +95,28 @@ func renderAll(t *testing.T, data []byte) (r rendered, ok bool) {
 	r.summary, _ = os.ReadFile(summary)
 	return r, true
 }
+
+// fuzzSummaryFile is an empty step summary file, the same for every run of
+// the process (a directory per run would cost more than the run).
+func fuzzSummaryFile(t *testing.T) string {
+	fuzzDirOnce.Do(func() {
+		fuzzDir, fuzzDirErr = os.MkdirTemp("", "mcpcheck-fuzz-")
+	})
+	if fuzzDirErr != nil {
+		t.Fatal(fuzzDirErr)
+	}
+	path := filepath.Join(fuzzDir, "summary.md")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+var (
+	fuzzDirOnce sync.Once
+	fuzzDir     string
+	fuzzDirErr  error
+)
 
 func FuzzPipeline(f *testing.F) {
 	seedPipeline(f)
