@@ -20,6 +20,14 @@ type ruleFold struct {
 	first, last Location // of the folded findings
 }
 
+// Listed reports whether the rule's next finding in this session will be
+// listed in full; when it will only be counted, a rule that reports a flood
+// may spare itself the formatting and report it with an empty message.
+func (p *Pass) Listed() bool {
+	fo := p.sink.folds[p.rule]
+	return fo == nil || fo.kept < MaxFindingsPerRule
+}
+
 // fold counts a finding of r at at; it returns nil when the finding is to
 // be kept in full, else the finding that now stands for it too.
 func (sr *sessionRun) fold(r *Rule, at Location) *Finding {

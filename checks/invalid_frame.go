@@ -40,6 +40,10 @@ transport plumbing and not reported. The same text on stdio is.`,
 			if strings.TrimSpace(f.Text) == "" {
 				return // blank lines are tolerated
 			}
+			if !p.Listed() {
+				p.Report(f, "", "") // a chatty server's millionth line: only counted
+				return
+			}
 			p.Report(f, f.Direction.String()+" text "+Quote(f.Text, 80), "%s wrote a line that is not JSON on the protocol channel: %s",
 				f.Direction.Sender(), Quote(f.Text, 120))
 			return
