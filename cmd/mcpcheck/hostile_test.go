@@ -1,0 +1,380 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jstemmer/go-junit-report/v2/junit"
+
+	"github.com/mcpcheck/mcpcheck/session/sessiontest"
+)
+
+// largeEnv runs the large hostile cases (and the 1 GiB capture of
+// rss_test.go): a million findings, a 5 GB gzip bomb, 200,000 sessions, a
+// million calls. Minutes each; the default cases are the same shapes,
+// smaller, under the same bounds.
+const largeEnv = "MCPCHECK_LARGE_CAPTURE"
+
+// hostileCase is one input an attacker, or a broken recorder, hands
+// mcpcheck, checked in a child process whose peak resident memory (VmHWM)
+// and time are measured.
+type hostileCase struct {
+	name  string
+	size  caseSize
+	input func() io.Reader
+	// args follow "check"; OUT in an argument is the case's directory, and
+	// allFormats adds every format: github on stdout (with a step summary),
+	// text, json, junit and sarif as --output files.
+	args       []string
+	allFormats bool
+	exit       int
+	within     time.Duration // wall time bound, 0 for none
+	rss        int64         // peak resident memory bound
+	stdout     []string      // fragments of stdout, in order
+	stderr     []string      // fragments of stderr
+	counts     map[string]int
+	check      func(t *testing.T, dir string, stdout string)
+}
+
+const mib = 1 << 20
+
+// caseSize says when a case runs.
+type caseSize uint8
+
+const (
+	always    caseSize = iota
+	smallOnly          // the small version of a large case: without MCPCHECK_LARGE_CAPTURE=1
+	largeOnly          // with MCPCHECK_LARGE_CAPTURE=1
+)
+
+func hostileCases() []hostileCase {
+	chatty := func(lines int) hostileCase {
+		return hostileCase{
+			input: func() io.Reader { return sessiontest.Chatty(lines) }, allFormats: true,
+			exit: 1, rss: 64 * mib, counts: map[string]int{"invalid": lines},
+		}
+	}
+	pending := func(n int) hostileCase {
+		return hostileCase{
+			input: func() io.Reader { return sessiontest.PendingSessions(n) }, allFormats: true,
+			exit: 0, rss: 64 * mib, counts: map[string]int{"pending": n},
+		}
+	}
+	calls := func(n int) hostileCase {
+		return hostileCase{
+			input: func() io.Reader { return sessiontest.Calls(n, 100_000) },
+			args:  []string{"--output", "sarif=OUT/out.sarif", "--output", "junit=OUT/out.xml", "--output", "json=OUT/out.json"},
+			exit:  0, rss: 48 * mib, stdout: []string{"check passed"},
+		}
+	}
+	named := func(c hostileCase, name string, size caseSize) hostileCase {
+		c.name, c.size = name, size
+		return c
+	}
+	fast := func(name string, r func() io.Reader, stderr string) hostileCase {
+		return hostileCase{name: name, input: r, exit: exitUsage, within: time.Second, rss: 64 * mib, stderr: []string{stderr}}
+	}
+	// the bomb: a chatty capture of 5 GB (about 125 bytes a line)
+	bomb := named(chatty(43_000_000), "gzip bomb expanding to 5 GB", largeOnly)
+	bomb.input = func() io.Reader { return sessiontest.Gzipped(sessiontest.Chatty(43_000_000)) }
+	smallBomb := named(chatty(400_000), "gzip bomb expanding to 50 MB", smallOnly)
+	smallBomb.input = func() io.Reader { return sessiontest.Gzipped(sessiontest.Chatty(400_000)) }
+
+	return []hostileCase{
+		named(chatty(1_000_000), "1M non-JSON stdout lines", largeOnly),
+		named(chatty(100_000), "100k non-JSON stdout lines", smallOnly),
+		bomb,
+		smallBomb,
+		named(pending(200_000), "200k sessions of one unanswered request", largeOnly),
+		named(pending(20_000), "20k sessions of one unanswered request", smallOnly),
+		named(calls(1_000_000), "1M calls with three --output files", largeOnly),
+		named(calls(100_000), "100k calls with three --output files", smallOnly),
+
+		// Input that can never be a capture ends fast, however long.
+		fast("endless zero bytes on stdin", func() io.Reader { return sessiontest.Endless("", 0) }, "not a capture"),
+		{name: "/dev/zero", args: []string{"/dev/zero"}, exit: exitUsage, within: time.Second, rss: 64 * mib, stderr: []string{"/dev/zero:1: not a capture"}},
+		fast("endless line of non-envelope bytes", func() io.Reader { return sessiontest.Endless("", 'x') }, "not a capture"),
+		fast("endless opening braces", func() io.Reader { return sessiontest.Endless("", '{') }, "not a capture"),
+		fast("endless white space", func() io.Reader { return sessiontest.Endless("", ' ') }, "more than 1 MiB of white space"),
+		fast("endless string in a first envelope", func() io.Reader {
+			return sessiontest.Endless(`{"session_id":"s1","raw":{"jsonrpc":"2.0","id":1,"result":{"text":"`, 'a')
+		}, "no envelope of a session in its first 1 MiB"),
+		fast("endless envelopes without a session id", func() io.Reader {
+			return io.MultiReader(repeatString(`{"session_id":"","seq":1,"direction":"c2s","raw":{}}`+"\n", 1<<20), sessiontest.Endless("", '\n'))
+		}, "no envelope of a session in its first 1 MiB"),
+
+		// Damage for sessions not seen yet: bounded, counted, no false gaps.
+		{
+			name: "1,500 torn envelopes before their session appears",
+			input: func() io.Reader {
+				var b strings.Builder
+				b.WriteString(`{"session_id":"other","seq":1,"direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","method":"notifications/initialized"}}` + "\n")
+				for i := 1; i <= 1500; i++ {
+					fmt.Fprintf(&b, `{"session_id":"late","seq":%d,"direction":"s2c","transport":"stdio","raw":{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"step`+"\n", i)
+				}
+				b.WriteString(`{"session_id":"late","seq":1501,"direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","method":"notifications/initialized"}}` + "\n")
+				return strings.NewReader(b.String())
+			},
+			args: []string{"--fail-on", "none"}, exit: 0, rss: 64 * mib,
+			stdout: []string{"500 more findings of this rule not listed", "session late: ", "missing_frames=0", "incomplete=1500"},
+		},
+		// A truncated .gz is one fault.
+		{
+			name: "truncated .gz",
+			input: func() io.Reader {
+				data, _ := os.ReadFile(testdata("demo-session.jsonl"))
+				var b bytes.Buffer
+				zw := gzip.NewWriter(&b)
+				zw.Write(data)
+				zw.Close()
+				return bytes.NewReader(b.Bytes()[:b.Len()*2/3])
+			},
+			args: []string{"--fail-on", "none"}, exit: 0, rss: 64 * mib,
+			stdout: []string{"the compressed capture breaks off inside an envelope"},
+			check: func(t *testing.T, _ string, stdout string) {
+				if n := strings.Count(stdout, "(truncated-capture)"); n != 1 {
+					t.Errorf("%d truncated-capture findings, want one:\n%s", n, stdout)
+				}
+			},
+		},
+		// Lines that end in a lone CR are numbered.
+		{
+			name: "lines ending in CR",
+			input: func() io.Reader {
+				return strings.NewReader(`{"session_id":"s","seq":1,"direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","id":1,"method":"ping"}}` + "\r" +
+					`{"session_id":"s","seq":2,"direction":"s2c","transport":"stdio","raw":{"jsonrpc":"2.0","id":1,"result":{}}}` + "\r" +
+					`{"session_id":"s","seq":3,"direction":"s2c","transport":"stdio","raw":{"jsonrpc":"2.0","id":7,"result":{}}}` + "\r")
+			},
+			args: []string{"--fail-on", "none"}, exit: 0, rss: 64 * mib,
+			stdout: []string{"<stdin>:3: [note] server answered id 7, which no client request used"},
+		},
+		// A torn answer excuses the request it followed, not a later one.
+		{
+			name: "a torn answer and a later unanswered request",
+			input: func() io.Reader {
+				return strings.NewReader(`{"session_id":"s","seq":1,"direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search"}}}` + "\n" +
+					`{"session_id":"s","seq":2,"direction":"s2c","transport":"stdio","raw":{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"cut` + "\n" +
+					`{"session_id":"s","seq":3,"direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"deploy"}}}` + "\n")
+			},
+			args: []string{"--fail-on", "none"}, exit: 0, rss: 64 * mib,
+			stdout: []string{`<stdin>:3: [note] client tools/call "deploy" (id 2) was never answered`},
+			check: func(t *testing.T, _ string, stdout string) {
+				if strings.Contains(stdout, `"search" (id 1) was never answered`) {
+					t.Errorf("the request the torn answer followed is reported:\n%s", stdout)
+				}
+			},
+		},
+		// Ids are read exactly.
+		{
+			name: "ids 1e400 and 1e-400",
+			input: func() io.Reader {
+				return strings.NewReader(`{"session_id":"s","seq":1,"direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","id":1e400,"method":"ping"}}` + "\n" +
+					`{"session_id":"s","seq":2,"direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","id":1e-400,"method":"ping"}}` + "\n")
+			},
+			args: []string{"--fail-on", "none"}, exit: 0, rss: 64 * mib,
+			stdout: []string{"has the id 1e400, an integer too large for any peer's integer type", "has the fractional id 1e-400"},
+		},
+		// A damaged envelope's surviving seq is not counted as missing.
+		{
+			name: "a gap before a damaged envelope",
+			input: func() io.Reader {
+				return strings.NewReader(`{"session_id":"s","seq":1,"direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","method":"notifications/initialized"}}` + "\n" +
+					`{"session_id":"s","seq":3,"direction":"s2c","transport":"stdio","raw":{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"cut` + "\n" +
+					`{"session_id":"s","seq":4,"direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","method":"notifications/initialized"}}` + "\n")
+			},
+			args: []string{"--fail-on", "none"}, exit: 0, rss: 64 * mib,
+			stdout: []string{"<stdin>:2: [note] 1 frame is missing before seq 3 (seq 2 to 2 were not recorded)", "missing_frames=1"},
+		},
+	}
+}
+
+func repeatString(s string, n int) io.Reader {
+	return strings.NewReader(strings.Repeat(s, n/len(s)+1))
+}
+
+// TestHostileInputs runs every hostile case in a child process and holds it
+// to its outcome, its memory bound and its time bound. The figures are
+// logged (go test -v) for the README's table.
+func TestHostileInputs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping the hostile-input processes")
+	}
+	large := os.Getenv(largeEnv) == "1"
+	for _, c := range hostileCases() {
+		if (c.size == largeOnly && !large) || (c.size == smallOnly && large) {
+			continue // the large cases replace their small versions
+		}
+		t.Run(c.name, func(t *testing.T) { runHostile(t, c) })
+	}
+}
+
+var summaryLine = regexp.MustCompile(`(?m)^session \S+: errors=(\d+) invalid=(\d+) warnings=(\d+) mismatches=(\d+) pending=(\d+)`)
+
+func runHostile(t *testing.T, c hostileCase) {
+	for _, a := range c.args {
+		if strings.HasPrefix(a, "/dev/") {
+			if _, err := os.Stat(a); err != nil {
+				t.Skipf("no %s here", a)
+			}
+		}
+	}
+	dir := t.TempDir()
+	args := []string{"check"}
+	for _, a := range c.args {
+		args = append(args, strings.ReplaceAll(a, "OUT", dir))
+	}
+	if c.allFormats {
+		args = append(args, "--format", "github", "--output", "text="+filepath.Join(dir, "out.txt"),
+			"--output", "json="+filepath.Join(dir, "out.json"), "--output", "junit="+filepath.Join(dir, "out.xml"),
+			"--output", "sarif="+filepath.Join(dir, "out.sarif"))
+	}
+	if c.input != nil {
+		args = append(args, "-")
+	}
+	peakFile := filepath.Join(dir, "status")
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), runMainEnv+"=1", "NO_COLOR=1", peakFileEnv+"="+peakFile,
+		"MCPCHECK_HOME="+filepath.Join(dir, "home"), "GITHUB_STEP_SUMMARY="+filepath.Join(dir, "summary.md"))
+	if c.input != nil {
+		cmd.Stdin = c.input()
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	elapsed := time.Since(start)
+	code := 0
+	if exit, ok := err.(*exec.ExitError); ok {
+		code = exit.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	out := stdout.String()
+	if code != c.exit {
+		t.Fatalf("exit %d, want %d; stderr %q; stdout:\n%.3000s", code, c.exit, stderr.String(), out)
+	}
+	if c.exit == exitUsage && out != "" {
+		t.Errorf("stdout on exit 2: %.500q", out)
+	}
+	if c.within > 0 && elapsed > c.within {
+		t.Errorf("took %v, more than %v", elapsed.Round(time.Millisecond), c.within)
+	}
+	rest := out
+	for _, w := range c.stdout {
+		i := strings.Index(rest, w)
+		if i < 0 {
+			t.Fatalf("stdout lacks %q (in order):\n%.5000s", w, out)
+		}
+		rest = rest[i+len(w):]
+	}
+	for _, w := range c.stderr {
+		if !strings.Contains(stderr.String(), w) {
+			t.Errorf("stderr lacks %q: %q", w, stderr.String())
+		}
+	}
+	if c.counts != nil {
+		checkHostileCounts(t, dir, c.counts)
+	}
+	if c.check != nil {
+		c.check(t, dir, out)
+	}
+	peak := int64(-1)
+	if status, err := os.ReadFile(peakFile); err == nil {
+		peak, _ = peakRSS(status)
+	} else if c.exit != exitUsage && runtime.GOOS == "linux" {
+		t.Errorf("the child wrote no status: %v", err)
+	}
+	if peak > c.rss {
+		t.Errorf("peak RSS %.1f MiB exceeds %d MiB", float64(peak)/mib, c.rss/mib)
+	}
+	t.Logf("figure: %s | peak RSS %.1f MiB | %.1f s | exit %d", c.name, float64(peak)/mib, elapsed.Seconds(), code)
+}
+
+// checkHostileCounts holds every format of an allFormats run to the exact
+// counts: text, json and junit count every finding; the step summary too.
+func checkHostileCounts(t *testing.T, dir string, counts map[string]int) {
+	t.Helper()
+	text, _ := os.ReadFile(filepath.Join(dir, "out.txt"))
+	var doc jsonDoc
+	data, _ := os.ReadFile(filepath.Join(dir, "out.json"))
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("json: %v", err)
+	}
+	var suites junit.Testsuites
+	data, _ = os.ReadFile(filepath.Join(dir, "out.xml"))
+	if err := xml.Unmarshal(data, &suites); err != nil {
+		t.Fatalf("junit: %v", err)
+	}
+	var log struct {
+		Runs []struct {
+			Results []json.RawMessage `json:"results"`
+		} `json:"runs"`
+	}
+	data, _ = os.ReadFile(filepath.Join(dir, "out.sarif"))
+	if err := json.Unmarshal(data, &log); err != nil || len(log.Runs) != 1 {
+		t.Fatalf("sarif: %v", err)
+	}
+	for sig, want := range counts {
+		got := 0
+		for _, s := range doc.Sessions {
+			got += s.Counts[sig]
+		}
+		if got != want {
+			t.Errorf("json counts %d %s findings, want %d", got, sig, want)
+		}
+		textGot := 0
+		for _, m := range summaryLine.FindAllStringSubmatch(string(text), -1) {
+			var n int
+			switch sig {
+			case "invalid":
+				fmt.Sscan(m[2], &n)
+			case "pending":
+				fmt.Sscan(m[5], &n)
+			}
+			textGot += n
+		}
+		if textGot != want {
+			t.Errorf("text counts %d %s findings, want %d", textGot, sig, want)
+		}
+		junitGot := 0
+		for _, s := range suites.Suites {
+			for _, tc := range s.Testcases {
+				if tc.Name != sig {
+					continue
+				}
+				if tc.Failure != nil {
+					var n int
+					fmt.Sscan(tc.Failure.Message, &n)
+					junitGot += n
+				} else if tc.SystemOut != nil {
+					junitGot += strings.Count(tc.SystemOut.Data, "\n") // listed ones; folded ones below
+				}
+			}
+		}
+		if junitGot == 0 && want > 0 {
+			t.Errorf("junit shows no %s findings", sig)
+		}
+	}
+	if len(doc.Sessions) != len(suites.Suites) {
+		t.Errorf("json has %d sessions, junit %d suites", len(doc.Sessions), len(suites.Suites))
+	}
+	if n := len(log.Runs[0].Results); n == 0 || n > 5000 {
+		t.Errorf("sarif has %d results", n)
+	}
+	summary, _ := os.ReadFile(filepath.Join(dir, "summary.md"))
+	if len(summary) == 0 || len(summary) > mib {
+		t.Errorf("step summary of %d bytes", len(summary))
+	}
+}

@@ -1,0 +1,137 @@
+package sessiontest
+
+import (
+	"compress/gzip"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// Generated hostile captures: what an attacker, or a very broken server,
+// hands mcpcheck. Each is produced as it is read, never held whole.
+
+// lineReader serves the lines next produces until it returns false.
+type lineReader struct {
+	next func(buf []byte) ([]byte, bool)
+	buf  []byte
+	done bool
+}
+
+func (r *lineReader) Read(p []byte) (int, error) {
+	for len(r.buf) == 0 {
+		if r.done {
+			return 0, io.EOF
+		}
+		var more bool
+		r.buf, more = r.next(r.buf[:0])
+		r.done = !more
+	}
+	n := copy(p, r.buf)
+	r.buf = r.buf[n:]
+	return n, nil
+}
+
+var epoch = time.Date(2026, 9, 1, 10, 0, 0, 0, time.UTC)
+
+// Chatty returns a capture of one stdio session whose server wrote lines
+// lines of log text to stdout, the protocol channel, after a handshake:
+// every one an invalid-frame finding (spec §2.4: a million of them is
+// normal in CI artifacts).
+func Chatty(lines int) io.Reader {
+	i := -3
+	return &lineReader{next: func(b []byte) ([]byte, bool) {
+		i++
+		seq := i + 4
+		ts := epoch.Add(time.Duration(seq) * time.Millisecond).Format(time.RFC3339Nano)
+		switch i {
+		case -2:
+			b = fmt.Appendf(b, `{"session_id":"chatty-1","server_label":"chatty","seq":%d,"ts":%q,"direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"ci","version":"1"}}}}`+"\n", seq, ts)
+		case -1:
+			b = fmt.Appendf(b, `{"session_id":"chatty-1","server_label":"chatty","seq":%d,"ts":%q,"direction":"s2c","transport":"stdio","raw":{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"chatty","version":"1"}}}}`+"\n", seq, ts)
+		case 0:
+			b = fmt.Appendf(b, `{"session_id":"chatty-1","server_label":"chatty","seq":%d,"ts":%q,"direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","method":"notifications/initialized"}}`+"\n", seq, ts)
+		default:
+			b = fmt.Appendf(b, `{"session_id":"chatty-1","seq":%d,"ts":%q,"direction":"s2c","transport":"stdio","text":"[debug] poll %d: queue depth %d"}`+"\n", seq, ts, i, i%17)
+		}
+		return b, i < lines
+	}}
+}
+
+// Gzipped compresses r as it is read (a gzip bomb, when r is long and
+// repetitive: the chatty capture compresses about 60 to 1).
+func Gzipped(r io.Reader) io.Reader {
+	pr, pw := io.Pipe()
+	go func() {
+		zw, _ := gzip.NewWriterLevel(pw, gzip.BestCompression)
+		_, err := io.Copy(zw, r)
+		if err == nil {
+			err = zw.Close()
+		}
+		pw.CloseWithError(err)
+	}()
+	return pr
+}
+
+// Limited is the first n bytes of r.
+func Limited(r io.Reader, n int64) io.Reader { return io.LimitReader(r, n) }
+
+// PendingSessions returns a capture of n sessions, one after the other,
+// each a single client request that is never answered.
+func PendingSessions(n int) io.Reader {
+	i := 0
+	return &lineReader{next: func(b []byte) ([]byte, bool) {
+		i++
+		b = fmt.Appendf(b, `{"session_id":"agent-%d","server_label":"fs","seq":1,"ts":%q,"direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","id":1,"method":"tools/list"}}`+"\n",
+			i, epoch.Add(time.Duration(i)*time.Millisecond).Format(time.RFC3339Nano))
+		return b, i < n
+	}}
+}
+
+// Calls returns a clean capture of n tool calls, perSession calls to a
+// session: handshake, a tools/list, then calls answered with results.
+func Calls(n, perSession int) io.Reader {
+	session, call, seq, id := 0, perSession, 0, 0
+	step := 0 // within a session's opening
+	return &lineReader{next: func(b []byte) ([]byte, bool) {
+		env := func(dir, raw string) {
+			seq++
+			b = fmt.Appendf(b, `{"session_id":"calls-%d","server_label":"filesystem","seq":%d,"ts":%q,"direction":%q,"transport":"stdio","raw":%s}`+"\n",
+				session, seq, epoch.Add(time.Duration(session)*time.Hour+time.Duration(seq)*time.Millisecond).Format(time.RFC3339Nano), dir, raw)
+		}
+		if call == perSession {
+			session, call, seq, step = session+1, 0, 0, 0
+		}
+		if step == 0 {
+			step = 1
+			env("c2s", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench-client","version":"1.0.0"}}}`)
+			env("s2c", `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"secure-filesystem-server","version":"0.2.0"}}}`)
+			env("c2s", `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+			env("c2s", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+			env("s2c", `{"jsonrpc":"2.0","id":1,"result":{"tools":[`+toolDefinitions()+`]}}`)
+			id = 1
+			return b, true
+		}
+		id++
+		call++
+		n--
+		tool := tools[id%len(tools)]
+		env("c2s", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{"path":"/srv/sandbox/notes/file-%d.md"}}}`, id, tool, id))
+		env("s2c", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":%q}]}}`, id, strings.Repeat("contents ", 1+id%8)))
+		return b, n > 0
+	}}
+}
+
+// Endless returns an input that never ends: prefix, then fill forever.
+func Endless(prefix string, fill byte) io.Reader {
+	return io.MultiReader(strings.NewReader(prefix), repeatByte(fill))
+}
+
+type repeatByte byte
+
+func (r repeatByte) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(r)
+	}
+	return len(p), nil
+}
