@@ -130,6 +130,21 @@ func hostileCases() []hostileCase {
 			args: []string{"--fail-on", "none"}, exit: 0, rss: 64 * mib,
 			stdout: []string{"500 more findings of this rule not listed", "session late: ", "missing_frames=0", "incomplete=1500"},
 		},
+		// Damage before any session: a thousand kept, the rest counted.
+		{
+			name: "1,501 unreadable envelopes before the first session",
+			input: func() io.Reader {
+				var b strings.Builder
+				b.WriteString(`{"session_id":"","seq":1,"direction":"c2s"}` + "\n")
+				for i := 2; i <= 1501; i++ {
+					fmt.Fprintf(&b, `{"seq":%d,"direction":"c2s","raw":{"jsonrpc":"2.0","method":"notifications/initialized"}}`+"\n", i)
+				}
+				b.WriteString(`{"session_id":"first","seq":1,"direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","method":"notifications/initialized"}}` + "\n")
+				return strings.NewReader(b.String())
+			},
+			args: []string{"--fail-on", "none"}, exit: 0, rss: 64 * mib,
+			stdout: []string{"<stdin>:1: [note] unreadable envelope: an envelope without a session_id", "501 more findings of this rule not listed", "session first: ", "incomplete=1501"},
+		},
 		// A truncated .gz is one fault.
 		{
 			name: "truncated .gz",
