@@ -28,6 +28,10 @@ const (
 	maxHeldProbes = 8
 )
 
+// releaseEmptyAfter is how many open calls a session's maps may have held
+// before they are released when they empty.
+const releaseEmptyAfter = 64
+
 // maxHeldBytes bounds the answers the sessions of a file hold back for the
 // reorder window; past it the oldest are decided early. (A variable for
 // tests.)
@@ -58,6 +62,7 @@ type Session struct {
 	declared   string // revision of the last successful request that declared one
 
 	open      map[callKey]*Call // requests not answered yet (cancelled ones included)
+	openPeak  int               // the most calls open at once since open was made
 	openByID  map[idKey][]*Call // the same calls across connections
 	shared    *fileState        // what the sessions of one file share
 	cancelled []*Call           // cancelled calls still open, oldest first
@@ -271,6 +276,7 @@ func (s *Session) request(f *Frame) {
 		s.open = map[callKey]*Call{}
 	}
 	s.open[k] = c
+	s.openPeak = max(s.openPeak, len(s.open))
 	if c.Conn != "" { // only HTTP has other connections to look on
 		if s.openByID == nil {
 			s.openByID, s.lastReq = map[idKey][]*Call{}, map[string]*Call{}
@@ -483,6 +489,11 @@ func (s *Session) close(c *Call) {
 	k := callKey{c.Dir, c.ID.tok, c.Conn}
 	if s.open[k] == c {
 		delete(s.open, k)
+		if len(s.open) == 0 && s.openPeak > releaseEmptyAfter {
+			// a Go map keeps its largest size: a burst of concurrent calls
+			// would hold its memory for the rest of the session
+			s.open, s.openByID, s.openPeak = nil, nil, 0
+		}
 	}
 	ik := idKey{c.Dir, c.ID.tok}
 	if cs := s.openByID[ik]; c.byIDPos < len(cs) && cs[c.byIDPos] == c {
