@@ -156,7 +156,7 @@ func (c *Correlator) Finish() error {
 		s.finish()
 		c.h.End(s)
 	}
-	c.order, c.last = nil, nil // their state can go
+	c.order, c.last, c.sessions = nil, nil, nil // their state can go
 	c.finishErr = c.finishLater()
 	return c.finishErr
 }
