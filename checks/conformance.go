@@ -69,32 +69,6 @@ func (r *repeats) report(key string, emit func() *Finding) {
 	}
 }
 
-// idSet is a bounded set of request ids (exact tokens). Past its bound it
-// stops growing and says so: a rule must then not conclude that an id is
-// absent.
-type idSet struct {
-	ids  map[string]struct{}
-	full bool
-}
-
-const maxIDSet = 1 << 15
-
-func (s *idSet) add(id session.ID) {
-	if s.ids == nil {
-		s.ids = map[string]struct{}{}
-	}
-	if len(s.ids) >= maxIDSet {
-		s.full = true
-		return
-	}
-	s.ids[id.String()] = struct{}{}
-}
-
-func (s *idSet) has(id session.ID) bool {
-	_, ok := s.ids[id.String()]
-	return ok
-}
-
 // requestMethods are the methods every revision defines as requests (they
 // carry an id and get an answer); notifications are those under
 // "notifications/".

@@ -86,10 +86,10 @@ func hostileCases() []hostileCase {
 	fast := func(name string, r func() io.Reader, stderr string) hostileCase {
 		return hostileCase{name: name, input: r, exit: exitUsage, within: time.Second, rss: 64 * mib, stderr: []string{stderr}}
 	}
-	// the bomb: a chatty capture of 5 GB (about 125 bytes a line)
-	bomb := named(chatty(43_000_000), "gzip bomb expanding to 5 GB", largeOnly)
+	// the bomb: a chatty capture of 6.7 GB (about 157 bytes a line)
+	bomb := named(chatty(43_000_000), "gzip bomb of 43M such lines, expanding to 6.7 GB", largeOnly)
 	bomb.input = func() io.Reader { return sessiontest.Gzipped(sessiontest.Chatty(43_000_000)) }
-	smallBomb := named(chatty(400_000), "gzip bomb expanding to 50 MB", smallOnly)
+	smallBomb := named(chatty(400_000), "gzip bomb of 400k such lines, expanding to 63 MB", smallOnly)
 	smallBomb.input = func() io.Reader { return sessiontest.Gzipped(sessiontest.Chatty(400_000)) }
 
 	return []hostileCase{
