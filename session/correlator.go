@@ -137,12 +137,11 @@ func (c *Correlator) Damage(d Damage, sv Survived) {
 
 // Finish ends every session, in first-seen order, after delivering the
 // damage still waiting for a session that never appeared. It returns
-// ErrNoSession when no frame was added, or the error that kept the sessions
-// past maxLiveSessions from being read back; a second call does nothing
-// more.
+// ErrNoSession when no frame was added; a second call does nothing more.
+// What kept the sessions past maxLiveSessions from being read back is Err.
 func (c *Correlator) Finish() error {
 	if c.finished {
-		return c.finishErr
+		return nil
 	}
 	if len(c.order) == 0 {
 		return ErrNoSession
@@ -150,7 +149,7 @@ func (c *Correlator) Finish() error {
 	c.finished = true
 	if err := c.unclaimedEarly(c.order[0]); err != nil {
 		c.finishErr = err
-		return err
+		return nil
 	}
 	for _, s := range c.order {
 		s.finish()
@@ -158,7 +157,17 @@ func (c *Correlator) Finish() error {
 	}
 	c.order, c.last, c.sessions = nil, nil, nil // their state can go
 	c.finishErr = c.finishLater()
-	return c.finishErr
+	return nil
+}
+
+// Err is what kept the temporary file of deferred sessions and early damage
+// from being written or read back: the sessions of the capture were not all
+// checked. Read returns it.
+func (c *Correlator) Err() error {
+	if c.finishErr != nil {
+		return c.finishErr
+	}
+	return c.spill.err
 }
 
 // damage is a damaged piece with what survived of its envelope.

@@ -509,12 +509,14 @@ func (rd *harReader) emit(id, endpoint string, frames []*Frame, damage []heldDam
 	if id == "" {
 		id = rd.name // a request URL the writer left empty
 	}
-	for _, d := range damage {
-		rd.c.Damage(d.Damage, Survived{SessionID: id, Direction: d.dir})
-	}
 	for _, f := range frames {
 		f.SessionID, f.Label = id, label
 		rd.c.Add(f)
+	}
+	// after the frames: the damage is what is left of the entry's answer,
+	// which a lost frame excuses only for a request sent before it
+	for _, d := range damage {
+		rd.c.Damage(d.Damage, Survived{SessionID: id, Direction: d.dir})
 	}
 }
 

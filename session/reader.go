@@ -93,15 +93,14 @@ func ReadAs(name string, r io.Reader, h Handler, f Format) error {
 			continue
 		}
 		c := NewCorrelator(name, h)
-		if err := f.Read(name, body, c); err != nil {
-			return err
+		err := f.Read(name, body, c)
+		if err == nil && c.Finish() != nil { // the format did not say why itself
+			err = &NotCaptureError{File: name, Reason: "nothing in it belongs to a session"}
 		}
-		if err := c.Finish(); errors.Is(err, ErrNoSession) { // the format did not say why itself
-			return &NotCaptureError{File: name, Reason: "nothing in it belongs to a session"}
-		} else if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+		if cerr := c.Err(); cerr != nil {
+			return fmt.Errorf("%s: %w", name, cerr) // not a verdict on the capture
 		}
-		return nil
+		return err
 	}
 	line, reason := notDetected(head)
 	if err != nil { // unreadable before anything was recognised

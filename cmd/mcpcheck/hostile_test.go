@@ -73,10 +73,12 @@ func hostileCases() []hostileCase {
 		}
 	}
 	calls := func(n int) hostileCase {
+		// a busy CI run's mix (sessiontest.Calls): about 1% isError results,
+		// so the gate fails; sessions of 20,000 calls, all live to the end
 		return hostileCase{
-			input: func() io.Reader { return sessiontest.Calls(n, 100_000) },
+			input: func() io.Reader { return sessiontest.Calls(n, 20_000) },
 			args:  []string{"--output", "sarif=OUT/out.sarif", "--output", "junit=OUT/out.xml", "--output", "json=OUT/out.json"},
-			exit:  0, rss: 48 * mib, stdout: []string{"check passed"},
+			exit:  1, rss: 48 * mib, stdout: []string{"(tool-error)", "check failed: error"},
 		}
 	}
 	named := func(c hostileCase, name string, size caseSize) hostileCase {
