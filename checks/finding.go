@@ -138,7 +138,10 @@ func (p *Pass) Fact(k *facts.Key) facts.Tracker {
 func (p *Pass) Report(f *session.Frame, subject, format string, args ...any) *Finding {
 	fd := p.ReportAt(Location{File: f.File, Line: f.Line}, f.Seq, subject, format, args...)
 	if f.Call != nil && !fd.folded {
-		fd.Exchange, fd.call = exchangeAt(f), f.Call
+		fd.Exchange = exchangeAt(f)
+		if fd.Exchange.Answer == "" {
+			fd.call = f.Call // what becomes of it is known when the session ends
+		}
 	}
 	return fd
 }

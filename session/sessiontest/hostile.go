@@ -88,6 +88,41 @@ func PendingSessions(n int) io.Reader {
 	}}
 }
 
+// CleanCalls returns a clean capture of n tool calls, perSession calls to
+// a session: handshake, a tools/list of the five tools of Capture, then
+// calls answered with results; nothing in it is a finding.
+func CleanCalls(n, perSession int) io.Reader {
+	session, call, seq, id := 0, perSession, 0, 0
+	step := 0 // within a session's opening
+	return &lineReader{next: func(b []byte) ([]byte, bool) {
+		env := func(dir, raw string) {
+			seq++
+			b = fmt.Appendf(b, `{"session_id":"calls-%d","server_label":"filesystem","seq":%d,"ts":%q,"direction":%q,"transport":"stdio","raw":%s}`+"\n",
+				session, seq, epoch.Add(time.Duration(session)*time.Hour+time.Duration(seq)*time.Millisecond).Format(time.RFC3339Nano), dir, raw)
+		}
+		if call == perSession {
+			session, call, seq, step = session+1, 0, 0, 0
+		}
+		if step == 0 {
+			step = 1
+			env("c2s", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench-client","version":"1.0.0"}}}`)
+			env("s2c", `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"secure-filesystem-server","version":"0.2.0"}}}`)
+			env("c2s", `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+			env("c2s", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+			env("s2c", `{"jsonrpc":"2.0","id":1,"result":{"tools":[`+toolDefinitions()+`]}}`)
+			id = 1
+			return b, true
+		}
+		id++
+		call++
+		n--
+		tool := tools[id%len(tools)]
+		env("c2s", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{"path":"/srv/sandbox/notes/file-%d.md"}}}`, id, tool, id))
+		env("s2c", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":%q}]}}`, id, strings.Repeat("contents ", 1+id%8)))
+		return b, n > 0
+	}}
+}
+
 // Endless returns an input that never ends: prefix, then fill forever.
 func Endless(prefix string, fill byte) io.Reader {
 	return io.MultiReader(strings.NewReader(prefix), repeatByte(fill))
