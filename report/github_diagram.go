@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -255,6 +256,9 @@ func ghFailedAnswer(answer string) bool {
 // else milliseconds.
 func ghDuration(d time.Duration) string {
 	if d < 0 {
+		if d == math.MinInt64 {
+			d++ // its negation would overflow (times decades apart saturate Sub)
+		}
 		return "-" + ghDuration(-d)
 	}
 	if d < time.Millisecond {

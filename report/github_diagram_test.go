@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -166,6 +167,10 @@ func TestGitHubDuration(t *testing.T) {
 		250 * time.Microsecond:           "250µs",
 		-3 * time.Millisecond:            "-3ms",
 		90*time.Second + time.Nanosecond: "1m30s",
+		// found by FuzzPipeline: timestamps centuries apart saturate Sub,
+		// and the negation of the smallest duration overflowed forever
+		math.MinInt64: "-2562047h47m16.854775807s", // Round saturates
+		math.MaxInt64: "2562047h47m16.854775807s",
 	} {
 		if got := ghDuration(d); got != want {
 			t.Errorf("ghDuration(%v) = %q, want %q", d, got, want)
