@@ -13,7 +13,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -96,27 +95,17 @@ func renderAll(t *testing.T, data []byte) (r rendered, ok bool) {
 	return r, true
 }
 
-// fuzzSummaryFile is an empty step summary file, the same for every run of
-// the process (a directory per run would cost more than the run).
+// fuzzSummaryFile is an empty step summary file, removed when the run
+// ends (a directory per run would cost more than the run).
 func fuzzSummaryFile(t *testing.T) string {
-	fuzzDirOnce.Do(func() {
-		fuzzDir, fuzzDirErr = os.MkdirTemp("", "mcpcheck-fuzz-")
-	})
-	if fuzzDirErr != nil {
-		t.Fatal(fuzzDirErr)
-	}
-	path := filepath.Join(fuzzDir, "summary.md")
-	if err := os.WriteFile(path, nil, 0o644); err != nil {
+	f, err := os.CreateTemp("", "mcpcheck-fuzz-summary-*.md")
+	if err != nil {
 		t.Fatal(err)
 	}
-	return path
+	f.Close()
+	t.Cleanup(func() { os.Remove(f.Name()) })
+	return f.Name()
 }
-
-var (
-	fuzzDirOnce sync.Once
-	fuzzDir     string
-	fuzzDirErr  error
-)
 
 func FuzzPipeline(f *testing.F) {
 	seedPipeline(f)
