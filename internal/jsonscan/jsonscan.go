@@ -5,9 +5,11 @@ package jsonscan
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"hash/maphash"
+	"math/bits"
 	"strconv"
 )
 
@@ -28,7 +30,7 @@ type scanError struct {
 
 func (e *scanError) Error() string { return fmt.Sprintf("%s at byte %d", e.msg, e.off+1) }
 
-// stringSpecial marks the bytes that end the fast path inside a string.
+// stringSpecial marks the bytes that end a plain run inside a string.
 var stringSpecial = func() (t [256]bool) {
 	for c := 0; c < 0x20; c++ {
 		t[c] = true
@@ -36,6 +38,34 @@ var stringSpecial = func() (t [256]bool) {
 	t['"'], t['\\'] = true, true
 	return t
 }()
+
+const (
+	ones  = 0x0101010101010101 // 0x01 in every byte
+	highs = 0x8080808080808080 // the top bit of every byte
+)
+
+// plainEnd returns the offset of the first byte at or after i that ends a
+// plain run inside a string ('"', '\\' or a control character), or len(b).
+// It looks at eight bytes a word: (v-ones)&^v flags the bytes of v that are
+// zero (x^'"' and x^'\\' are zero where x is that byte), (x-0x20·ones)&^x
+// those below 0x20; &^ keeps bytes >= 0x80 (0xA2 is '"'|0x80) unflagged.
+// A subtraction borrows into the next byte up only from a byte that
+// matched, so flags above the lowest may be false but the lowest one is
+// exact, and TrailingZeros64 finds it.
+func plainEnd(b []byte, i int) int {
+	for ; len(b)-i >= 8; i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		q := x ^ ('"' * ones)
+		s := x ^ ('\\' * ones)
+		if m := ((q-ones)&^q | (s-ones)&^s | (x-0x20*ones)&^x) & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for i < len(b) && !stringSpecial[b[i]] {
+		i++
+	}
+	return i
+}
 
 func SkipSpace(b []byte, i int) int {
 	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
@@ -76,9 +106,7 @@ func SkipString(b []byte, i int) (int, error) {
 	start := i
 	i++
 	for {
-		for i < len(b) && !stringSpecial[b[i]] {
-			i++
-		}
+		i = plainEnd(b, i)
 		if i >= len(b) {
 			return i, &scanError{start, "unterminated string"}
 		}
@@ -218,10 +246,7 @@ func walkObject(b []byte, i, depth int, d *dups, fn func(name, val []byte), walk
 		}
 		// A member name is short and plain: scanned here; one with an
 		// escape (or broken) takes the general path.
-		keyEnd := i + 1
-		for keyEnd < len(b) && !stringSpecial[b[keyEnd]] {
-			keyEnd++
-		}
+		keyEnd := plainEnd(b, i+1)
 		var name []byte
 		var err error
 		if keyEnd < len(b) && b[keyEnd] == '"' {
