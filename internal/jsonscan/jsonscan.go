@@ -46,18 +46,19 @@ const (
 
 // plainEnd returns the offset of the first byte at or after i that ends a
 // plain run inside a string ('"', '\\' or a control character), or len(b).
-// It looks at eight bytes a word: (v-ones)&^v flags the bytes of v that are
-// zero (x^'"' and x^'\\' are zero where x is that byte), (x-0x20·ones)&^x
-// those below 0x20; &^ keeps bytes >= 0x80 (0xA2 is '"'|0x80) unflagged.
-// A subtraction borrows into the next byte up only from a byte that
-// matched, so flags above the lowest may be false but the lowest one is
-// exact, and TrailingZeros64 finds it.
+// It looks at eight bytes a word: v-ones sets the top bit of each byte of v
+// that is zero (x^'"' and x^'\\' are zero where x is that byte), or is
+// 0x81 or more; x-0x20·ones that of each byte below 0x20, or 0xA0 or more.
+// &^x drops every byte >= 0x80 of x (x, x^'"' and x^'\\' share their top
+// bits), so 0xA2 ('"'|0x80) and 0xDC stay plain. A subtraction borrows into
+// the next byte up only from a byte that matched, so flags above the
+// lowest may be false but the lowest one is exact: TrailingZeros64 finds it.
 func plainEnd(b []byte, i int) int {
-	for ; len(b)-i >= 8; i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i : i+8])
 		q := x ^ ('"' * ones)
 		s := x ^ ('\\' * ones)
-		if m := ((q-ones)&^q | (s-ones)&^s | (x-0x20*ones)&^x) & highs; m != 0 {
+		if m := ((q - ones) | (s - ones) | (x - 0x20*ones)) &^ x & highs; m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 	}
