@@ -496,14 +496,12 @@ func String(val []byte) (string, bool) {
 		return "", false
 	}
 	inner := val[1 : len(val)-1]
-	for _, c := range inner {
-		if c == '\\' {
-			var s string
-			if json.Unmarshal(val, &s) != nil {
-				return "", false
-			}
-			return s, true
+	if bytes.IndexByte(inner, '\\') >= 0 {
+		var s string
+		if json.Unmarshal(val, &s) != nil {
+			return "", false
 		}
+		return s, true
 	}
 	return string(inner), true
 }
