@@ -346,15 +346,24 @@ func runFixture(name string, data []byte, rules []*Rule, sup *Suppressions, bufS
 	if bufSize > 0 {
 		defer session.SetReadBufferForTesting(bufSize)()
 	}
+	return runSource(bytesSource(name, data), rules, sup)
+}
+
+func bytesSource(name string, data []byte) session.Source {
+	return session.Source{Name: name, Open: func() (io.ReadCloser, error) {
+		return io.NopCloser(bytes.NewReader(data)), nil
+	}}
+}
+
+// runSource checks src with rules and suppressions sup (nil for none) and
+// returns the findings in order.
+func runSource(src session.Source, rules []*Rule, sup *Suppressions) ([]gotFinding, error) {
 	gate, err := ParseGate(DefaultGate, rules)
 	if err != nil {
 		return nil, err
 	}
-	src := session.Source{Name: name, Open: func() (io.ReadCloser, error) {
-		return io.NopCloser(bytes.NewReader(data)), nil
-	}}
 	cfg := Config{Rules: rules, Catalogue: rules, Gate: gate, Suppressions: sup}
-	defer fixtureBaselines(name, &cfg)() // drift_test.go
+	defer fixtureBaselines(src.Name, &cfg)() // drift_test.go
 	res, err := Run([]session.Source{src}, cfg)
 	if err != nil {
 		return nil, err

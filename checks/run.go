@@ -136,12 +136,26 @@ func (d *driver) Frame(s *session.Session, f *session.Frame) {
 	if d.ranged {
 		rev = f.Revision(s)
 	}
-	for i, r := range d.cfg.Rules {
-		if !sr.dead[i] && (d.allRevs[i] || r.Revisions.Includes(rev)) {
-			sr.frame(i, f)
+	d.frameFrom(sr, f, rev, 0)
+	sr.asserts.frame(f)
+}
+
+// frameFrom gives f to the rules from index i on. One deferred recover
+// covers them all (not one per rule and frame, on the hot path): a rule
+// that panics is retired for the session, and the rules after it still
+// see the frame.
+func (d *driver) frameFrom(sr *sessionRun, f *session.Frame, rev string, i int) {
+	defer func() {
+		if v := recover(); v != nil {
+			sr.retire(i, f, v)
+			d.frameFrom(sr, f, rev, i+1)
+		}
+	}()
+	for ; i < len(d.cfg.Rules); i++ {
+		if r := d.cfg.Rules[i]; !sr.dead[i] && (d.allRevs[i] || r.Revisions.Includes(rev)) {
+			sr.checkers[i].Frame(sr.passFor(r), f)
 		}
 	}
-	sr.asserts.frame(f)
 }
 
 func (d *driver) Damage(s *session.Session, dmg session.Damage) {
@@ -189,18 +203,12 @@ func (sr *sessionRun) passFor(r *Rule) *Pass {
 	return &sr.pass
 }
 
-// start, frame, damage and end call rule i under recoverPanic: a panic
-// becomes an internal-error finding and retires the rule for this session,
-// so one broken rule cannot stop the others. (One method each, without a
-// closure per rule and frame on the hot path.)
+// start, damage and end call rule i under recoverPanic: a panic becomes an
+// internal-error finding and retires the rule for this session, so one
+// broken rule cannot stop the others (frames: driver.frameFrom).
 func (sr *sessionRun) start(i int, r *Rule) {
 	defer sr.recoverPanic(i, nil)
 	sr.checkers[i] = r.New()
-}
-
-func (sr *sessionRun) frame(i int, f *session.Frame) {
-	defer sr.recoverPanic(i, f)
-	sr.checkers[i].Frame(sr.passFor(sr.cfg.Rules[i]), f)
 }
 
 func (sr *sessionRun) damage(i int, d session.Damage) {
@@ -215,10 +223,13 @@ func (sr *sessionRun) end(i int) {
 
 // recoverPanic must be deferred directly: recover only works there.
 func (sr *sessionRun) recoverPanic(i int, f *session.Frame) {
-	v := recover()
-	if v == nil {
-		return
+	if v := recover(); v != nil {
+		sr.retire(i, f, v)
 	}
+}
+
+// retire records rule i's panic v and stops giving it this session's input.
+func (sr *sessionRun) retire(i int, f *session.Frame, v any) {
 	sr.dead[i] = true
 	r := sr.cfg.Rules[i]
 	sr.internalError(f, r.ID, "rule %s failed: %v; its findings for this session are incomplete", r.ID, v)

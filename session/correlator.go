@@ -34,6 +34,12 @@ type Correlator struct {
 	later     []deferredSession
 	lastLater int32 // the previous frame's session when it is deferred, else -1
 	spill     sessionSpill
+
+	// overlap lets Add and Damage hand their input to a second goroutine
+	// (pipeline.go), started on the first of them; a format whose reader
+	// reads correlation's state turns it off before adding anything.
+	overlap bool
+	pipe    *pipeline
 }
 
 // NewCorrelator returns a correlator for the capture file named file that
@@ -49,6 +55,31 @@ func NewCorrelator(file string, h Handler) *Correlator {
 // messages. A frame with Raw but no known
 // Direction gets the one its message shows, when that is unambiguous.
 func (c *Correlator) Add(f *Frame) {
+	if c.overlap {
+		c.pipeline().add(f)
+		return
+	}
+	c.addFrame(f)
+}
+
+// pipeline is the correlator's pipeline, started when first needed.
+func (c *Correlator) pipeline() *pipeline {
+	if c.pipe == nil {
+		c.pipe = newPipeline(c)
+	}
+	return c.pipe
+}
+
+// stopPipeline waits until everything added has been correlated; from then
+// on the correlator works on the caller's goroutine.
+func (c *Correlator) stopPipeline() {
+	if c.pipe != nil {
+		c.pipe.stop()
+	}
+	c.pipe, c.overlap = nil, false
+}
+
+func (c *Correlator) addFrame(f *Frame) {
 	s := c.sessions[f.SessionID]
 	if s == nil {
 		if c.deferFrame(f) {
@@ -104,6 +135,14 @@ type Survived struct {
 // session is accounted there: its seqs are not dropped frames, and it may
 // explain an unmatched answer or a pending request.
 func (c *Correlator) Damage(d Damage, sv Survived) {
+	if c.overlap {
+		c.pipeline().damage(d, sv)
+		return
+	}
+	c.addDamage(d, sv)
+}
+
+func (c *Correlator) addDamage(d Damage, sv Survived) {
 	pd := damage{Damage: d, sessionID: sv.SessionID, dir: DirUnknown}
 	if sv.SessionID != "" {
 		pd.dir, pd.seqs = sv.Direction, sv.Seqs
@@ -140,6 +179,7 @@ func (c *Correlator) Damage(d Damage, sv Survived) {
 // ErrNoSession when no frame was added; a second call does nothing more.
 // What kept the sessions past maxLiveSessions from being read back is Err.
 func (c *Correlator) Finish() error {
+	c.stopPipeline()
 	if c.finished {
 		return nil
 	}

@@ -3,6 +3,8 @@ package session
 import (
 	"bytes"
 	"hash/maphash"
+	"strconv"
+	"sync/atomic"
 
 	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
 )
@@ -60,6 +62,9 @@ func (c *idCache) make(raw []byte) ID {
 	if len(raw) == 0 || len(raw) > 64 || raw[0] == '{' || raw[0] == '[' || (raw[0] == '"' && bytes.IndexByte(raw, '\\') >= 0) {
 		return MakeID(raw) // absent, long, or rewritten to its exact token
 	}
+	if s, ok := smallIDs.token(raw); ok {
+		return ID{s}
+	}
 	if !c.seeded {
 		c.seed, c.seeded = maphash.MakeSeed(), true
 	}
@@ -68,4 +73,41 @@ func (c *idCache) make(raw []byte) ID {
 		*slot = string(raw)
 	}
 	return ID{*slot}
+}
+
+// smallIDs are the tokens of the integer ids below smallIDCount, made once
+// for the process: clients number their requests from 0 or 1 in every
+// session, so a capture of many sessions repeats the same few thousand ids,
+// and each new request's id would otherwise be allocated.
+var smallIDs smallIDTable
+
+const smallIDCount = 1 << 16
+
+type smallIDTable struct {
+	table [smallIDCount]atomic.Pointer[string] // filled on first use; safe for concurrent readers
+}
+
+// token is the interned token of raw when raw is an integer below
+// smallIDCount written plainly (no sign, fraction, exponent or leading 0).
+func (t *smallIDTable) token(raw []byte) (string, bool) {
+	if len(raw) == 0 || len(raw) > 5 || (raw[0] == '0' && len(raw) > 1) {
+		return "", false
+	}
+	n := 0
+	for _, c := range raw {
+		if c < '0' || c > '9' {
+			return "", false
+		}
+		n = n*10 + int(c-'0')
+	}
+	if n >= smallIDCount {
+		return "", false
+	}
+	slot := &t.table[n]
+	if p := slot.Load(); p != nil {
+		return *p, true
+	}
+	s := strconv.Itoa(n)
+	slot.Store(&s)
+	return s, true
 }

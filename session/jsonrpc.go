@@ -119,6 +119,7 @@ func startsJSONRPC(b []byte) bool {
 }
 
 func (jsonrpcFormat) Read(name string, r io.Reader, c *Correlator) error {
+	c.overlap = false // the reader infers directions from the session as correlated so far
 	rd := &rpcReader{name: name, id: filepath.Base(name), c: c}
 	sp := newSplitter(r, maxEnvelope)
 	for {

@@ -60,6 +60,7 @@ var envelopeStart = []byte(`{"session_id"`)
 
 func (mcpsnoop) Read(name string, r io.Reader, c *Correlator) error {
 	rd := &snoopReader{name: name, c: c}
+	rd.store.ids = new(idCache)
 	sp := newSplitter(r, maxEnvelope)
 	_, rd.reuse = c.h.(FrameReleaser)
 	rd.poison = rd.reuse && sp.wipe
@@ -164,7 +165,9 @@ func (rd *snoopReader) chunk(c chunk) chunkKind {
 	rd.c.Add(f)
 	if rd.poison {
 		*f = poisoned
+		ids := rd.store.ids
 		rd.store = poisonedStore
+		rd.store.ids = ids
 	}
 	return envelopeRead
 }

@@ -128,7 +128,7 @@ func decodeMessage(raw json.RawMessage) Message { return decodeMessageIn(raw, ni
 type msgStore struct {
 	req RequestParams
 	res ResultFields
-	ids idCache
+	ids *idCache // nil: ids are made without the cache
 }
 
 // decodeMessageIn is decodeMessage with the decoded params and result in
@@ -180,7 +180,7 @@ func decodeMessageIn(raw json.RawMessage, st *msgStore) (m Message) {
 	}
 	if w.ID != nil {
 		m.HasID = true
-		if st != nil {
+		if st != nil && st.ids != nil {
 			m.ID = st.ids.make(w.ID)
 		} else {
 			m.ID = MakeID(w.ID)

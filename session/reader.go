@@ -93,7 +93,9 @@ func ReadAs(name string, r io.Reader, h Handler, f Format) error {
 			continue
 		}
 		c := NewCorrelator(name, h)
+		c.overlap = overlaps(h)
 		err := f.Read(name, body, c)
+		c.stopPipeline()                     // a format that failed may not have finished
 		if err == nil && c.Finish() != nil { // the format did not say why itself
 			err = &NotCaptureError{File: name, Reason: "nothing in it belongs to a session"}
 		}

@@ -1,0 +1,218 @@
+package session
+
+import (
+	"runtime"
+	"sync/atomic"
+
+	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
+)
+
+// With two cores a capture is read by two goroutines: the format's reader
+// (reading, decompressing, splitting, decoding envelopes and their
+// messages) runs ahead of correlation and the rules, which take its frames
+// in batches. The batches are few and bounded, so memory does not grow with
+// a fast reader, and correlation takes frames and damage in exactly the
+// order the reader gave them: the results are the sequential path's.
+
+const pipelineBatches = 3 // one filled, one correlated, one waiting
+
+// batchSize bounds a batch: items (frames and damage) and bytes of messages
+// copied. A message of more than borrow bytes is not copied: the reader
+// waits until correlation is done with it before it reads on.
+type batchSize struct{ items, arena, borrow int }
+
+var (
+	realBatches = batchSize{items: 256, arena: 256 << 10, borrow: 64 << 10}
+	// tinyBatches cross from one goroutine to the other every two items,
+	// and borrow all but small messages (tests only).
+	tinyBatches = batchSize{items: 2, arena: 512, borrow: 200}
+)
+
+// Pipeline modes (SetPipelineForTesting).
+const (
+	PipelineAuto   = iota // with two or more cores
+	PipelineAlways        // whenever the handler releases its frames
+	PipelineNever         // always sequential
+	PipelineTiny          // always, with batches of two items that borrow most messages
+)
+
+var pipelineMode atomic.Int32
+
+// livePipelines counts pipelines whose goroutine has not ended (tests).
+var livePipelines atomic.Int32
+
+// SetPipelineForTesting makes every Read started from now on read in
+// pipeline mode m (PipelineAuto, PipelineAlways, PipelineNever) until
+// restore is called. Findings must be the same in every mode.
+func SetPipelineForTesting(m int) (restore func()) {
+	old := pipelineMode.Swap(int32(m))
+	return func() { pipelineMode.Store(old) }
+}
+
+// overlaps reports whether a read for h runs in two goroutines. The
+// pipeline reuses its frames, so the handler must keep none of them.
+func overlaps(h Handler) bool {
+	if _, ok := h.(FrameReleaser); !ok {
+		return false
+	}
+	switch pipelineMode.Load() {
+	case PipelineAlways, PipelineTiny:
+		return true
+	case PipelineNever:
+		return false
+	}
+	return runtime.GOMAXPROCS(0) >= 2
+}
+
+// pipeline carries a Correlator's input from the reader's goroutine to the
+// one that correlates it.
+type pipeline struct {
+	c      *Correlator
+	full   chan *batch // to correlation, in order
+	free   chan *batch // back to the reader
+	done   chan struct{}
+	cur    *batch // being filled; nil when none is
+	size   batchSize
+	ids    idCache
+	poison bool // overwrite what correlation has finished with (a test buffer size)
+}
+
+// batch is a run of frames and damage, with the message bytes of the frames
+// copied into its arena (or borrowed from the reader, which then waits).
+type batch struct {
+	items []pipeItem
+	arena []byte
+}
+
+type pipeItem struct {
+	frame  Frame
+	store  msgStore
+	damage Damage
+	sv     Survived
+	isDmg  bool
+}
+
+func newPipeline(c *Correlator) *pipeline {
+	p := &pipeline{
+		c:      c,
+		full:   make(chan *batch, pipelineBatches),
+		free:   make(chan *batch, pipelineBatches),
+		done:   make(chan struct{}),
+		poison: bufferSize() < ReadBufferSize || pipelineMode.Load() == PipelineTiny,
+		size:   realBatches,
+	}
+	if pipelineMode.Load() == PipelineTiny {
+		p.size = tinyBatches
+	}
+	for range pipelineBatches {
+		p.free <- &batch{items: make([]pipeItem, 0, p.size.items), arena: make([]byte, 0, p.size.arena)}
+	}
+	livePipelines.Add(1)
+	go p.correlate()
+	return p
+}
+
+// correlate is the second goroutine: it correlates each batch in order and
+// hands it back.
+func (p *pipeline) correlate() {
+	defer close(p.done)
+	for b := range p.full {
+		for i := range b.items {
+			it := &b.items[i]
+			if it.isDmg {
+				p.c.addDamage(it.damage, it.sv)
+			} else {
+				p.c.addFrame(&it.frame)
+			}
+		}
+		if p.poison {
+			for i := range b.items {
+				b.items[i].frame = poisoned
+				b.items[i].store = poisonedStore
+			}
+			wipeBytes(b.arena[:cap(b.arena)])
+		} else {
+			clear(b.items) // nothing of a finished frame is held through the batch
+		}
+		b.items, b.arena = b.items[:0], b.arena[:0]
+		p.free <- b
+	}
+}
+
+// batch returns the batch being filled, with room for an item and n bytes.
+func (p *pipeline) batch(n int) *batch {
+	if b := p.cur; b != nil && len(b.items) < cap(b.items) && len(b.arena)+n <= cap(b.arena) {
+		return b
+	}
+	p.send()
+	p.cur = <-p.free
+	return p.cur
+}
+
+// send hands the batch being filled to correlation.
+func (p *pipeline) send() {
+	if p.cur == nil {
+		return
+	}
+	p.full <- p.cur
+	p.cur = nil
+}
+
+// wait returns once correlation has finished with every batch sent.
+func (p *pipeline) wait() {
+	p.send()
+	var all [pipelineBatches]*batch // with none being filled, each is free or sent
+	for i := range all {
+		all[i] = <-p.free
+	}
+	for _, b := range all {
+		p.free <- b
+	}
+}
+
+// add queues f. Its message bytes are copied, and its message decoded here,
+// on the reader's side; correlation decodes what only correlation can (a
+// frame whose direction it infers, the elements of a batch array).
+func (p *pipeline) add(f *Frame) {
+	n := len(f.Raw)
+	borrow := n > p.size.borrow
+	if borrow {
+		n = 0
+	}
+	b := p.batch(n)
+	b.items = append(b.items, pipeItem{frame: *f})
+	it := &b.items[len(b.items)-1]
+	g := &it.frame
+	g.store = &it.store
+	if f.Raw != nil && !borrow {
+		start := len(b.arena)
+		b.arena = append(b.arena, f.Raw...)
+		g.Raw = b.arena[start:len(b.arena):len(b.arena)]
+	}
+	if g.Raw != nil && g.Msg.Kind != NoMessage {
+		g.Msg = Message{} // decoded from the reader's bytes: decoded again from the copy
+	}
+	if g.IsProtocol() && g.Raw != nil && jsonscan.FirstByte(g.Raw) != '[' {
+		it.store.ids = &p.ids
+		g.Msg = decodeMessageIn(g.Raw, &it.store)
+		it.store.ids = nil // the cache is the reader's goroutine's alone
+	}
+	if borrow {
+		p.wait() // the reader's buffer holds the message until correlation is done
+	}
+}
+
+// damage queues a damaged piece.
+func (p *pipeline) damage(d Damage, sv Survived) {
+	b := p.batch(0)
+	b.items = append(b.items, pipeItem{damage: d, sv: sv, isDmg: true})
+}
+
+// stop waits for correlation to finish everything queued and ends its
+// goroutine.
+func (p *pipeline) stop() {
+	p.send()
+	close(p.full)
+	<-p.done
+	livePipelines.Add(-1)
+}

@@ -1,0 +1,132 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+)
+
+// pipelineCapture has damage between frames, a message too large for a
+// batch (borrowed from the reader), an answer held back until its request,
+// and a JSON-RPC batch array: everything the pipeline must keep in order.
+func pipelineCapture() string {
+	big := strings.Repeat("x", 100<<10)
+	return lines(
+		env(1, "c2s", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`),
+		`{"session_id":"s1","seq":2,"direction":"s2c","raw":{"jsonrpc":"2.0",`, // torn
+		env(3, "s2c", `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}`),
+		env(4, "s2c", `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"early"}]}}`),
+		env(5, "c2s", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"a"}}}`),
+		env(6, "c2s", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"b"}}}`),
+		env(7, "s2c", `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"`+big+`"}]}}`),
+		"not json at all",
+		env(9, "c2s", `[{"jsonrpc":"2.0","id":3,"method":"ping"},{"jsonrpc":"2.0","id":4,"method":"ping"}]`),
+		env(10, "s2c", `{"jsonrpc":"2.0","id":4,"result":{}}`),
+		env(11, "s2c", `{"jsonrpc":"2.0","id":3,"result":{}}`),
+		env(12, "stderr", "", `"text":"bye"`),
+	)
+}
+
+// trace is a FrameReleaser that writes down everything it is given, copying
+// what it keeps.
+type trace struct{ events []string }
+
+func (t *trace) Frame(s *Session, f *Frame) {
+	t.events = append(t.events, fmt.Sprintf("frame %s:%d %s %s id=%s pairing=%s raw=%d bytes, ends %q res=%v",
+		s.ID, f.Line, f.Direction, f.Msg.Kind, f.Msg.ID, f.Pairing, len(f.Raw), tail(f.Raw), f.Msg.Res != nil))
+}
+func (t *trace) Damage(s *Session, d Damage) {
+	t.events = append(t.events, fmt.Sprintf("damage %s:%d %s", s.ID, d.Line, d.Reason))
+}
+func (t *trace) End(s *Session) {
+	t.events = append(t.events, fmt.Sprintf("end %s frames=%d", s.ID, s.Frames))
+}
+func (*trace) ReleasesFrames() {}
+
+func tail(b []byte) string { return string(b[max(0, len(b)-12):]) }
+
+func readTrace(t *testing.T, mode int, capture string) []string {
+	t.Helper()
+	defer SetPipelineForTesting(mode)()
+	tr := &trace{}
+	if err := Read("t.jsonl", strings.NewReader(capture), tr); err != nil {
+		t.Fatal(err)
+	}
+	return tr.events
+}
+
+// TestPipelineKeepsOrder: frames, damage and session ends reach the handler
+// in the same order with the same contents whichever way the capture is
+// read, and the second goroutine has ended when Read returns.
+func TestPipelineKeepsOrder(t *testing.T) {
+	capture := pipelineCapture()
+	want := readTrace(t, PipelineNever, capture)
+	t.Logf("sequential:\n%s", strings.Join(want, "\n"))
+	if len(want) != 14 {
+		t.Fatalf("sequential read gave %d events, want 14:\n%s", len(want), strings.Join(want, "\n"))
+	}
+	for _, mode := range []int{PipelineAlways, PipelineTiny} {
+		for _, buf := range []int{0, 64} {
+			restore := func() {}
+			if buf > 0 {
+				restore = SetReadBufferForTesting(buf)
+			}
+			got := readTrace(t, mode, capture)
+			restore()
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("mode %d, buffer %d:\n%s\nwant\n%s", mode, buf, strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		}
+	}
+	if n := livePipelines.Load(); n != 0 {
+		t.Errorf("%d pipeline goroutines still running after Read returned", n)
+	}
+}
+
+// failingReader gives r, then fails.
+type failingReader struct {
+	r   io.Reader
+	err error
+}
+
+func (f *failingReader) Read(p []byte) (int, error) {
+	n, err := f.r.Read(p)
+	if err == io.EOF {
+		return n, f.err
+	}
+	return n, err
+}
+
+// TestPipelineStopsOnReadError: a read that fails after frames were queued
+// returns the error, with what was queued correlated and the second
+// goroutine ended.
+func TestPipelineStopsOnReadError(t *testing.T) {
+	defer SetPipelineForTesting(PipelineTiny)()
+	boom := errors.New("disk on fire")
+	tr := &trace{}
+	capture := pipelineCapture()
+	err := Read("t.jsonl", &failingReader{r: strings.NewReader(capture), err: boom}, tr)
+	if !errors.Is(err, boom) {
+		t.Fatalf("Read returned %v, want the read error", err)
+	}
+	if len(tr.events) == 0 {
+		t.Error("nothing queued before the error reached the handler")
+	}
+	if n := livePipelines.Load(); n != 0 {
+		t.Errorf("%d pipeline goroutines still running after Read failed", n)
+	}
+}
+
+// TestPipelineNeedsAReleaser: a handler that may keep frames gets fresh
+// ones on the reader's goroutine, whatever the mode.
+func TestPipelineNeedsAReleaser(t *testing.T) {
+	defer SetPipelineForTesting(PipelineAlways)()
+	if overlaps(&recorder{}) {
+		t.Error("a handler that keeps frames would be given the pipeline's reused ones")
+	}
+	if !overlaps(&trace{}) {
+		t.Error("PipelineAlways does not overlap a releasing handler")
+	}
+}
