@@ -79,6 +79,18 @@ func (c *Correlator) stopPipeline() {
 	c.pipe, c.overlap = nil, false
 }
 
+// stage returns a copy of data in the pipeline's batch, with the store
+// the message of the frame to be added next is to be decoded into, when the
+// correlator runs a pipeline and data is not too large to copy; else nil
+// and nil. A format that decodes a frame from the staged copy hands it over
+// without a further copy (pipeline.stage).
+func (c *Correlator) stage(data []byte) ([]byte, *msgStore) {
+	if !c.overlap {
+		return nil, nil
+	}
+	return c.pipeline().stage(data)
+}
+
 func (c *Correlator) addFrame(f *Frame) {
 	s := c.sessions[f.SessionID]
 	if s == nil {

@@ -140,9 +140,19 @@ func (rd *snoopReader) chunk(c chunk) chunkKind {
 		rd.damaged(Damage{File: rd.name, Line: c.line, Reason: reason}, c.data)
 		return kind
 	}
+	// The envelope's message is decoded as the envelope is walked, where
+	// the frame will keep it: in the pipeline's batch (a copy of the
+	// envelope), else in the reused frame's store.
+	data, st := c.data, (*msgStore)(nil)
+	if rd.reuse {
+		st = &rd.store
+	}
+	if staged, sst := rd.c.stage(data); staged != nil {
+		data, st = staged, sst
+	}
 	env := &rd.env
 	*env = envelope{}
-	if err := env.decode(c.data, &rd.strs); err != nil {
+	if err := env.decode(data, &rd.strs, st); err != nil {
 		if c.whole {
 			return notWhole // nothing reported: the line is scanned again
 		}
@@ -159,9 +169,7 @@ func (rd *snoopReader) chunk(c chunk) chunkKind {
 		f = new(Frame)
 	}
 	env.fill(f, rd.name, c.line)
-	if rd.reuse {
-		f.store = &rd.store
-	}
+	f.store = st
 	rd.c.Add(f)
 	if rd.poison {
 		*f = poisoned
@@ -247,6 +255,11 @@ type envelope struct {
 	Accept             string
 	Origin             string
 	Duplicate          string // a member name used twice, if any
+
+	// Msg is Raw decoded, when Raw is an object (HasMsg); its parts alias
+	// the envelope's bytes and its store.
+	Msg    Message
+	HasMsg bool
 }
 
 // poisoned is what a reused frame holds between envelopes in tests.
@@ -281,6 +294,9 @@ func (e *envelope) fill(f *Frame, file string, line int) {
 	}
 	if len(e.Raw) > 0 && !bytes.Equal(e.Raw, []byte("null")) {
 		f.Raw = e.Raw
+		if e.HasMsg && f.IsProtocol() { // correlation decodes no other frame's message
+			f.Msg = e.Msg
+		}
 	}
 	if e.Text != nil {
 		f.Text, f.HasText = *e.Text, true
@@ -304,8 +320,19 @@ func envelopeTime(raw []byte) time.Time {
 // decode reads an envelope; a member of the wrong type reads as absent, as
 // encoding/json would leave it, and only broken JSON is an error. The
 // members every envelope repeats are interned through strs.
-func (e *envelope) decode(data []byte, strs *jsonscan.Interner) error {
-	dup, err := jsonscan.EachMemberStrict(data, false, func(name, val []byte) {
+//
+// An object under raw is decoded as the message (into st) in the same walk.
+func (e *envelope) decode(data []byte, strs *jsonscan.Interner, st *msgStore) error {
+	readRaw := func(b []byte, i, depth int) (int, error) {
+		if i >= len(b) || b[i] != '{' {
+			e.HasMsg = false // a raw member used twice: the last is the message
+			return jsonscan.SkipValue(b, i, depth)
+		}
+		m, end, err := readMessage(b, i, depth, st)
+		e.Msg, e.HasMsg = m, err == nil
+		return end, err
+	}
+	dup, err := jsonscan.EachMemberReading(data, "raw", readRaw, func(name, val []byte) {
 		switch string(name) {
 		case "session_id":
 			e.SessionID, _ = strs.String(val)

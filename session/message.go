@@ -147,26 +147,49 @@ func decodeMessageIn(raw json.RawMessage, st *msgStore) (m Message) {
 		return m
 	}
 	var w wireMessage
-	dup, err := jsonscan.EachMemberStrict(raw, true, func(name, v []byte) {
-		switch string(name) {
-		case "jsonrpc":
-			w.JSONRPC = v
-		case "id":
-			w.ID = v
-		case "method":
-			w.Method = v
-		case "params":
-			w.Params = v
-		case "result":
-			w.Result = v
-		case "error":
-			w.Error = v
-		}
-	})
+	dup, err := jsonscan.EachMemberStrict(raw, true, w.member)
 	if err != nil {
 		m.Kind, m.Problem = Invalid, "not a decodable JSON-RPC object: "+err.Error()
 		return m
 	}
+	return w.message(dup, st)
+}
+
+// readMessage decodes the JSON-RPC object at b[i] as decodeMessageIn does,
+// as the jsonscan.ValueReader of the member holding it (depth is the
+// holder's nesting): the message is walked once, by its own decoder, not
+// first skipped by the walk of the envelope around it. A syntax error is
+// the holder's, returned; a message that only breaks JSON-RPC's rules is
+// an Invalid message, as ever.
+func readMessage(b []byte, i, depth int, st *msgStore) (m Message, end int, err error) {
+	var w wireMessage
+	end, dup, err := jsonscan.ObjectAt(b, i, depth+1, true, w.member)
+	if err != nil {
+		return m, end, err
+	}
+	return w.message(dup, st), end, nil
+}
+
+func (w *wireMessage) member(name, v []byte) {
+	switch string(name) {
+	case "jsonrpc":
+		w.JSONRPC = v
+	case "id":
+		w.ID = v
+	case "method":
+		w.Method = v
+	case "params":
+		w.Params = v
+	case "result":
+		w.Result = v
+	case "error":
+		w.Error = v
+	}
+}
+
+// message classifies and decodes the members of a JSON-RPC object; dup is
+// a member name it uses twice (nil for none).
+func (w *wireMessage) message(dup *jsonscan.Duplicate, st *msgStore) (m Message) {
 	if dup != nil {
 		defer markDuplicate(&m, dup) // once the rest is decoded
 	}

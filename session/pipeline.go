@@ -3,6 +3,7 @@ package session
 import (
 	"runtime"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
 )
@@ -72,6 +73,7 @@ type pipeline struct {
 	free   chan *batch // back to the reader
 	done   chan struct{}
 	cur    *batch // being filled; nil when none is
+	staged []byte // the copy stage made for the next item of cur, until it is taken
 	size   batchSize
 	ids    idCache
 	poison bool // overwrite what correlation has finished with (a test buffer size)
@@ -170,10 +172,65 @@ func (p *pipeline) wait() {
 	}
 }
 
+// stage copies data (a format's envelope) into the batch being filled,
+// where the next item's frame can refer to it, and returns the copy with
+// that item's message store; nil and nil when data is too large to copy.
+// The next add of a frame whose bytes are in the copy takes it as it is.
+func (p *pipeline) stage(data []byte) ([]byte, *msgStore) {
+	p.unstage()
+	if len(data) > p.size.borrow {
+		return nil, nil
+	}
+	b := p.batch(len(data))
+	start := len(b.arena)
+	b.arena = append(b.arena, data...)
+	p.staged = b.arena[start:len(b.arena):len(b.arena)]
+	st := &b.items[:len(b.items)+1][len(b.items)].store
+	st.ids = &p.ids // until takeStaged: the cache is the reader's goroutine's alone
+	return p.staged, st
+}
+
+// unstage gives up the staged copy: the item it was made for takes no
+// frame of it, and its store no longer uses the reader's id cache.
+func (p *pipeline) unstage() {
+	if p.staged != nil {
+		b := p.cur
+		b.items[:len(b.items)+1][len(b.items)].store.ids = nil
+	}
+	p.staged = nil
+}
+
+// takeStaged adds f as the item stage made room for, when f's message
+// bytes are in the staged copy (its message decoded into that item's
+// store): nothing is copied or decoded again.
+func (p *pipeline) takeStaged(f *Frame) bool {
+	staged := p.staged
+	p.unstage()
+	if len(f.Raw) == 0 || len(staged) == 0 || !within(f.Raw, staged) {
+		return false
+	}
+	b := p.cur
+	b.items = b.items[:len(b.items)+1]
+	it := &b.items[len(b.items)-1]
+	it.frame, it.isDmg = *f, false
+	it.frame.store = &it.store
+	return true
+}
+
+// within reports whether sub lies inside b.
+func within(sub, b []byte) bool {
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	at := uintptr(unsafe.Pointer(unsafe.SliceData(sub)))
+	return at >= base && at+uintptr(len(sub)) <= base+uintptr(len(b))
+}
+
 // add queues f. Its message bytes are copied, and its message decoded here,
 // on the reader's side; correlation decodes what only correlation can (a
 // frame whose direction it infers, the elements of a batch array).
 func (p *pipeline) add(f *Frame) {
+	if p.takeStaged(f) {
+		return
+	}
 	n := len(f.Raw)
 	borrow := n > p.size.borrow
 	if borrow {
@@ -189,10 +246,15 @@ func (p *pipeline) add(f *Frame) {
 		b.arena = append(b.arena, f.Raw...)
 		g.Raw = b.arena[start:len(b.arena):len(b.arena)]
 	}
-	if g.Raw != nil && g.Msg.Kind != NoMessage {
+	switch {
+	case borrow && g.Msg.Kind != NoMessage:
+		// decoded by the format, in its bytes and store: they stay as they
+		// are until correlation is done with them (wait, below)
+		g.store = f.store
+	case g.Raw != nil && g.Msg.Kind != NoMessage:
 		g.Msg = Message{} // decoded from the reader's bytes: decoded again from the copy
 	}
-	if g.IsProtocol() && g.Raw != nil && jsonscan.FirstByte(g.Raw) != '[' {
+	if g.IsProtocol() && g.Raw != nil && g.Msg.Kind == NoMessage && jsonscan.FirstByte(g.Raw) != '[' {
 		it.store.ids = &p.ids
 		g.Msg = decodeMessageIn(g.Raw, &it.store)
 		it.store.ids = nil // the cache is the reader's goroutine's alone
@@ -204,6 +266,7 @@ func (p *pipeline) add(f *Frame) {
 
 // damage queues a damaged piece.
 func (p *pipeline) damage(d Damage, sv Survived) {
+	p.unstage()
 	b := p.batch(0)
 	b.items = append(b.items, pipeItem{damage: d, sv: sv, isDmg: true})
 }
