@@ -23,7 +23,7 @@ const pipelineBatches = 3 // one filled, one correlated, one waiting
 type batchSize struct{ items, arena, borrow int }
 
 var (
-	realBatches = batchSize{items: 256, arena: 256 << 10, borrow: 64 << 10}
+	realBatches = batchSize{items: 128, arena: 128 << 10, borrow: 32 << 10}
 	// tinyBatches cross from one goroutine to the other every two items,
 	// and borrow all but small messages (tests only).
 	tinyBatches = batchSize{items: 2, arena: 512, borrow: 200}
