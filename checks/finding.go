@@ -72,6 +72,9 @@ type Finding struct {
 	// MaxFindingsPerRule in one session: rules that hold on to a finding
 	// they reported may still count on it (Also), but it keeps nothing else.
 	folded bool
+	// pinned marks a finding a rule holds on to (repeats): the session's
+	// log keeps it whole rather than encoded (live.go).
+	pinned bool
 }
 
 // Level is how reports show the finding: error when gated, note otherwise.

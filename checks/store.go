@@ -22,12 +22,13 @@ import (
 var resultBudget = 2 << 20
 
 // SetResultBudgetForTesting makes runs started from now on hold about n
-// bytes of session results in memory (0: spill every session), until
-// restore is called. Reports must read the same either way.
+// bytes of session results, and as many of the findings of open sessions,
+// in memory (0: spill every session and finding), until restore is called.
+// Reports must read the same either way.
 func SetResultBudgetForTesting(n int) (restore func()) {
-	old := resultBudget
-	resultBudget = n
-	return func() { resultBudget = old }
+	old, oldLive := resultBudget, liveBudget
+	resultBudget, liveBudget = n, n
+	return func() { resultBudget, liveBudget = old, oldLive }
 }
 
 // resultSpill is the temporary file of the sessions past the budget.

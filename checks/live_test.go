@@ -1,0 +1,179 @@
+package checks
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"reflect"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mcpcheck/mcpcheck/session"
+)
+
+// openSessions is a capture of sessions that all stay open until its end
+// (mcpsnoop sessions have no end marker), interleaved a call at a time:
+// each call is answered with a tool error when failing, else a success
+// result of the same length.
+func openSessions(sessions, calls int, failing bool) []byte {
+	var b bytes.Buffer
+	seq := make([]int, sessions)
+	line := func(s int, dir, raw string) {
+		seq[s]++
+		fmt.Fprintf(&b, `{"session_id":"run-%d","server_label":"srv","seq":%d,"ts":"2026-09-01T10:00:00.%06dZ","direction":"%s","transport":"stdio","raw":%s}`+"\n",
+			s, seq[s], seq[s], dir, raw)
+	}
+	for s := 0; s < sessions; s++ {
+		line(s, "c2s", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"ci","version":"1"}}}`)
+		line(s, "s2c", `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"srv","version":"1"}}}`)
+		line(s, "c2s", `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	}
+	isError := "false"
+	if failing {
+		isError = "true " // the same length: the captures differ only in findings
+	}
+	for i := 1; i <= calls; i++ {
+		for s := 0; s < sessions; s++ {
+			line(s, "c2s", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"/srv/work/module-%d/file.go"}}}`, i, i))
+			line(s, "s2c", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":"ENOENT: no such file or directory, open '/srv/work/module-%d/file.go'"}],"isError":%s}}`, i, i, isError))
+		}
+	}
+	return b.Bytes()
+}
+
+// atEOF calls at when the capture has been read to its end, before any of
+// its sessions ends.
+type atEOF struct {
+	r  io.Reader
+	at func()
+}
+
+func (e *atEOF) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err == io.EOF && e.at != nil {
+		e.at()
+		e.at = nil
+	}
+	return n, err
+}
+
+// heldAtEOF runs every rule over capture and returns the bytes of live heap
+// at its end, while its sessions are open, and the findings made by then.
+func heldAtEOF(t *testing.T, capture []byte) (heap uint64, found int64) {
+	t.Helper()
+	var n atomic.Int64
+	src := session.Source{Name: "open.jsonl", Open: func() (io.ReadCloser, error) {
+		return io.NopCloser(&atEOF{r: bytes.NewReader(capture), at: func() {
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			heap, found = ms.HeapAlloc, n.Load()
+		}}), nil
+	}}
+	res, err := Run([]session.Source{src}, Config{Rules: All(), Found: &n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	if got := int64(res.NumFindings()); got != n.Load() {
+		t.Fatalf("%d findings listed, %d made", got, n.Load())
+	}
+	return heap, found
+}
+
+// The findings of open sessions cost memory in proportion to their number
+// only up to a budget (spec §2.4): twenty open sessions with a thousand
+// tool errors each hold a few dozen bytes per finding, where a Finding with
+// its exchange and strings takes some six hundred.
+func TestOpenSessionsHoldFindingsCompactly(t *testing.T) {
+	const sessions, calls = 20, 1000
+	clean, none := heldAtEOF(t, openSessions(sessions, calls, false))
+	failing, found := heldAtEOF(t, openSessions(sessions, calls, true))
+	if none != 0 || found != sessions*calls {
+		t.Fatalf("%d findings on the clean capture, %d on the failing one; want 0 and %d", none, found, sessions*calls)
+	}
+	per := (int64(failing) - int64(clean)) / found
+	t.Logf("%d findings in %d open sessions: %d bytes each (%d KiB in all)", found, sessions, per, (int64(failing)-int64(clean))>>10)
+	if per > 96 {
+		t.Errorf("open sessions hold %d bytes per finding; want at most 96", per)
+	}
+}
+
+// fillLogged sets the fields of a finding the log encodes, every exported
+// one but those only the end of a session sets and a tool change, which
+// keep a finding whole.
+func fillLogged(t *testing.T, fd *Finding) {
+	n := 0
+	fill(t, reflect.ValueOf(fd).Elem(), &n)
+	fd.Label, fd.Fingerprint, fd.Gated, fd.Suppressed, fd.Drift = "", "", false, nil, nil
+}
+
+// A finding read back from a session's log is the one reported: every
+// exported field the log encodes, whatever is added later, in memory and
+// from the temporary file, in report order with the findings kept whole.
+func TestLoggedFindingsReadBackWhole(t *testing.T) {
+	for _, budget := range []int{1 << 20, 0} {
+		t.Run(fmt.Sprintf("budget %d", budget), func(t *testing.T) {
+			defer SetResultBudgetForTesting(budget)()
+			s := &session.Session{ID: "s1", File: "a.jsonl"}
+			sr := &sessionRun{s: s}
+			var sp liveSpill
+			defer sp.close()
+
+			var want []*Finding
+			full := &Finding{}
+			fillLogged(t, full)
+			full.call = &session.Call{Method: "tools/call"}
+			plain := &Finding{Rule: "tool-error", Message: "m", File: s.File, Session: s.ID, Line: 7}
+			pinned := &Finding{Rule: "capability", Message: "held by repeats"}
+			pinned.pin()
+			drift := &Finding{Rule: "tool-drift", Drift: nil}
+			fill(t, reflect.ValueOf(drift).Elem(), new(int))
+			withZeroTimes := &Finding{Rule: "late-result", Exchange: &Exchange{Method: "ping", Sent: time.Time{}}}
+			// Times in another zone keep their offset.
+			zoned := &Finding{Rule: "r", Exchange: &Exchange{Sent: time.Date(2026, 9, 1, 10, 0, 0, 5, time.FixedZone("", 5*3600+45*60))}}
+			for round := 0; round < 3; round++ {
+				for _, fd := range []*Finding{full, plain, pinned, drift, withZeroTimes, zoned} {
+					cp := *fd
+					if fd.Exchange != nil {
+						ex := *fd.Exchange
+						cp.Exchange = &ex
+					}
+					sr.findings = append(sr.findings, &cp)
+					want = append(want, &cp)
+				}
+				sr.seal(&sp)
+			}
+			last := &Finding{Rule: "unsealed", Message: "reported in the session's last step"}
+			sr.findings = append(sr.findings, last)
+			want = append(want, last)
+			if budget == 0 && sp.size == 0 {
+				t.Fatal("nothing went to the temporary file with no budget")
+			}
+			if budget > 0 && sp.f != nil {
+				t.Fatal("a few findings went to the temporary file")
+			}
+
+			got := sr.loggedFindings(&sp)
+			if sp.err != nil {
+				t.Fatal(sp.err)
+			}
+			if len(got) != len(want) {
+				t.Fatalf("read back %d findings, want %d", len(got), len(want))
+			}
+			for i := range want {
+				if want[i].keepsWhole() && got[i] != want[i] {
+					t.Errorf("finding %d was kept whole, yet read back as a copy", i)
+				}
+				if !reflect.DeepEqual(got[i], want[i]) {
+					t.Errorf("finding %d read back as\n%+v\nwant\n%+v", i, got[i], want[i])
+				}
+			}
+			if sp.mem != 0 {
+				t.Errorf("the ended session still counts %d bytes against the budget", sp.mem)
+			}
+		})
+	}
+}
