@@ -14,10 +14,11 @@ import (
 )
 
 // openSessions is a capture of sessions that all stay open until its end
-// (mcpsnoop sessions have no end marker), interleaved a call at a time:
-// each call is answered with a tool error when failing, else a success
-// result of the same length.
-func openSessions(sessions, calls int, failing bool) []byte {
+// (mcpsnoop sessions have no end marker), interleaved a call at a time.
+// Each call is answered with a tool error when failing, and carries a
+// progress token when tokens; the captures differ in nothing else, not
+// even in length.
+func openSessions(sessions, calls int, failing, tokens bool) []byte {
 	var b bytes.Buffer
 	seq := make([]int, sessions)
 	line := func(s int, dir, raw string) {
@@ -32,11 +33,15 @@ func openSessions(sessions, calls int, failing bool) []byte {
 	}
 	isError := "false"
 	if failing {
-		isError = "true " // the same length: the captures differ only in findings
+		isError = "true "
 	}
 	for i := 1; i <= calls; i++ {
+		meta := fmt.Sprintf(`"_nota":{"progressToken":"p-%06d"}`, i)
+		if tokens {
+			meta = fmt.Sprintf(`"_meta":{"progressToken":"p-%06d"}`, i)
+		}
 		for s := 0; s < sessions; s++ {
-			line(s, "c2s", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"/srv/work/module-%d/file.go"}}}`, i, i))
+			line(s, "c2s", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"/srv/work/module-%d/file.go"},%s}}`, i, i, meta))
 			line(s, "s2c", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":"ENOENT: no such file or directory, open '/srv/work/module-%d/file.go'"}],"isError":%s}}`, i, i, isError))
 		}
 	}
@@ -89,8 +94,8 @@ func heldAtEOF(t *testing.T, capture []byte) (heap uint64, found int64) {
 // its exchange and strings takes some six hundred.
 func TestOpenSessionsHoldFindingsCompactly(t *testing.T) {
 	const sessions, calls = 20, 1000
-	clean, none := heldAtEOF(t, openSessions(sessions, calls, false))
-	failing, found := heldAtEOF(t, openSessions(sessions, calls, true))
+	clean, none := heldAtEOF(t, openSessions(sessions, calls, false, false))
+	failing, found := heldAtEOF(t, openSessions(sessions, calls, true, false))
 	if none != 0 || found != sessions*calls {
 		t.Fatalf("%d findings on the clean capture, %d on the failing one; want 0 and %d", none, found, sessions*calls)
 	}
@@ -98,6 +103,27 @@ func TestOpenSessionsHoldFindingsCompactly(t *testing.T) {
 	t.Logf("%d findings in %d open sessions: %d bytes each (%d KiB in all)", found, sessions, per, (int64(failing)-int64(clean))>>10)
 	if per > 96 {
 		t.Errorf("open sessions hold %d bytes per finding; want at most 96", per)
+	}
+}
+
+// A session remembers the progress tokens of its requests (up to 8,192),
+// but not the requests themselves once nothing can change what became of
+// them: twenty open sessions of a thousand answered calls with a token
+// each hold under 400 bytes per token for the two progress rules (about
+// 380: two map entries, the order of eviction, the token, and what a report
+// names of the request), not the calls (256 bytes each, 500 per token in
+// all when the rules kept them).
+func TestOpenSessionsRememberTokensNotCalls(t *testing.T) {
+	const sessions, calls = 20, 1000
+	without, none := heldAtEOF(t, openSessions(sessions, calls, false, false))
+	with, found := heldAtEOF(t, openSessions(sessions, calls, false, true))
+	if none != 0 || found != 0 {
+		t.Fatalf("%d and %d findings; want none", none, found)
+	}
+	per := (int64(with) - int64(without)) / (sessions * calls)
+	t.Logf("%d tokens in %d open sessions: %d bytes each (%d KiB in all)", sessions*calls, sessions, per, (int64(with)-int64(without))>>10)
+	if per > 400 {
+		t.Errorf("open sessions hold %d bytes per progress token; want at most 400", per)
 	}
 }
 
@@ -175,5 +201,27 @@ func TestLoggedFindingsReadBackWhole(t *testing.T) {
 				t.Errorf("the ended session still counts %d bytes against the budget", sp.mem)
 			}
 		})
+	}
+}
+
+// A token reused by request after request that never settles (a task
+// running, an answer still to come) is looked at once per registration, not
+// once per request that ever carried it: what waits to settle stays bounded
+// by the tokens remembered.
+func TestTokenTableForgetsReplacedRequests(t *testing.T) {
+	var r progressRule
+	keys := []tokenKey{{session.ClientToServer, "a"}, {session.ClientToServer, "b"}}
+	for i := 0; i < 10000; i++ {
+		r.register(keys[i%2], &session.Call{State: session.Pending})
+	}
+	if n := len(r.tokens.unsettled); n > len(keys)+2 {
+		t.Errorf("%d requests wait to settle for %d tokens", n, len(keys))
+	}
+	answered := &session.Call{State: session.Completed, Answers: 1, Line: 9, EndLine: 12}
+	r.register(keys[0], answered)
+	r.register(keys[1], &session.Call{State: session.Pending})
+	r.register(keys[1], &session.Call{State: session.Pending})
+	if u := r.tokens.uses[keys[0]]; u.call != nil || u.done.endLine != 12 {
+		t.Errorf("an answered request is kept as %+v; want let go, with its lines", u)
 	}
 }
