@@ -28,7 +28,7 @@ import (
 // liveBudget is roughly how many bytes of encoded findings the open
 // sessions of a run hold in memory before they write them to the
 // temporary file (SetResultBudgetForTesting sets it too).
-var liveBudget = 1 << 20
+var liveBudget = 256 << 10
 
 // minLiveChunk is the least a session writes to the temporary file at a
 // time, so that many small sessions do not write a finding at a time.
@@ -42,6 +42,7 @@ type findingLog struct {
 	pinned []*Finding      // findings kept whole, in order (a placeholder in buf stands for each)
 	calls  []*session.Call // calls whose outcome is learnt when the session ends, by index in buf
 	n      int             // findings logged, pinned ones included
+	ex     int             // exchanges of the encoded findings
 }
 
 // liveChunk is a stretch of the temporary file.
@@ -139,6 +140,7 @@ func (sr *sessionRun) loggedFindings(sp *liveSpill) []*Finding {
 	out := make([]*Finding, 0, log.n+len(sr.findings))
 	var dec logDecoder
 	dec.findings = make([]Finding, log.n-len(log.pinned))
+	dec.ex = make([]Exchange, log.ex)
 	dec.s, dec.log = sr.s, log
 	for _, c := range log.chunks {
 		if sp.err != nil {
@@ -227,6 +229,7 @@ func (log *findingLog) encode(b []byte, fd *Finding, s *session.Session) []byte 
 		str(l.Message)
 	}
 	if ex := fd.Exchange; ex != nil {
+		log.ex++
 		b = append(b, byte(ex.From))
 		str(ex.Method)
 		str(ex.Name)
@@ -248,9 +251,10 @@ func (log *findingLog) encode(b []byte, fd *Finding, s *session.Session) []byte 
 type logDecoder struct {
 	s        *session.Session
 	log      *findingLog
-	findings []Finding // backing store of the decoded findings
-	next     int       // of findings
-	pinned   int       // pinned findings placed so far
+	findings []Finding  // backing store of the decoded findings
+	next     int        // of findings
+	ex       []Exchange // backing store of their exchanges, not yet taken
+	pinned   int        // pinned findings placed so far
 	err      error
 }
 
@@ -349,7 +353,13 @@ func (d *logDecoder) decode(out []*Finding, data string) []*Finding {
 			}
 		}
 		if flags&hasExchange != 0 {
-			ex := &Exchange{From: session.Direction(b())}
+			if len(d.ex) == 0 {
+				fail()
+				break
+			}
+			ex := &d.ex[0]
+			d.ex = d.ex[1:]
+			ex.From = session.Direction(b())
 			ex.Method = str()
 			ex.Name = str()
 			ex.ID = str()
