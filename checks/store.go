@@ -18,8 +18,11 @@ import (
 // temporary file that reporters read back one session at a time.
 
 // resultBudget is roughly how many bytes of session results a run holds in
-// memory before it spills the rest (a variable for tests).
-var resultBudget = 2 << 20
+// memory before it spills the rest (a variable for tests). Reading a
+// result back costs microseconds a finding; holding it costs its bytes
+// twice over until the reports are written (the collector's headroom), at
+// the run's peak: the end of a file, where all its sessions end at once.
+var resultBudget = 512 << 10
 
 // SetResultBudgetForTesting makes runs started from now on hold about n
 // bytes of session results, and as many of the findings of open sessions,
