@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"reflect"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -13,34 +16,46 @@ import (
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
-// openSessions is a capture of sessions that all stay open until its end
-// (mcpsnoop sessions have no end marker), interleaved a call at a time.
-// Each call is answered with a tool error when failing, and carries a
-// progress token when tokens; the captures differ in nothing else, not
-// even in length.
-func openSessions(sessions, calls int, failing, tokens bool) []byte {
+// openCapture describes a capture of sessions that all stay open until its
+// end (mcpsnoop sessions have no end marker), interleaved a call at a time.
+type openCapture struct {
+	sessions, calls int
+	failing         bool // every call is answered with a tool error
+	tokens          bool // every call carries a progress token
+	// listing, when set, is the tools/list result session s records
+	// before its calls.
+	listing func(s int) string
+}
+
+// bytes writes the capture. Failing and tokens change nothing else, not
+// even its length.
+func (c openCapture) bytes() []byte {
 	var b bytes.Buffer
-	seq := make([]int, sessions)
+	seq := make([]int, c.sessions)
 	line := func(s int, dir, raw string) {
 		seq[s]++
 		fmt.Fprintf(&b, `{"session_id":"run-%d","server_label":"srv","seq":%d,"ts":"2026-09-01T10:00:00.%06dZ","direction":"%s","transport":"stdio","raw":%s}`+"\n",
 			s, seq[s], seq[s], dir, raw)
 	}
-	for s := 0; s < sessions; s++ {
+	for s := 0; s < c.sessions; s++ {
 		line(s, "c2s", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"ci","version":"1"}}}`)
 		line(s, "s2c", `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"srv","version":"1"}}}`)
 		line(s, "c2s", `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		if c.listing != nil {
+			line(s, "c2s", `{"jsonrpc":"2.0","id":"list","method":"tools/list"}`)
+			line(s, "s2c", `{"jsonrpc":"2.0","id":"list","result":`+c.listing(s)+`}`)
+		}
 	}
 	isError := "false"
-	if failing {
+	if c.failing {
 		isError = "true "
 	}
-	for i := 1; i <= calls; i++ {
+	for i := 1; i <= c.calls; i++ {
 		meta := fmt.Sprintf(`"_nota":{"progressToken":"p-%06d"}`, i)
-		if tokens {
+		if c.tokens {
 			meta = fmt.Sprintf(`"_meta":{"progressToken":"p-%06d"}`, i)
 		}
-		for s := 0; s < sessions; s++ {
+		for s := 0; s < c.sessions; s++ {
 			line(s, "c2s", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"/srv/work/module-%d/file.go"},%s}}`, i, i, meta))
 			line(s, "s2c", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":"ENOENT: no such file or directory, open '/srv/work/module-%d/file.go'"}],"isError":%s}}`, i, i, isError))
 		}
@@ -64,18 +79,30 @@ func (e *atEOF) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// heldAtEOF runs every rule over capture and returns the bytes of live heap
+// heldAtEOF runs every rule over the capture and returns the bytes of live heap
 // at its end, while its sessions are open, and the findings made by then.
-func heldAtEOF(t *testing.T, capture []byte) (heap uint64, found int64) {
+func heldAtEOF(t *testing.T, c openCapture) (heap uint64, found int64) {
 	t.Helper()
+	// Read from a file, so that the capture is not in the heap measured.
+	path := filepath.Join(t.TempDir(), "open.jsonl")
+	if err := os.WriteFile(path, c.bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	var n atomic.Int64
 	src := session.Source{Name: "open.jsonl", Open: func() (io.ReadCloser, error) {
-		return io.NopCloser(&atEOF{r: bytes.NewReader(capture), at: func() {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		return struct {
+			io.Reader
+			io.Closer
+		}{&atEOF{r: f, at: func() {
 			runtime.GC()
 			var ms runtime.MemStats
 			runtime.ReadMemStats(&ms)
 			heap, found = ms.HeapAlloc, n.Load()
-		}}), nil
+		}}, f}, nil
 	}}
 	res, err := Run([]session.Source{src}, Config{Rules: All(), Found: &n})
 	if err != nil {
@@ -90,19 +117,19 @@ func heldAtEOF(t *testing.T, capture []byte) (heap uint64, found int64) {
 
 // The findings of open sessions cost memory in proportion to their number
 // only up to a budget (spec §2.4): twenty open sessions with a thousand
-// tool errors each hold a few dozen bytes per finding, where a Finding with
-// its exchange and strings takes some six hundred.
+// tool errors each hold about the budget between them, some 13 bytes a
+// finding, where a finding takes some 580 as Go objects and 200 encoded.
 func TestOpenSessionsHoldFindingsCompactly(t *testing.T) {
 	const sessions, calls = 20, 1000
-	clean, none := heldAtEOF(t, openSessions(sessions, calls, false, false))
-	failing, found := heldAtEOF(t, openSessions(sessions, calls, true, false))
+	clean, none := heldAtEOF(t, openCapture{sessions: sessions, calls: calls})
+	failing, found := heldAtEOF(t, openCapture{sessions: sessions, calls: calls, failing: true})
 	if none != 0 || found != sessions*calls {
 		t.Fatalf("%d findings on the clean capture, %d on the failing one; want 0 and %d", none, found, sessions*calls)
 	}
 	per := (int64(failing) - int64(clean)) / found
 	t.Logf("%d findings in %d open sessions: %d bytes each (%d KiB in all)", found, sessions, per, (int64(failing)-int64(clean))>>10)
-	if per > 96 {
-		t.Errorf("open sessions hold %d bytes per finding; want at most 96", per)
+	if per > 32 {
+		t.Errorf("open sessions hold %d bytes per finding; want at most 32", per)
 	}
 }
 
@@ -115,8 +142,8 @@ func TestOpenSessionsHoldFindingsCompactly(t *testing.T) {
 // all when the rules kept them).
 func TestOpenSessionsRememberTokensNotCalls(t *testing.T) {
 	const sessions, calls = 20, 1000
-	without, none := heldAtEOF(t, openSessions(sessions, calls, false, false))
-	with, found := heldAtEOF(t, openSessions(sessions, calls, false, true))
+	without, none := heldAtEOF(t, openCapture{sessions: sessions, calls: calls})
+	with, found := heldAtEOF(t, openCapture{sessions: sessions, calls: calls, tokens: true})
 	if none != 0 || found != 0 {
 		t.Fatalf("%d and %d findings; want none", none, found)
 	}
@@ -124,6 +151,52 @@ func TestOpenSessionsRememberTokensNotCalls(t *testing.T) {
 	t.Logf("%d tokens in %d open sessions: %d bytes each (%d KiB in all)", sessions*calls, sessions, per, (int64(with)-int64(without))>>10)
 	if per > 400 {
 		t.Errorf("open sessions hold %d bytes per progress token; want at most 400", per)
+	}
+}
+
+// toolsResult is a tools/list result of twenty tools with schemas, the one
+// read_file the calls name among them; a description may tell sessions
+// apart.
+func toolsResult(description string) string {
+	var b strings.Builder
+	b.WriteString(`{"tools":[`)
+	for i := 0; i < 20; i++ {
+		name := fmt.Sprintf("tool_%d", i)
+		if i == 0 {
+			name = "read_file"
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"name":%q,"description":"%s %s","inputSchema":{"type":"object","properties":{"path":{"type":"string","description":"the file to work on, relative to the workspace root"},"depth":{"type":"integer","minimum":0,"maximum":16}},"required":["path"]},"annotations":{"readOnlyHint":true}}`, name, name, description)
+	}
+	b.WriteString(`]}`)
+	return b.String()
+}
+
+// Sessions of one server list the same tools: fifty open sessions hold one
+// copy of a listing between them, not one each (some 27 KiB for twenty
+// tools, in the catalogue and in the form a baseline compares).
+func TestOpenSessionsShareTheirTools(t *testing.T) {
+	const sessions, calls = 50, 20
+	// The calls need a listing that names their tool, or unknown-tool
+	// holds them until one comes.
+	base, _ := heldAtEOF(t, openCapture{sessions: sessions, calls: calls, listing: func(int) string {
+		return `{"tools":[{"name":"read_file","inputSchema":{"type":"object"}}]}`
+	}})
+	perSession := func(listing func(s int) string) int64 {
+		heap, found := heldAtEOF(t, openCapture{sessions: sessions, calls: calls, listing: listing})
+		if found != 0 {
+			t.Fatalf("%d findings; want none", found)
+		}
+		return (int64(heap) - int64(base)) / sessions
+	}
+	same := func(int) string { return toolsResult("does its work") }
+	own := func(s int) string { return toolsResult(fmt.Sprint("session ", s)) }
+	shared, separate := perSession(same), perSession(own)
+	t.Logf("a session's listing: %d bytes when all list the same tools, %d when each lists its own", shared, separate)
+	if shared > 4<<10 {
+		t.Errorf("open sessions that list the same tools hold %d bytes each for them; want at most 4 KiB", shared)
 	}
 }
 
