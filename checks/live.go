@@ -37,12 +37,15 @@ const minLiveChunk = 4 << 10
 // findingLog is one open session's findings, in the order they were
 // reported.
 type findingLog struct {
-	buf    []byte          // encoded findings not written to the file
-	chunks []liveChunk     // the earlier ones, in the file, in order
-	pinned []*Finding      // findings kept whole, in order (a placeholder in buf stands for each)
-	calls  []*session.Call // calls whose outcome is learnt when the session ends, by index in buf
-	n      int             // findings logged, pinned ones included
-	ex     int             // exchanges of the encoded findings
+	buf    []byte       // encoded findings not written to the file
+	chunks []liveChunk  // the earlier ones, in the file, in order
+	pinned []*Finding   // findings kept whole, in order (a placeholder in buf stands for each)
+	calls  []loggedCall // calls whose outcome is learnt when the session ends, by index in buf
+	// unsettled are the calls that may still change, by index in calls,
+	// oldest first: each seal looks at two of them.
+	unsettled []int
+	n         int // findings logged, pinned ones included
+	ex        int // exchanges of the encoded findings
 }
 
 // liveChunk is a stretch of the temporary file.
@@ -88,9 +91,47 @@ func (sr *sessionRun) seal(sp *liveSpill) {
 	}
 	clear(sr.findings)
 	sr.findings = sr.findings[:0]
+	log.settle()
 	sp.mem += cap(log.buf) - before
 	if sp.mem > liveBudget && len(log.buf) >= min(minLiveChunk, liveBudget) {
 		sp.write(log)
+	}
+}
+
+// loggedCall is the call of a finding reported before its answer, whose
+// exchange learns what became of it when the session ends (finish). Once
+// nothing can change the call (settled), what finish reads of it is kept
+// instead: a session that reports at a thousand requests does not keep a
+// thousand calls to its end.
+type loggedCall struct {
+	c     *session.Call
+	state session.CallState
+	end   time.Time
+}
+
+// call is the call finish reads: the call, or what it left.
+func (lc *loggedCall) call() *session.Call {
+	if lc.c != nil {
+		return lc.c
+	}
+	return &session.Call{State: lc.state, End: lc.end}
+}
+
+// settle looks at the two oldest calls that may still change: a settled
+// one is let go, the other waits its turn again.
+func (log *findingLog) settle() {
+	for range 2 {
+		if len(log.unsettled) == 0 {
+			return
+		}
+		i := log.unsettled[0]
+		log.unsettled = log.unsettled[1:]
+		lc := &log.calls[i]
+		if !settled(lc.c) {
+			log.unsettled = append(log.unsettled, i)
+			continue
+		}
+		lc.state, lc.end, lc.c = lc.c.State, lc.c.End, nil
 	}
 }
 
@@ -242,7 +283,8 @@ func (log *findingLog) encode(b []byte, fd *Finding, s *session.Session) []byte 
 	}
 	if fd.call != nil {
 		num(int64(len(log.calls)))
-		log.calls = append(log.calls, fd.call)
+		log.unsettled = append(log.unsettled, len(log.calls))
+		log.calls = append(log.calls, loggedCall{c: fd.call})
 	}
 	return b
 }
@@ -372,7 +414,7 @@ func (d *logDecoder) decode(out []*Finding, data string) []*Finding {
 		}
 		if flags&hasCall != 0 {
 			if k := num(); k >= 0 && k < int64(len(d.log.calls)) {
-				fd.call = d.log.calls[k]
+				fd.call = d.log.calls[k].call()
 			} else {
 				fail()
 			}

@@ -298,3 +298,36 @@ func TestTokenTableForgetsReplacedRequests(t *testing.T) {
 		t.Errorf("an answered request is kept as %+v; want let go, with its lines", u)
 	}
 }
+
+// A finding reported at a request learns what became of the call when its
+// session ends; a call that settled before then is let go, and the finding
+// learns the same from what the log kept of it.
+func TestLoggedFindingsLetSettledCallsGo(t *testing.T) {
+	s := &session.Session{ID: "s1", File: "a.jsonl"}
+	sr := &sessionRun{s: s}
+	var sp liveSpill
+	defer sp.close()
+	answered := &session.Call{Method: "tools/call", Name: "build", State: session.Pending}
+	pending := &session.Call{Method: "tools/call", Name: "lint", State: session.Pending}
+	for _, c := range []*session.Call{answered, pending} {
+		sr.findings = append(sr.findings, &Finding{Rule: "input-schema", Exchange: newExchange(c), call: c})
+	}
+	sr.seal(&sp)
+	end := time.Date(2026, 9, 1, 10, 0, 1, 0, time.UTC)
+	answered.State, answered.Answers, answered.End = session.Completed, 1, end
+	sr.findings = append(sr.findings, &Finding{Rule: "tool-error"})
+	sr.seal(&sp) // looks at the calls that may still change
+	if sr.log.calls[0].c != nil || sr.log.calls[1].c != pending {
+		t.Fatalf("kept calls %p and %p; want the answered one let go, the pending one kept", sr.log.calls[0].c, sr.log.calls[1].c)
+	}
+	got := sr.loggedFindings(&sp)
+	for _, fd := range got {
+		fd.finish()
+	}
+	if ex := got[0].Exchange; ex.Answer != "result" || !ex.Answered.Equal(end) {
+		t.Errorf("the answered call's finding learnt %+v", ex)
+	}
+	if ex := got[1].Exchange; ex.Answer != "" || ex.Note != "never answered" {
+		t.Errorf("the pending call's finding learnt %+v", ex)
+	}
+}
