@@ -66,6 +66,7 @@ func (r *repeats) report(key string, emit func() *Finding) {
 	}
 	if len(r.first) < maxRepeatKeys {
 		r.first[key] = fd
+		fd.pin() // its count may still grow
 	}
 }
 

@@ -82,7 +82,8 @@ func answerText(f *session.Frame) string {
 
 // finish fills in, at the end of the session, what became of a call whose
 // finding was reported before its answer (or without one), and lets the
-// call go.
+// call go. It reads only the call's State and End: of a call that settled
+// earlier, a session's log keeps only those (live.go).
 func (fd *Finding) finish() {
 	c, ex := fd.call, fd.Exchange
 	fd.call = nil

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -72,6 +73,9 @@ type Finding struct {
 	// MaxFindingsPerRule in one session: rules that hold on to a finding
 	// they reported may still count on it (Also), but it keeps nothing else.
 	folded bool
+	// pinned marks a finding a rule holds on to (repeats): the session's
+	// log keeps it whole rather than encoded (live.go).
+	pinned bool
 }
 
 // Level is how reports show the finding: error when gated, note otherwise.
@@ -88,12 +92,19 @@ func (f *Finding) Level() string {
 // hashed without it, as before ordinals existed, so existing suppressions
 // keep matching; the others end in a field no occurrence number can spell.
 func fingerprint(label string, ordinal int, rule, subject string, occurrence int) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d", label, rule, subject, occurrence)
+	// Every finding of a run is fingerprinted as its session ends: one
+	// string made, no hash or formatting state on the heap.
+	var buf [256]byte
+	b := append(buf[:0], label...)
+	b = append(append(append(append(b, 0), rule...), 0), subject...)
+	b = strconv.AppendInt(append(b, 0), int64(occurrence), 10)
 	if ordinal > 0 {
-		fmt.Fprintf(h, "\x00session %d", ordinal)
+		b = strconv.AppendInt(append(b, "\x00session "...), int64(ordinal), 10)
 	}
-	return hex.EncodeToString(h.Sum(nil))[:fingerprintLen]
+	sum := sha256.Sum256(b)
+	var out [fingerprintLen]byte
+	hex.Encode(out[:], sum[:fingerprintLen/2])
+	return string(out[:])
 }
 
 // fingerprintLen is the length of a fingerprint in hexadecimal digits.

@@ -37,7 +37,7 @@ and stop before sending the result.`,
 
 type progressRule struct {
 	Base
-	tokens progressTokens
+	tokens tokenTable[*tokenUse]
 	once   repeats
 }
 
@@ -47,7 +47,7 @@ func (r *progressRule) Frame(p *Pass, f *session.Frame) {
 	}
 	m := &f.Msg
 	if key, ok := requestToken(f); ok {
-		r.tokens.register(key, f.Call)
+		r.register(key, f.Call)
 		return
 	}
 	if m.Kind != session.Notification || m.Method != "notifications/progress" {
@@ -61,23 +61,26 @@ func (r *progressRule) Frame(p *Pass, f *session.Frame) {
 	if use == nil || use.shared {
 		return // progress-token judges tokens no request carried, and shared ones
 	}
-	c := use.call
-	if finished(c) && (f.ConnID == c.Conn || !httpSession(p.Session, f)) {
-		r.once.report("after "+callRef(c), func() *Finding {
-			return p.Report(f, callSubjectStable(c)+" progress", "progress for %s arrived after the request's final result", callName(c)).
-				Relate(c.File, c.EndLine, "final result here")
-		})
-		return
+	if use.finished() {
+		c := use.request()
+		if f.ConnID == c.conn || !httpSession(p.Session, f) {
+			r.once.report("after "+c.ref(), func() *Finding {
+				return p.Report(f, c.subject()+" progress", "progress for %s arrived after the request's final result", c.name()).
+					Relate(c.file, c.endLine, "final result here")
+			})
+			return
+		}
 	}
 	if !pp.hasProgress {
 		return
 	}
 	if use.has && pp.progress <= use.last {
 		from, to := use.last, pp.progress
-		r.once.report("decrease "+callRef(c), func() *Finding {
-			return p.Report(f, callSubjectStable(c)+" progress", "progress for %s went from %s to %s; it must increase with every notification",
-				callName(c), formatNumber(from), formatNumber(to)).
-				Relate(c.File, c.Line, "request sent here")
+		c := use.request()
+		r.once.report("decrease "+c.ref(), func() *Finding {
+			return p.Report(f, c.subject()+" progress", "progress for %s went from %s to %s; it must increase with every notification",
+				c.name(), formatNumber(from), formatNumber(to)).
+				Relate(c.file, c.line, "request sent here")
 		})
 	}
 	use.last, use.has = pp.progress, true
@@ -105,12 +108,6 @@ func callSubjectStable(c *session.Call) string {
 		return c.Method
 	}
 	return c.Method + " " + c.Name
-}
-
-// callRef tells one call from another within a session, for folding the
-// repeats of a problem of that call (never shown).
-func callRef(c *session.Call) string {
-	return c.Dir.String() + " " + c.ID.String() + " " + strconv.Itoa(c.Line)
 }
 
 func formatNumber(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
@@ -156,7 +153,11 @@ func requestToken(f *session.Frame) (tokenKey, bool) {
 // tokenUse is the request that carried a token last, and the progress
 // reported for it.
 type tokenUse struct {
+	// call is the request while what becomes of it may still change; once
+	// it cannot, done keeps what a report names of it and call is nil, so
+	// that thousands of remembered tokens do not keep their calls.
 	call *session.Call
+	done requestBrief
 	last float64
 	has  bool
 	// shared: an earlier request with the token had not finished, so which
@@ -164,29 +165,128 @@ type tokenUse struct {
 	shared bool
 }
 
+// finished reports whether the request's final result was recorded.
+func (u *tokenUse) finished() bool { return u.call == nil || finished(u.call) }
+
+// request is what a report names of the request.
+func (u *tokenUse) request() requestBrief {
+	if u.call == nil {
+		return u.done
+	}
+	return briefOf(u.call)
+}
+
+// requestBrief is what the progress rule names of a request.
+type requestBrief struct {
+	dir                     session.Direction
+	id, method, named, file string // named: the tool, prompt or URI
+	conn                    string
+	line, endLine           int
+}
+
+func briefOf(c *session.Call) requestBrief {
+	return requestBrief{dir: c.Dir, id: c.ID.String(), method: c.Method, named: c.Name, file: c.File,
+		conn: c.Conn, line: c.Line, endLine: c.EndLine}
+}
+
+// ref tells one request from another within a session, for folding the
+// repeats of a problem of that request (never shown).
+func (b *requestBrief) ref() string {
+	return b.dir.String() + " " + b.id + " " + strconv.Itoa(b.line)
+}
+
+// subject and name are callSubjectStable and callName.
+func (b *requestBrief) subject() string { return methodSubject(b.method, b.named) }
+
+func (b *requestBrief) name() string {
+	if b.named != "" {
+		return b.method + " " + quoteName(b.named)
+	}
+	return b.method
+}
+
+// settled reports a call that nothing recorded later can change: finished,
+// and neither a hop of a multi round-trip operation nor a task (the
+// session only changes an open call, or an operation's or task's).
+func settled(c *session.Call) bool {
+	return finished(c) && c.Op == nil && c.Task == nil
+}
+
 // maxProgressTokens bounds the tokens remembered per session.
 const maxProgressTokens = 8192
 
-// progressTokens remembers which request carried each progress token.
-type progressTokens struct {
-	uses   map[tokenKey]*tokenUse
+// tokenTable remembers what a rule keeps of the request that carried each
+// progress token last: the progress rule its tokenUse, the progress-token
+// rule the call while it may be pending.
+type tokenTable[V comparable] struct {
+	uses   map[tokenKey]V
 	order  []tokenKey // first registration order, for eviction
 	forgot bool       // a token was evicted: an unknown token may be a forgotten one
+
+	// unsettled are the values whose call may still change, oldest first
+	// (some may have been replaced or evicted since): each registration
+	// looks at two of them, so that calls that settled are let go soon.
+	unsettled []unsettledUse[V]
 }
 
-// register makes c the request of key and returns the previous one.
-func (t *progressTokens) register(key tokenKey, c *session.Call) (prev *tokenUse) {
+type unsettledUse[V comparable] struct {
+	key tokenKey
+	v   V
+}
+
+// known reports whether a request carried key.
+func (t *tokenTable[V]) known(key tokenKey) bool {
+	_, ok := t.uses[key]
+	return ok
+}
+
+// put makes v what is kept of the request of key.
+func (t *tokenTable[V]) put(key tokenKey, v V) {
 	if t.uses == nil {
-		t.uses = map[tokenKey]*tokenUse{}
+		t.uses = map[tokenKey]V{}
 	}
-	prev = t.uses[key]
-	if prev == nil {
+	if _, ok := t.uses[key]; !ok {
 		if len(t.uses) >= maxProgressTokens {
 			delete(t.uses, t.order[0])
 			t.order, t.forgot = t.order[1:], true
 		}
 		t.order = append(t.order, key)
 	}
-	t.uses[key] = &tokenUse{call: c, shared: prev != nil && prev.call != c && (prev.shared || !finished(prev.call))}
-	return prev
+	t.uses[key] = v
+	t.unsettled = append(t.unsettled, unsettledUse[V]{key, v})
+}
+
+// settle looks at the two oldest unsettled values: let, given a value, says
+// whether its call settled and lets it go if so (returning the value to
+// keep); one whose call may still change waits its turn again.
+func (t *tokenTable[V]) settle(let func(V) (V, bool)) {
+	for range 2 {
+		if len(t.unsettled) == 0 {
+			return
+		}
+		u := t.unsettled[0]
+		t.unsettled[0] = unsettledUse[V]{}
+		t.unsettled = t.unsettled[1:]
+		if cur, ok := t.uses[u.key]; !ok || cur != u.v {
+			continue // replaced or forgotten since
+		}
+		if v, done := let(u.v); done {
+			t.uses[u.key] = v
+		} else {
+			t.unsettled = append(t.unsettled, u)
+		}
+	}
+}
+
+// register makes c the request of key for the progress rule.
+func (r *progressRule) register(key tokenKey, c *session.Call) {
+	prev := r.tokens.uses[key]
+	r.tokens.settle(func(u *tokenUse) (*tokenUse, bool) {
+		if !settled(u.call) {
+			return u, false
+		}
+		u.call, u.done = nil, briefOf(u.call)
+		return u, true
+	})
+	r.tokens.put(key, &tokenUse{call: c, shared: prev != nil && prev.call != c && (prev.shared || !prev.finished())})
 }

@@ -37,8 +37,8 @@ const maxHeldProgress = 256
 type progressToken struct {
 	Base
 	loss    lossWatch
-	blind   bool // a frame was redacted: a token may have been rewritten
-	tokens  progressTokens
+	blind   bool                      // a frame was redacted: a token may have been rewritten
+	tokens  tokenTable[*session.Call] // the request of each token while it may be pending; nil once settled
 	unknown []heldToken
 	reused  []heldToken
 	once    repeats
@@ -79,7 +79,7 @@ func (r *progressToken) Frame(p *Pass, f *session.Frame) {
 		return
 	}
 	key := tokenKey{f.Direction.Opposite(), session.MakeID(pp.token).String()}
-	if r.tokens.uses[key] != nil {
+	if r.tokens.known(key) {
 		return
 	}
 	if len(r.unknown) == maxHeldProgress {
@@ -110,8 +110,10 @@ func (r *progressToken) request(p *Pass, f *session.Frame) {
 		}
 	}
 	r.unknown = kept
-	prev := r.tokens.register(key, f.Call)
-	if prev == nil || prev.call == f.Call || prev.call.State != session.Pending {
+	prev := r.tokens.uses[key]
+	r.tokens.settle(func(c *session.Call) (*session.Call, bool) { return nil, settled(c) })
+	r.tokens.put(key, f.Call)
+	if prev == nil || prev == f.Call || prev.State != session.Pending {
 		return
 	}
 	if len(r.reused) == maxHeldProgress {
@@ -120,7 +122,7 @@ func (r *progressToken) request(p *Pass, f *session.Frame) {
 	}
 	r.reused = append(r.reused, heldToken{key: key, at: Location{File: f.File, Line: f.Line}, seq: f.Seq,
 		expires: p.Session.Frames + session.ReorderWindow, method: callName(f.Call), sender: f.Direction.Sender(),
-		old: prev.call, subject: callSubjectStable(f.Call) + " progressToken"})
+		old: prev, subject: callSubjectStable(f.Call) + " progressToken"})
 }
 
 // expire judges what waited out the reorder window (everything at the end).
@@ -140,7 +142,7 @@ func (r *progressToken) expire(p *Pass, all bool) {
 }
 
 func (r *progressToken) judgeUnknown(p *Pass, h heldToken) {
-	if r.loss.lost || r.blind || r.tokens.forgot || r.tokens.uses[h.key] != nil {
+	if r.loss.lost || r.blind || r.tokens.forgot || r.tokens.known(h.key) {
 		return
 	}
 	r.once.report("unknown "+h.key.dir.String()+" "+h.key.tok, func() *Finding {

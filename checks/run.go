@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"errors"
 	"slices"
 	"sort"
 	"strings"
@@ -46,6 +47,7 @@ func Run(inputs []session.Source, cfg Config) (*Result, error) {
 	for _, r := range cfg.Catalogue {
 		fr.byID[r.ID] = r
 	}
+	defer fr.live.close()
 	for _, in := range inputs {
 		fr.ordinals = map[string]int{} // sessions of each label so far in this file
 		if err := readInput(in, cfg.InputFormat, newDriver(&cfg, fr)); err != nil {
@@ -55,7 +57,7 @@ func Run(inputs []session.Source, cfg Config) (*Result, error) {
 		res.Files = append(res.Files, in.Name)
 	}
 	fr.sup.report(res, &cfg)
-	if err := res.Err(); err != nil {
+	if err := errors.Join(fr.live.err, res.Err()); err != nil {
 		res.Close()
 		return nil, err
 	}
@@ -74,6 +76,7 @@ type freezer struct {
 	byID     map[string]*Rule
 	sup      *suppressor
 	ordinals map[string]int // sessions of each label so far in the file being read
+	live     liveSpill      // findings of open sessions past the memory budget
 }
 
 func readInput(in session.Source, format session.Format, h session.Handler) error {
@@ -138,6 +141,9 @@ func (d *driver) Frame(s *session.Session, f *session.Frame) {
 	}
 	d.frameFrom(sr, f, rev, 0)
 	sr.asserts.frame(f)
+	if len(sr.findings) > 0 {
+		sr.seal(&d.fr.live)
+	}
 }
 
 // frameFrom gives f to the rules from index i on. One deferred recover
@@ -165,6 +171,9 @@ func (d *driver) Damage(s *session.Session, dmg session.Damage) {
 			sr.damage(i, dmg)
 		}
 	}
+	if len(sr.findings) > 0 {
+		sr.seal(&d.fr.live)
+	}
 }
 
 func (d *driver) End(s *session.Session) {
@@ -179,7 +188,7 @@ func (d *driver) End(s *session.Session) {
 	fr := d.fr
 	ordinal := fr.ordinals[s.Label]
 	fr.ordinals[s.Label]++
-	fr.res.Add(sr.result(d.cfg.Gate, fr.byID, d.cfg.Rules, fr.sup, ordinal))
+	fr.res.Add(sr.result(sr.loggedFindings(&fr.live), d.cfg.Gate, fr.byID, d.cfg.Rules, fr.sup, ordinal))
 }
 
 // sessionRun is one session's rule states, facts and findings.
@@ -190,7 +199,8 @@ type sessionRun struct {
 	checkers []Checker // by rule index in cfg.Rules
 	dead     []bool    // rules that panicked in this session
 	facts    *facts.Set
-	findings []*Finding
+	findings []*Finding          // reported since the last seal: rules may still change them
+	log      findingLog          // the findings before, compactly
 	folds    map[*Rule]*ruleFold // findings counted per rule, for the cap
 	asserts  *assertTracker
 	drift    *baseline.Report // set by tool-drift
@@ -271,7 +281,7 @@ func factKeys(r *Rule) []*facts.Key {
 }
 
 // result freezes the session: gating, counts, order and fingerprints.
-func (sr *sessionRun) result(g Gate, byID map[string]*Rule, enabled []*Rule, sup *suppressor, ordinal int) *SessionResult {
+func (sr *sessionRun) result(findings []*Finding, g Gate, byID map[string]*Rule, enabled []*Rule, sup *suppressor, ordinal int) *SessionResult {
 	s := sr.s
 	folded := sr.foldedFindings()
 	for _, f := range folded {
@@ -281,7 +291,7 @@ func (sr *sessionRun) result(g Gate, byID map[string]*Rule, enabled []*Rule, sup
 		ID: s.ID, Label: s.Label, Ordinal: ordinal, File: s.File, FirstLine: s.FirstLine,
 		Revision: s.Revision, Transport: s.Transport,
 		Frames: s.Frames, MissingFrames: s.MissingFrames,
-		Findings:   append(sr.findings, folded...),
+		Findings:   append(findings, folded...),
 		Assertions: sr.asserts.results(),
 		Drift:      sr.drift,
 	}

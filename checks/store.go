@@ -18,16 +18,20 @@ import (
 // temporary file that reporters read back one session at a time.
 
 // resultBudget is roughly how many bytes of session results a run holds in
-// memory before it spills the rest (a variable for tests).
-var resultBudget = 2 << 20
+// memory before it spills the rest (a variable for tests). Reading a
+// result back costs microseconds a finding; holding it costs its bytes
+// twice over until the reports are written (the collector's headroom), at
+// the run's peak: the end of a file, where all its sessions end at once.
+var resultBudget = 512 << 10
 
 // SetResultBudgetForTesting makes runs started from now on hold about n
-// bytes of session results in memory (0: spill every session), until
-// restore is called. Reports must read the same either way.
+// bytes of session results, and as many of the findings of open sessions,
+// in memory (0: spill every session and finding), until restore is called.
+// Reports must read the same either way.
 func SetResultBudgetForTesting(n int) (restore func()) {
-	old := resultBudget
-	resultBudget = n
-	return func() { resultBudget = old }
+	old, oldLive := resultBudget, liveBudget
+	resultBudget, liveBudget = n, n
+	return func() { resultBudget, liveBudget = old, oldLive }
 }
 
 // resultSpill is the temporary file of the sessions past the budget.

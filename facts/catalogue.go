@@ -136,12 +136,16 @@ func (t *CatalogueTracker) answer(f *session.Frame) {
 			t.Tools.unknown()
 			return
 		}
+		gen := t.Tools.Generation
 		t.Tools.page(first, !r.HasCursor, f.Line, func() *mcp.ToolSet { return &mcp.ToolSet{} },
 			func(set *mcp.ToolSet) {
 				for _, tool := range r.Tools {
 					set.Add(tool)
 				}
 			})
+		if t.Tools.Generation != gen { // complete: the same as other sessions' listing, often
+			t.Tools.Current = listings.share(t.Tools.Current)
+		}
 	case "prompts/list":
 		first, open := t.Prompts.settled(c)
 		if !open {

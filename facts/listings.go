@@ -40,7 +40,7 @@ func (t *ToolListingsTracker) Frame(f *session.Frame) {
 		return
 	}
 	t.gen = tools.Generation
-	l := ToolListing{Definitions: baseline.FromToolSet(tools.Current, f.Revision(t.s)), Line: tools.Line, Seq: f.Seq}
+	l := ToolListing{Definitions: listings.definitions(tools.Current, f.Revision(t.s)), Line: tools.Line, Seq: f.Seq}
 	if n := len(t.List); n > 0 && t.List[n-1].Definitions.Equal(&l.Definitions) {
 		return // listed again unchanged
 	}
