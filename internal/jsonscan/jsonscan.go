@@ -342,6 +342,12 @@ func EachMemberStrict(b []byte, deep bool, fn func(name, val []byte)) (*Duplicat
 	}
 	d := dups{deep: deep, dupAt: -1}
 	end, err := walkObject(b, i, 1, &d, fn, nil)
+	return wholeObject(b, i, end, err, &d)
+}
+
+// wholeObject ends the walk of the object b[i:end] that is all of b: the
+// walk's error, data after the object, or the duplicate the walk found.
+func wholeObject(b []byte, i, end int, err error, d *dups) (*Duplicate, error) {
 	if err != nil {
 		return nil, err
 	}

@@ -26,16 +26,7 @@ func EachMemberReading(b []byte, name string, read ValueReader, fn func(name, va
 		}
 		return skipValue(b, at, 1, nil)
 	})
-	if err != nil {
-		return nil, err
-	}
-	if rest := SkipSpace(b, end); rest != len(b) {
-		return nil, &scanError{rest, "data after the JSON object"}
-	}
-	if d.dupAt < 0 {
-		return nil, nil
-	}
-	return &Duplicate{Name: d.dupName, In: holder(b, i, d.dupAt, "")}, nil
+	return wholeObject(b, i, end, err, &d)
 }
 
 // ObjectAt is EachMemberStrict for the object at b[i] (a '{'), nested depth
