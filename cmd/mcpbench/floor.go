@@ -15,6 +15,21 @@ type floorCounts struct {
 	Envelopes, Requests, Results, Errors, Calls int
 }
 
+// message counts one decoded message the same way for every decoder.
+func (c *floorCounts) message(method string, hasID bool, callName string, result, failed bool) {
+	switch {
+	case method != "" && hasID:
+		c.Requests++
+		if method == "tools/call" && callName != "" {
+			c.Calls++
+		}
+	case result:
+		c.Results++
+	case failed:
+		c.Errors++
+	}
+}
+
 func (c floorCounts) String() string {
 	return fmt.Sprintf("envelopes=%d requests=%d results=%d errors=%d calls=%d",
 		c.Envelopes, c.Requests, c.Results, c.Errors, c.Calls)
@@ -88,17 +103,11 @@ func floorV1(r io.Reader) (floorCounts, error) {
 		}
 		c.Envelopes++
 		if m := env.Raw; m != nil {
-			switch {
-			case m.Method != "" && m.ID != nil:
-				c.Requests++
-				if m.Method == "tools/call" && m.Params != nil && m.Params.Name != "" {
-					c.Calls++
-				}
-			case bool(m.Result):
-				c.Results++
-			case m.Error != nil:
-				c.Errors++
+			name := ""
+			if m.Params != nil {
+				name = m.Params.Name
 			}
+			c.message(m.Method, m.ID != nil, name, bool(m.Result), m.Error != nil)
 		}
 	}
 }

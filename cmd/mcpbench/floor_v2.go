@@ -57,17 +57,11 @@ func floorV2(r io.Reader) (floorCounts, error) {
 		}
 		c.Envelopes++
 		if m := env.Raw; m != nil {
-			switch {
-			case m.Method != "" && m.ID != nil:
-				c.Requests++
-				if m.Method == "tools/call" && m.Params != nil && m.Params.Name != "" {
-					c.Calls++
-				}
-			case bool(m.Result):
-				c.Results++
-			case m.Error != nil:
-				c.Errors++
+			name := ""
+			if m.Params != nil {
+				name = m.Params.Name
 			}
+			c.message(m.Method, m.ID != nil, name, bool(m.Result), m.Error != nil)
 		}
 	}
 }
