@@ -1,0 +1,45 @@
+package checks
+
+import (
+	"bytes"
+	"io"
+	"runtime"
+	"testing"
+
+	"github.com/mcpcheck/mcpcheck/session"
+	"github.com/mcpcheck/mcpcheck/session/sessiontest"
+)
+
+// Reading, correlation and every rule allocate less than once per frame in
+// steady state (issue 15): frames, envelopes and views are reused, and what
+// is left is mostly a call's record, one per request. Counted on a generated
+// capture whose frames outnumber the per-session set-up a thousandfold; a
+// count, not a timing.
+func TestAtMostOneAllocationPerFrame(t *testing.T) {
+	data, err := io.ReadAll(sessiontest.Capture(8<<20, 4<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	frames := bytes.Count(data, []byte("\n"))
+	gate, _ := ParseGate(DefaultGate, All())
+	cfg := Config{Rules: All(), Gate: gate}
+	src := session.Source{Name: "generated.jsonl", Open: func() (io.ReadCloser, error) {
+		return io.NopCloser(bytes.NewReader(data)), nil
+	}}
+	if _, err := Run([]session.Source{src}, cfg); err != nil { // warm the process-wide tables
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res, err := Run([]session.Source{src}, cfg)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Close()
+	per := float64(after.Mallocs-before.Mallocs) / float64(frames)
+	t.Logf("%d frames: %.2f allocations a frame", frames, per)
+	if per > 1 {
+		t.Errorf("%.2f allocations a frame; want at most 1", per)
+	}
+}
