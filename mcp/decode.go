@@ -6,19 +6,9 @@ import "github.com/mcpcheck/mcpcheck/internal/jsonscan"
 // member of the wrong type reads as absent, and the rules that care judge
 // the type themselves.
 
-// member returns the raw value of obj's member called name, or nil.
-func member(obj []byte, name string) []byte {
-	var out []byte
-	if jsonscan.FirstByte(obj) != '{' {
-		return nil
-	}
-	_ = jsonscan.EachMember(obj, func(n, v []byte) {
-		if out == nil && string(n) == name {
-			out = v
-		}
-	})
-	return out
-}
+// member is jsonscan.Member: the one lookup, where the last of a name
+// used twice wins.
+func member(obj []byte, name string) []byte { return jsonscan.Member(obj, name) }
 
 // object returns v when it is a JSON object, else nil.
 func object(v []byte) []byte {

@@ -262,29 +262,16 @@ func (rd *rpcReader) label(f *Frame) {
 	var info []byte
 	switch c.Method {
 	case "initialize":
-		info = member(f.Msg.Result, "serverInfo")
+		info = jsonscan.Member(f.Msg.Result, "serverInfo")
 	case "server/discover":
-		info = member(member(f.Msg.Result, "_meta"), "io.modelcontextprotocol/serverInfo")
+		info = jsonscan.Member(jsonscan.Member(f.Msg.Result, "_meta"), "io.modelcontextprotocol/serverInfo")
 	default:
 		return
 	}
-	name, _ := jsonscan.String(member(info, "name"))
+	name, _ := jsonscan.String(jsonscan.Member(info, "name"))
 	if s := rd.session(); s != nil && name != "" {
 		s.Label, rd.labelled = name, true
 	}
-}
-
-// member is the value of an object's member, nil when absent.
-func member(obj []byte, name string) []byte {
-	var v []byte
-	if obj != nil {
-		_ = jsonscan.EachMember(obj, func(k, val []byte) {
-			if string(k) == name {
-				v = val
-			}
-		})
-	}
-	return v
 }
 
 // offer remembers that a request sent in dir offered a progress token.
