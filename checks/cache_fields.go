@@ -7,7 +7,6 @@ import (
 
 	"github.com/mcpcheck/mcpcheck/facts"
 	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
-	"github.com/mcpcheck/mcpcheck/mcp"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -69,14 +68,14 @@ type pageScope struct {
 func (c *cacheFields) Frame(p *Pass, f *session.Frame) {
 	switch {
 	case clientRequest(f) && f.Call != nil && cacheableMethods[f.Msg.Method]:
-		if cur, ok := jsonscan.String(mcp.Member(f.Msg.Params, "cursor")); ok {
+		if cur, ok := f.View().Cursor(); ok {
 			if prev, known := c.cursors[f.Msg.Method+"\x00"+cur]; known {
 				c.continues.put(f.Call, prev)
 			}
 		}
 	case serverResult(f):
 		prev, continues := c.continues.take(f.Call)
-		if cacheableMethods[f.Call.Method] && f.Msg.Res != nil && !f.Redacted && !legacyServer(p, f.Revision(p.Session)) {
+		if cacheableMethods[f.Call.Method] && f.View().ResultFields() != nil && !f.Redacted && !legacyServer(p, f.Revision(p.Session)) {
 			c.judge(p, f, prev, continues)
 		}
 	case f.Msg.Kind == session.Response && f.Call != nil:
@@ -87,7 +86,7 @@ func (c *cacheFields) Frame(p *Pass, f *session.Frame) {
 func (c *cacheFields) judge(p *Pass, f *session.Frame, prev pageScope, continues bool) {
 	call := f.Call
 	var rtRaw, ttl, scopeRaw, nextRaw []byte
-	_ = jsonscan.EachMember(f.Msg.Result, func(name, v []byte) { // one pass over a result that may be large
+	_ = jsonscan.EachMember(f.View().Result(), func(name, v []byte) { // one pass over a result that may be large
 		switch string(name) {
 		case "resultType":
 			rtRaw = v

@@ -33,7 +33,7 @@ func clientRequest(f *session.Frame) bool {
 // (the answer, a late or a duplicate one), whole and decoded.
 func serverResult(f *session.Frame) bool {
 	return f.Direction == session.ServerToClient && f.Msg.Kind == session.Response && f.Call != nil &&
-		f.Msg.Error == nil && f.Msg.Result != nil && !f.Truncated &&
+		f.Msg.Error == nil && f.View().Result() != nil && !f.Truncated &&
 		(f.Pairing == session.Answered || f.Pairing == session.Late || f.Pairing == session.Duplicate)
 }
 

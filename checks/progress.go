@@ -144,10 +144,14 @@ type tokenKey struct {
 // requestToken is the progress token a request carries in _meta.
 func requestToken(f *session.Frame) (tokenKey, bool) {
 	m := &f.Msg
-	if m.Kind != session.Request || f.Call == nil || m.Req == nil || len(m.Req.Meta.ProgressToken) == 0 {
+	if m.Kind != session.Request || f.Call == nil {
 		return tokenKey{}, false
 	}
-	return tokenKey{f.Direction, session.MakeID(m.Req.Meta.ProgressToken).String()}, true
+	tok := f.View().Meta().ProgressToken
+	if len(tok) == 0 {
+		return tokenKey{}, false
+	}
+	return tokenKey{f.Direction, session.MakeID(tok).String()}, true
 }
 
 // tokenUse is the request that carried a token last, and the progress

@@ -56,9 +56,7 @@ func decodeImplementation(raw []byte) Implementation {
 func decodeInitializeParams(raw []byte) *InitializeParams {
 	p := &InitializeParams{}
 	_ = jsonscan.EachMember(object(raw), func(name, v []byte) {
-		switch string(name) {
-		case "protocolVersion":
-			p.ProtocolVersion = str(v)
+		switch string(name) { // protocolVersion: ParamFields
 		case "capabilities":
 			p.Capabilities = Capabilities{Raw: object(v)}
 		case "clientInfo":
@@ -71,9 +69,7 @@ func decodeInitializeParams(raw []byte) *InitializeParams {
 func decodeInitializeResult(raw []byte) *InitializeResult {
 	r := &InitializeResult{}
 	_ = jsonscan.EachMember(object(raw), func(name, v []byte) {
-		switch string(name) {
-		case "protocolVersion":
-			r.ProtocolVersion = str(v)
+		switch string(name) { // protocolVersion: ResultFields
 		case "capabilities":
 			r.Capabilities = Capabilities{Raw: object(v)}
 		case "serverInfo":
@@ -210,34 +206,18 @@ func decodeListResources(raw []byte) *ListResourcesResult {
 	return r
 }
 
-func decodeCallTool(raw []byte) CallToolParams {
-	var p CallToolParams
-	_ = jsonscan.EachMember(object(raw), func(name, v []byte) {
-		switch string(name) {
-		case "name":
-			p.Name, p.HasName = jsonscan.Names.String(v) // every call names its tool: interned
-		case "arguments":
-			p.Arguments = v
-		}
-	})
-	return p
-}
-
-func decodeToolResult(raw []byte) *CallToolResult {
-	r := &CallToolResult{}
-	_ = jsonscan.EachMember(object(raw), func(name, v []byte) {
-		switch string(name) {
-		case "content":
-			for _, el := range jsonscan.Elements(v) {
-				r.Content = append(r.Content, decodeContent(el))
-			}
-		case "structuredContent":
-			r.StructuredContent = v
-		case "isError":
-			r.IsError = jsonscan.Bool(v)
-		}
-	})
-	return r
+// toolResult is a tools/call result from its common members (r nil: the
+// result is not an object); only its content is decoded further.
+func toolResult(r *ResultFields) *CallToolResult {
+	out := &CallToolResult{}
+	if r == nil {
+		return out
+	}
+	out.IsError, out.StructuredContent = r.IsError, r.StructuredContent
+	for _, el := range jsonscan.Elements(r.Content) {
+		out.Content = append(out.Content, decodeContent(el))
+	}
+	return out
 }
 
 func decodeContent(raw []byte) ContentBlock {

@@ -61,13 +61,13 @@ func TestEnvelopeDecodesItsMessageInPlace(t *testing.T) {
 // describeMessage prints m with what its pointers hold.
 func describeMessage(m Message) string {
 	bare := m
-	bare.Req, bare.Res, bare.Error = nil, nil, nil // compared by what they hold
+	bare.req, bare.res, bare.Error = nil, nil, nil // compared by what they hold
 	s := fmt.Sprintf("%+v", bare)
-	if m.Req != nil {
-		s += fmt.Sprintf("\nreq %+v", *m.Req)
+	if m.req != nil {
+		s += fmt.Sprintf("\nreq %+v", *m.req)
 	}
-	if m.Res != nil {
-		s += fmt.Sprintf("\nres %+v", *m.Res)
+	if m.res != nil {
+		s += fmt.Sprintf("\nres %+v", *m.res)
 	}
 	if m.Error != nil {
 		s += fmt.Sprintf("\nerror %+v", *m.Error)

@@ -228,8 +228,8 @@ func (rd *rpcReader) add(f *Frame) {
 				rd.sent[f.Direction], rd.lastID[f.Direction] = true, n
 			}
 		}
-		if m.Req != nil && len(m.Req.Meta.ProgressToken) > 0 {
-			rd.offer(MakeID(m.Req.Meta.ProgressToken).String(), f.Direction)
+		if meta := m.ParamsMeta(); meta != nil && len(meta.ProgressToken) > 0 {
+			rd.offer(MakeID(meta.ProgressToken).String(), f.Direction)
 		}
 	})
 	rd.label(f)
@@ -256,7 +256,7 @@ func (rd *rpcReader) eachMessage(f *Frame, fn func(*Message)) {
 // (plain JSON-RPC has no label of its own; the drift baseline is keyed by it).
 func (rd *rpcReader) label(f *Frame) {
 	c := f.Call
-	if rd.labelled || c == nil || f.Pairing != Answered || f.Direction != ServerToClient || f.Msg.Res == nil {
+	if rd.labelled || c == nil || f.Pairing != Answered || f.Direction != ServerToClient || f.View().ResultFields() == nil {
 		return
 	}
 	var info []byte

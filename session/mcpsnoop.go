@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
+	"github.com/mcpcheck/mcpcheck/mcp"
 )
 
 // mcpsnoop is the mcpsnoop proxy's JSONL envelope format (spec §2.1): one
@@ -266,7 +267,7 @@ type envelope struct {
 var poisoned = Frame{File: "poisoned", Line: -1, SessionID: "poisoned: a frame kept without detach",
 	Direction: Direction(99), Raw: json.RawMessage(`{"poisoned":true}`), Msg: Message{Kind: Invalid, Problem: "poisoned"}}
 
-var poisonedStore = msgStore{req: RequestParams{Name: "poisoned", URI: "poisoned:"}, res: ResultFields{IsError: true, ProtocolVersion: "poisoned"}}
+var poisonedStore = msgStore{req: mcp.ParamFields{Name: "poisoned", URI: "poisoned:"}, res: mcp.ResultFields{IsError: true, ProtocolVersion: "poisoned"}}
 
 // fill makes f the frame of the envelope.
 func (e *envelope) fill(f *Frame, file string, line int) {
