@@ -13,8 +13,7 @@ import "github.com/mcpcheck/mcpcheck/internal/jsonscan"
 // ParamFields are the members of a request's or notification's params
 // object that correlation and the rules read.
 type ParamFields struct {
-	Name            string // tools/call, prompts/get (interned: every call names its tool)
-	HasName         bool   // name is a string
+	CallToolParams         // name (interned: every call names its tool) and arguments: tools/call, prompts/get
 	URI             string // resources/*
 	Meta            Meta   // _meta decoded; its Raw is nil when absent or not an object
 	RawMeta         []byte // the _meta member as written, of any type; nil when absent
@@ -24,7 +23,6 @@ type ParamFields struct {
 	InputResponses  map[string][]byte // a multi round-trip retry's answers
 	TaskID, Status  string            // tasks/*, notifications/tasks/status
 	Task            []byte            // task augmentation or a task object: raw
-	Arguments       []byte            // tools/call, prompts/get: raw
 }
 
 // ResultFields are the members of a result object that correlation and

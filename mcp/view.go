@@ -27,8 +27,6 @@ type View struct {
 	listTools   *ListToolsResult
 	listPrompts *ListPromptsResult
 	listRes     *ListResourcesResult
-	callTool    CallToolParams // by value: asked of every tools/call, it costs no allocation
-	hasCallTool bool
 	toolResult  *CallToolResult
 	lazy        []lazyEntry // views defined elsewhere (Lazy), in the order asked
 }
@@ -44,7 +42,6 @@ const (
 	doneListTools
 	doneListPrompts
 	doneListResources
-	doneCallTool
 	doneToolResult
 )
 
@@ -188,18 +185,13 @@ func (v *View) ListResources() (*ListResourcesResult, bool) {
 	return v.listRes, v.listRes != nil
 }
 
-// CallTool is the params of a tools/call request, when they are an object.
+// CallTool is the params of a tools/call request, when they are an object:
+// the name and arguments the reader decoded.
 func (v *View) CallTool() (*CallToolParams, bool) {
-	v.once(doneCallTool, func() {
-		if p := v.ParamFields(); v.method == "tools/call" && p != nil {
-			v.callTool = CallToolParams{Name: p.Name, HasName: p.HasName, Arguments: p.Arguments}
-			v.hasCallTool = true
-		}
-	})
-	if !v.hasCallTool {
-		return nil, false
+	if p := v.ParamFields(); v.method == "tools/call" && p != nil {
+		return &p.CallToolParams, true
 	}
-	return &v.callTool, true
+	return nil, false
 }
 
 // ToolResult is the result of a tools/call request.

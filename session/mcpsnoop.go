@@ -267,7 +267,7 @@ type envelope struct {
 var poisoned = Frame{File: "poisoned", Line: -1, SessionID: "poisoned: a frame kept without detach",
 	Direction: Direction(99), Raw: json.RawMessage(`{"poisoned":true}`), Msg: Message{Kind: Invalid, Problem: "poisoned"}}
 
-var poisonedStore = msgStore{req: mcp.ParamFields{Name: "poisoned", URI: "poisoned:"}, res: mcp.ResultFields{IsError: true, ProtocolVersion: "poisoned"}}
+var poisonedStore = msgStore{req: mcp.ParamFields{CallToolParams: mcp.CallToolParams{Name: "poisoned"}, URI: "poisoned:"}, res: mcp.ResultFields{IsError: true, ProtocolVersion: "poisoned"}}
 
 // fill makes f the frame of the envelope.
 func (e *envelope) fill(f *Frame, file string, line int) {
