@@ -85,20 +85,16 @@ func (c *cacheFields) Frame(p *Pass, f *session.Frame) {
 
 func (c *cacheFields) judge(p *Pass, f *session.Frame, prev pageScope, continues bool) {
 	call := f.Call
-	var rtRaw, ttl, scopeRaw, nextRaw []byte
+	var ttl, scopeRaw []byte
 	_ = jsonscan.EachMember(f.View().Result(), func(name, v []byte) { // one pass over a result that may be large
 		switch string(name) {
-		case "resultType":
-			rtRaw = v
 		case "ttlMs":
 			ttl = v
 		case "cacheScope":
 			scopeRaw = v
-		case "nextCursor":
-			nextRaw = v
 		}
 	})
-	rt, _ := jsonscan.String(rtRaw)
+	rt, _ := f.View().ResultType()
 	var problems []string
 	if ttl != nil {
 		if why := badTTL(ttl); why != "" {
@@ -132,7 +128,7 @@ func (c *cacheFields) judge(p *Pass, f *session.Frame, prev pageScope, continues
 		p.Report(f, subject, "a page of %s has cacheScope %q, but the page before it in the same listing had %q", call.Method, scope, prev.scope).
 			Relate(call.File, prev.line, "previous page here")
 	}
-	if next, ok := jsonscan.String(nextRaw); ok {
+	if next, ok := f.View().NextCursor(); ok {
 		c.remember(call.Method+"\x00"+next, pageScope{scope: scope, line: f.Line})
 	}
 }

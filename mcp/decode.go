@@ -114,8 +114,6 @@ func decodeListTools(raw []byte) *ListToolsResult {
 			for _, el := range els {
 				r.Tools = append(r.Tools, decodeTool(el))
 			}
-		case "nextCursor":
-			r.NextCursor, r.HasCursor = cursor(v)
 		}
 	})
 	return r
@@ -169,8 +167,6 @@ func decodeListPrompts(raw []byte) *ListPromptsResult {
 				})
 				r.Prompts = append(r.Prompts, p)
 			}
-		case "nextCursor":
-			r.NextCursor, r.HasCursor = cursor(v)
 		}
 	})
 	return r
@@ -199,8 +195,6 @@ func decodeListResources(raw []byte) *ListResourcesResult {
 				})
 				r.Resources = append(r.Resources, res)
 			}
-		case "nextCursor":
-			r.NextCursor, r.HasCursor = cursor(v)
 		}
 	})
 	return r

@@ -37,6 +37,7 @@ type ResultFields struct {
 	TaskRef                             // GetTaskResult carries the task at top level
 	Content           []byte            // raw
 	StructuredContent []byte            // raw
+	NextCursor        []byte            // a list page's: raw
 	RawMeta           []byte            // the _meta member as written; nil when absent (View.Meta decodes it)
 }
 
@@ -116,6 +117,8 @@ func DecodeResult(raw []byte, r *ResultFields) {
 			r.Content = val
 		case "structuredContent":
 			r.StructuredContent = val
+		case "nextCursor":
+			r.NextCursor = val
 		case "_meta":
 			r.RawMeta = val
 		}

@@ -160,6 +160,7 @@ func (v *View) ListTools() (*ListToolsResult, bool) {
 	v.once(doneListTools, func() {
 		if v.method == "tools/list" && v.result != nil {
 			v.listTools = decodeListTools(v.result)
+			v.listTools.NextCursor, v.listTools.HasCursor = v.NextCursor()
 		}
 	})
 	return v.listTools, v.listTools != nil
@@ -170,6 +171,7 @@ func (v *View) ListPrompts() (*ListPromptsResult, bool) {
 	v.once(doneListPrompts, func() {
 		if v.method == "prompts/list" && v.result != nil {
 			v.listPrompts = decodeListPrompts(v.result)
+			v.listPrompts.NextCursor, v.listPrompts.HasCursor = v.NextCursor()
 		}
 	})
 	return v.listPrompts, v.listPrompts != nil
@@ -180,6 +182,7 @@ func (v *View) ListResources() (*ListResourcesResult, bool) {
 	v.once(doneListResources, func() {
 		if v.method == "resources/list" && v.result != nil {
 			v.listRes = decodeListResources(v.result)
+			v.listRes.NextCursor, v.listRes.HasCursor = v.NextCursor()
 		}
 	})
 	return v.listRes, v.listRes != nil
@@ -215,4 +218,9 @@ func (v *View) HasCursor() bool {
 func (v *View) Cursor() (string, bool) { return cursor(member(v.params, "cursor")) }
 
 // NextCursor is the nextCursor of a list result, when it is a string.
-func (v *View) NextCursor() (string, bool) { return cursor(member(v.result, "nextCursor")) }
+func (v *View) NextCursor() (string, bool) {
+	if r := v.ResultFields(); r != nil {
+		return cursor(r.NextCursor)
+	}
+	return "", false
+}
