@@ -63,7 +63,7 @@ func readManifest(format, name string, r io.Reader) (string, error) {
 
 // dirCapture returns the source of dir when a DirFormat of the list reads
 // it as one capture, with the files that capture is made of.
-func dirCapture(dir string, entries []os.DirEntry) (Source, []string, bool) {
+func dirCapture(list []Format, dir string, entries []os.DirEntry) (Source, []string, bool) {
 	var names []string
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), ".") {
@@ -73,7 +73,7 @@ func dirCapture(dir string, entries []os.DirEntry) (Source, []string, bool) {
 			names = append(names, e.Name())
 		}
 	}
-	for _, f := range Formats() {
+	for _, f := range list {
 		df, ok := f.(DirFormat)
 		if !ok {
 			continue

@@ -38,7 +38,7 @@ type Format interface {
 	Read(name string, r io.Reader, c *session.Correlator, o Options) error
 }
 
-// formats is All, made once: the list every read asks.
+// formats is All, made once: the list every read asks (never changed).
 var formats = All()
 
 // Formats returns the formats in detection order (All).

@@ -53,20 +53,13 @@ func (arrows) Read(name string, r io.Reader, c *session.Correlator, _ Options) e
 	return c.Finish()
 }
 
-// withFormat adds f to the formats Read detects and Resolve expands
-// directories for, for the duration of the test (which must not run in
-// parallel).
-func withFormat(t *testing.T, f Format) {
-	t.Helper()
-	saved := formats
-	t.Cleanup(func() { formats = saved })
-	formats = append(slices.Clone(saved), f)
-}
+// withArrows is the formats with arrows after them.
+func withArrows() []Format { return append(All(), arrows{}) }
 
 func TestAnotherFormatFeedsTheCorrelator(t *testing.T) {
-	withFormat(t, arrows{})
+	t.Parallel()
 	var names []string
-	for _, f := range Formats() {
+	for _, f := range withArrows() {
 		names = append(names, f.Name())
 	}
 	if !slices.Contains(names, "mcpsnoop") || names[len(names)-1] != "arrows" {
@@ -82,7 +75,7 @@ func TestAnotherFormatFeedsTheCorrelator(t *testing.T) {
 		`< [{"jsonrpc":"2.0","id":7,"result":{}}]`,
 	)
 	rec := &recorder{}
-	if err := Read("calls.arrows", strings.NewReader(capture), rec, Options{}); err != nil {
+	if err := readAs(withArrows(), "calls.arrows", strings.NewReader(capture), rec, nil, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if len(rec.sessions) != 1 || rec.sessions[0].ID != "calls.arrows" {
@@ -107,7 +100,7 @@ func TestAnotherFormatFeedsTheCorrelator(t *testing.T) {
 	// mcpsnoop captures are still read as such, and a file of neither
 	// format names both.
 	readString(t, lines(env(1, "c2s", `{"jsonrpc":"2.0","id":1,"method":"ping"}`)))
-	err := Read("notes.txt", strings.NewReader("hello\n"), &recorder{}, Options{})
+	err := readAs(withArrows(), "notes.txt", strings.NewReader("hello\n"), &recorder{}, nil, Options{})
 	if err == nil || err.Error() != "notes.txt:1: not a capture: the first line is not a JSON envelope (formats tried: "+strings.Join(names, ", ")+")" {
 		t.Errorf("err = %v", err)
 	}

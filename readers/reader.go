@@ -50,6 +50,12 @@ func Read(name string, r io.Reader, h session.Handler, o Options) error {
 // does not recognise is a *NotCaptureError naming f. A nil f detects the
 // format as Read does.
 func ReadAs(name string, r io.Reader, h session.Handler, f Format, o Options) error {
+	return readAs(formats, name, r, h, f, o)
+}
+
+// readAs is ReadAs detecting among the formats of list (All, or more in
+// tests).
+func readAs(list []Format, name string, r io.Reader, h session.Handler, f Format, o Options) error {
 	o = o.orDefaults()
 	br := bufio.NewReaderSize(r, 64<<10)
 	var in io.Reader = br
@@ -63,11 +69,10 @@ func ReadAs(name string, r io.Reader, h session.Handler, f Format, o Options) er
 	}
 	in = &lineEnds{r: in}
 	head, body, err := sniff(in)
-	formats := Formats()
 	if f != nil {
-		formats = []Format{f}
+		list = []Format{f}
 	}
-	for _, f := range formats {
+	for _, f := range list {
 		if !f.Detect(head) {
 			continue
 		}
@@ -86,8 +91,8 @@ func ReadAs(name string, r io.Reader, h session.Handler, f Format, o Options) er
 	if err != nil { // unreadable before anything was recognised
 		return fmt.Errorf("%s:%d: %w", name, max(line, 1+bytes.Count(head, []byte("\n"))), err)
 	}
-	names := make([]string, len(formats))
-	for i, f := range formats {
+	names := make([]string, len(list))
+	for i, f := range list {
 		names[i] = f.Name()
 	}
 	if f != nil && line > 0 {

@@ -39,6 +39,12 @@ func ResolveFor(args []string, stdin io.Reader, getenv func(string) string, f Fo
 // read once, and entries of a directory that cannot be read (a symbolic
 // link loop, a link to nothing).
 func ResolveNoting(args []string, stdin io.Reader, getenv func(string) string, f Format, note func(string)) ([]Source, error) {
+	return resolve(formats, args, stdin, getenv, f, note)
+}
+
+// resolve is ResolveNoting with the formats a directory is expanded for
+// when f is nil (All, or more in tests).
+func resolve(list []Format, args []string, stdin io.Reader, getenv func(string) string, f Format, note func(string)) ([]Source, error) {
 	if note == nil {
 		note = func(string) {}
 	}
@@ -73,7 +79,7 @@ func ResolveNoting(args []string, stdin io.Reader, getenv func(string) string, f
 		info, err := os.Stat(arg)
 		switch {
 		case err == nil && info.IsDir():
-			srcs, err := directory(arg, f, note)
+			srcs, err := directory(list, arg, f, note)
 			if err != nil {
 				return nil, err
 			}
@@ -111,21 +117,20 @@ func realPath(path string) string {
 	return path
 }
 
-func directory(dir string, f Format, note func(string)) ([]Source, error) {
+func directory(list []Format, dir string, f Format, note func(string)) ([]Source, error) {
 	entries, err := os.ReadDir(dir) // sorted by name
 	if err != nil {
 		return nil, err
 	}
-	formats := Formats()
 	if f != nil {
-		formats = []Format{f}
+		list = []Format{f}
 	}
-	patterns := capturePatterns(formats) // what the formats read
+	patterns := capturePatterns(list) // what the formats read
 	var out []Source
 	// A directory that is a capture of a directory format (an mcp-rewind
 	// cache) is read as one, and so is such a subdirectory; its files are
 	// not read one by one.
-	src, files, ok := dirCapture(dir, entries)
+	src, files, ok := dirCapture(list, dir, entries)
 	if ok {
 		out = append(out, src)
 	}
@@ -137,7 +142,7 @@ func directory(dir string, f Format, note func(string)) ([]Source, error) {
 		path := filepath.Join(dir, e.Name())
 		if info, err := os.Stat(path); err == nil && info.IsDir() && !strings.HasPrefix(e.Name(), ".") {
 			if sub, err := os.ReadDir(path); err == nil {
-				if src, _, ok := dirCapture(path, sub); ok {
+				if src, _, ok := dirCapture(list, path, sub); ok {
 					out = append(out, src)
 				}
 			}

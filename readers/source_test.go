@@ -7,8 +7,9 @@ import (
 	"testing"
 )
 
-// A directory contributes the files every registered format declares.
+// A directory contributes the files every format of the list declares.
 func TestDirectoryPatternsComeFromFormats(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, name := range []string{"a.arrows", "b.jsonl", "c.ndjson.gz", "d.txt", "e.arrows.gz", ".hidden.jsonl"} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o644); err != nil {
@@ -26,13 +27,12 @@ func TestDirectoryPatternsComeFromFormats(t *testing.T) {
 	if err != nil || base(srcs) != "b.jsonl c.ndjson.gz" {
 		t.Errorf("mcpsnoop only: %s, %v", base(srcs), err)
 	}
-	withFormat(t, arrows{})
-	srcs, err = Resolve([]string{dir}, nil, os.Getenv)
+	srcs, err = resolve(withArrows(), []string{dir}, nil, os.Getenv, nil, nil)
 	if err != nil || base(srcs) != "a.arrows b.jsonl c.ndjson.gz e.arrows.gz" {
 		t.Errorf("with arrows: %s, %v", base(srcs), err)
 	}
-	_, err = Resolve([]string{t.TempDir()}, nil, os.Getenv)
-	if want := "(looked for " + strings.Join(capturePatterns(Formats()), ", ") + ")"; err == nil || !strings.HasSuffix(err.Error(), want) ||
+	_, err = resolve(withArrows(), []string{t.TempDir()}, nil, os.Getenv, nil, nil)
+	if want := "(looked for " + strings.Join(capturePatterns(withArrows()), ", ") + ")"; err == nil || !strings.HasSuffix(err.Error(), want) ||
 		!strings.Contains(want, "*.jsonl, *.ndjson") || !strings.Contains(want, "*.arrows.gz") {
 		t.Errorf("empty directory: %v", err)
 	}
