@@ -20,7 +20,7 @@ func detectedAs(t *testing.T, path string) []string {
 		t.Fatal(err)
 	}
 	var names []string
-	for _, format := range Formats() {
+	for _, format := range All() {
 		if format.Detect(head) {
 			names = append(names, format.Name())
 		}
@@ -34,7 +34,7 @@ func detectedAs(t *testing.T, path string) []string {
 // format whose captures are directories is proved by its own tests.
 func TestDetectionIsUnambiguous(t *testing.T) {
 	t.Parallel()
-	for _, format := range Formats() {
+	for _, format := range All() {
 		name := format.Name()
 		entries, err := os.ReadDir(filepath.Join("..", "testdata", "formats", name))
 		if err != nil || len(entries) == 0 {

@@ -13,7 +13,6 @@ package readers
 
 import (
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/mcpcheck/mcpcheck/session"
@@ -40,9 +39,6 @@ type Format interface {
 
 // formats is All, made once: the list every read asks (never changed).
 var formats = All()
-
-// Formats returns the formats in detection order (All).
-func Formats() []Format { return slices.Clone(formats) }
 
 // Lookup returns the format named name (case-insensitive), or
 // nil when there is none.

@@ -18,7 +18,7 @@ type Options struct {
 	// correlator poisons what it reuses, so a handler that keeps a frame's
 	// bytes past the frame without copying them sees them change (tests).
 	ReadBuffer int
-	// Prelude is how much of an input may pass before its first mcpsnoop
+	// Prelude is how much of an input may pass without an mcpsnoop
 	// envelope of a session before it is given up on (spec §2.1).
 	Prelude int64
 	// NoWholeLines turns the splitter's newline fast path off (tests

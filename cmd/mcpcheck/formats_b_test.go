@@ -155,7 +155,7 @@ func TestFormatDetectionIsUnambiguous(t *testing.T) {
 		paths = append(paths, m...)
 	}
 	var names []string
-	for _, f := range readers.Formats() {
+	for _, f := range readers.All() {
 		names = append(names, f.Name())
 	}
 	for _, name := range []string{"har", "mcp-rewind", "logrocket"} {
@@ -178,7 +178,7 @@ func TestFormatDetectionIsUnambiguous(t *testing.T) {
 			head, _ := io.ReadAll(io.LimitReader(rc, 64<<10))
 			rc.Close()
 			var by []string
-			for _, f := range readers.Formats() {
+			for _, f := range readers.All() {
 				if f.Detect(head) {
 					by = append(by, f.Name())
 				}

@@ -317,7 +317,7 @@ func checkConfig(o *checkOptions, catalogue []*checks.Rule) (checks.Config, erro
 // registered ones.
 func formatNames() []string {
 	var names []string
-	for _, f := range readers.Formats() {
+	for _, f := range readers.All() {
 		names = append(names, f.Name())
 	}
 	return names
