@@ -10,8 +10,12 @@ import (
 var ErrNoSession = errors.New("no frame belongs to a session")
 
 // Correlator turns the frames and damage of one capture file, in file
-// order, into correlated sessions for a Handler. Every format feeds one, so
-// correlation does not depend on how a capture was recorded.
+// order, into correlated sessions for a Handler. Every format (package
+// readers) feeds one, so correlation does not depend on how a capture was
+// recorded: it adds frames (Add), reports damage (Damage), may stage an
+// envelope's bytes to decode its message in place (Stage, sink.go), and
+// finishes (Finish). A format reads nothing else of correlation but what
+// sink.go exports.
 type Correlator struct {
 	file       string
 	h          Handler
