@@ -86,21 +86,6 @@ func (r *progressRule) Frame(p *Pass, f *session.Frame) {
 	use.last, use.has = pp.progress, true
 }
 
-// finished reports a call whose final result was recorded: answered (a late
-// answer after a cancellation included), not a task still running, not a
-// multi round-trip hop waiting for (or followed by) a retry.
-func finished(c *session.Call) bool {
-	switch {
-	case c.Answers == 0, c.State == session.Parked, c.State == session.TaskRunning:
-		return false
-	case c.Task != nil && !c.Task.Terminal:
-		return false
-	case c.Op != nil && c != c.Op.Last:
-		return false // an input_required hop: the operation went on
-	}
-	return true
-}
-
 // callSubjectStable names a call for a finding's subject: its method and
 // tool, prompt or resource, never its id.
 func callSubjectStable(c *session.Call) string {
@@ -166,7 +151,7 @@ type tokenUse struct {
 }
 
 // finished reports whether the request's final result was recorded.
-func (u *tokenUse) finished() bool { return u.call == nil || finished(u.call) }
+func (u *tokenUse) finished() bool { return u.call == nil || u.call.Finished() }
 
 // request is what a report names of the request.
 func (u *tokenUse) request() requestBrief {
@@ -205,12 +190,8 @@ func (b *requestBrief) name() string {
 	return b.method
 }
 
-// settled reports a call that nothing recorded later can change: finished,
-// and neither a hop of a multi round-trip operation nor a task (the
-// session only changes an open call, or an operation's or task's).
-func settled(c *session.Call) bool {
-	return finished(c) && c.Op == nil && c.Task == nil
-}
+// settled is session.Call.Settled, for the engine files still in checks.
+func settled(c *session.Call) bool { return c.Settled() } // forward: removed at merge
 
 // maxProgressTokens bounds the tokens remembered per session.
 const maxProgressTokens = 8192
@@ -282,7 +263,7 @@ func (t *tokenTable[V]) settle(let func(V) (V, bool)) {
 func (r *progressRule) register(key tokenKey, c *session.Call) {
 	prev := r.tokens.uses[key]
 	r.tokens.settle(func(u *tokenUse) (*tokenUse, bool) {
-		if !settled(u.call) {
+		if !u.call.Settled() {
 			return u, false
 		}
 		u.call, u.done = nil, briefOf(u.call)

@@ -111,7 +111,7 @@ func (r *progressToken) request(p *Pass, f *session.Frame) {
 	}
 	r.unknown = kept
 	prev := r.tokens.uses[key]
-	r.tokens.settle(func(c *session.Call) (*session.Call, bool) { return nil, settled(c) })
+	r.tokens.settle(func(c *session.Call) (*session.Call, bool) { return nil, c.Settled() })
 	r.tokens.put(key, f.Call)
 	if prev == nil || prev == f.Call || prev.State != session.Pending {
 		return
