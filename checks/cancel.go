@@ -30,7 +30,7 @@ id (7 and "7" are different ids).`,
 		Since: "0.2.0",
 	},
 	Facts: []facts.Fact{facts.Negotiation},
-	New:   func() Checker { return &cancel{} },
+	New:   func() Checker { return &cancel{held: newWindow[heldCancel](maxHeldCancels)} },
 }
 
 // maxHeldCancels bounds the cancellations that wait for their request.
@@ -41,15 +41,15 @@ type cancel struct {
 	loss    lossWatch
 	sent    [2]idSet // the ids each side sent requests with: [0] client, [1] server
 	listens idSet    // ids of the client's subscriptions/listen requests
-	held    []heldCancel
+	held    window[heldCancel]
 }
 
+// heldCancel is a cancellation of an id its sender had not used yet.
 type heldCancel struct {
-	id      session.ID
-	dir     session.Direction
-	at      Location
-	seq     int64
-	expires int64
+	id  session.ID
+	dir session.Direction
+	at  Location
+	seq int64
 }
 
 func sideOf(d session.Direction) int {
@@ -63,7 +63,7 @@ func (c *cancel) Damage(*Pass, session.Damage) { c.loss.damage() }
 
 func (c *cancel) Frame(p *Pass, f *session.Frame) {
 	c.loss.see(f)
-	c.expire(p, false)
+	c.held.expire(p, c.judge)
 	if !judgeable(f) || f.Redacted {
 		return
 	}
@@ -73,13 +73,8 @@ func (c *cancel) Frame(p *Pass, f *session.Frame) {
 		if m.Method == "subscriptions/listen" && f.Direction == session.ClientToServer {
 			c.listens.add(m.ID)
 		}
-		kept := c.held[:0] // the request explains a cancellation recorded before it
-		for _, h := range c.held {
-			if h.dir != f.Direction || h.id != m.ID {
-				kept = append(kept, h)
-			}
-		}
-		c.held = kept
+		// the request explains a cancellation recorded before it
+		c.held.drop(func(h heldCancel) bool { return h.dir == f.Direction && h.id == m.ID })
 		return
 	}
 	if m.Kind != session.Notification || m.Method != "notifications/cancelled" {
@@ -107,21 +102,7 @@ func (c *cancel) Frame(p *Pass, f *session.Frame) {
 	if f.Call != nil || c.sent[sideOf(f.Direction)].has(id) {
 		return // correlation or the sender's own ids know the request
 	}
-	if len(c.held) == maxHeldCancels {
-		c.judge(p, c.held[0])
-		c.held = c.held[1:]
-	}
-	c.held = append(c.held, heldCancel{id: id, dir: f.Direction, at: Location{File: f.File, Line: f.Line}, seq: f.Seq,
-		expires: p.Session.Frames + session.ReorderWindow})
-}
-
-func (c *cancel) expire(p *Pass, all bool) {
-	n := 0
-	for n < len(c.held) && (all || p.Session.Frames > c.held[n].expires) {
-		c.judge(p, c.held[n])
-		n++
-	}
-	c.held = c.held[n:]
+	c.held.hold(p, heldCancel{id: id, dir: f.Direction, at: Location{File: f.File, Line: f.Line}, seq: f.Seq}, c.judge)
 }
 
 func (c *cancel) judge(p *Pass, h heldCancel) {
@@ -131,4 +112,4 @@ func (c *cancel) judge(p *Pass, h heldCancel) {
 	p.ReportAt(h.at, h.seq, "notifications/cancelled", "%s cancelled request %s, which it never sent", h.dir.Sender(), h.id)
 }
 
-func (c *cancel) End(p *Pass) { c.expire(p, true) }
+func (c *cancel) End(p *Pass) { c.held.flush(p, c.judge) }
