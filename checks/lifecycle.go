@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/mcpcheck/mcpcheck/session"
@@ -243,8 +244,11 @@ func (l *lifecycle) unknownVersion(p *Pass, f *session.Frame, where, version str
 	p.Report(f, "protocol version "+version, "%s %s, which no MCP revision defines", where, quoteName(version))
 }
 
-// httpSession reports traffic of the HTTP transport, where a client may
-// open a new MCP session with initialize whenever the old one ends.
-func httpSession(s *session.Session, f *session.Frame) bool {
-	return f.Transport == "http" || f.ConnID != "" || s.Transport == "http"
+// mcpRevisions are the protocol revisions the specification defines
+// (`draft` is an alias of the latest, see session.NormalizeRevision).
+var mcpRevisions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", session.ModernRevision}
+
+// knownRevision reports a protocol version string some revision defines.
+func knownRevision(v string) bool {
+	return slices.Contains(mcpRevisions, session.NormalizeRevision(v))
 }

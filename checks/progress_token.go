@@ -109,7 +109,7 @@ func (r *progressToken) request(p *Pass, f *session.Frame) {
 	}
 	r.reused.hold(p, heldToken{key: key, at: Location{File: f.File, Line: f.Line}, seq: f.Seq,
 		method: callName(f.Call), sender: f.Direction.Sender(),
-		old: prev, subject: callSubjectStable(f.Call) + " progressToken"}, r.judgeReuse)
+		old: prev, subject: callSubject(f.Call) + " progressToken"}, r.judgeReuse)
 }
 
 // expire judges what waited out the reorder window.

@@ -2,7 +2,6 @@ package checks
 
 import (
 	"hash/fnv"
-	"strconv"
 	"strings"
 
 	"github.com/mcpcheck/mcpcheck/facts"
@@ -137,34 +136,6 @@ func harmless(str []byte) bool {
 		}
 	}
 	return !mayInstruct.Match(str)
-}
-
-// pathString renders a JSON path: .a.b[2]["x y"].
-func pathString(path []jsonscan.PathStep) string {
-	var b strings.Builder
-	for _, s := range path {
-		switch {
-		case s.Key == nil:
-			b.WriteString("[" + strconv.Itoa(s.Index) + "]")
-		case plainKey(s.Key):
-			b.WriteString("." + string(s.Key))
-		default:
-			b.WriteString(`["` + string(s.Key) + `"]`)
-		}
-	}
-	return b.String()
-}
-
-func plainKey(k []byte) bool {
-	if len(k) == 0 {
-		return false
-	}
-	for i, c := range k {
-		if !(c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && (c >= '0' && c <= '9' || c == '-')) {
-			return false
-		}
-	}
-	return true
 }
 
 // judge reports one field: every kind of hidden or instruction-like content
