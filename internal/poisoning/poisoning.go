@@ -1,7 +1,12 @@
-package checks
+// Package poisoning finds what tool poisoning puts in the text a client
+// shows the model: hidden characters, and instructions aimed at the model
+// rather than at a person reading a tool's documentation. It finds and
+// leaves the wording to the tool-poisoning rule (checks/tool_poisoning.go).
+// Each pattern is compiled once; the rule reads only listings, never the
+// traffic of calls.
+package poisoning
 
 import (
-	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -9,65 +14,37 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
-
-	"github.com/mcpcheck/mcpcheck/internal/secrets"
 )
 
-// What tool-poisoning looks for in the text a client shows the model: hidden
-// characters, and instructions aimed at the model rather than at a person
-// reading a tool's documentation. Each pattern is compiled once, and only
-// listings are read, never the traffic of calls.
-
-// poisonText is what inspectText found in one field.
-type poisonText struct {
-	tags         strings.Builder // what tag characters spell
-	tagCount     int
-	zeroWidth    []rune // distinct, in order of appearance
-	bidi         []rune
-	selectors    []rune
-	firstHidden  int // byte offset of the first hidden character; -1 when none
-	visible      strings.Builder
-	instructions []string // "instruction override \"…\"", in a fixed order
+// Text is what Inspect found in one field.
+type Text struct {
+	Tags         string // what tag characters spell
+	TagCount     int    // tag characters, spelling or not
+	ZeroWidth    []rune // distinct, in order of appearance
+	Bidi         []rune // bidirectional controls in text without right-to-left letters
+	Selectors    []rune // variation selectors outside an emoji
+	FirstHidden  int    // byte offset of the first hidden character; -1 when none
+	Instructions []Instruction
 }
 
-// kinds lists what was found, hidden characters first, each with its
-// evidence, for a message.
-func (pt *poisonText) kinds() []string {
-	var out []string
-	if pt.tagCount > 0 {
-		out = append(out, "tag characters spelling "+Quote(pt.tags.String(), 80))
-	}
-	if len(pt.zeroWidth) > 0 {
-		out = append(out, "zero-width characters ("+codePoints(pt.zeroWidth)+")")
-	}
-	if len(pt.bidi) > 0 {
-		out = append(out, "bidirectional controls ("+codePoints(pt.bidi)+")")
-	}
-	if len(pt.selectors) > 0 {
-		out = append(out, "variation selectors outside an emoji ("+codePoints(pt.selectors)+")")
-	}
-	return append(out, pt.instructions...)
+// Instruction is one kind of instruction to the model, with the first
+// evidence of it. A Text lists each kind once, in the order of Kinds.
+type Instruction struct {
+	Kind     string // "instruction override", "credential file", …
+	Evidence string // the text that shows it (a match, a path, a URL), not quoted
+	kind     int    // its index in instructionKinds
 }
 
-func (pt *poisonText) hidden() bool { return pt.firstHidden >= 0 }
+// Hidden reports whether the field has hidden characters.
+func (t *Text) Hidden() bool { return t.FirstHidden >= 0 }
 
-func codePoints(rs []rune) string {
-	var parts []string
-	for i, r := range rs {
-		if i == 3 {
-			parts = append(parts, "…")
-			break
-		}
-		parts = append(parts, fmt.Sprintf("U+%04X", r))
-	}
-	return strings.Join(parts, ", ")
-}
-
-// inspectText looks at one field: its hidden characters, then the
-// instructions in what remains visible and in what tag characters spell.
-func inspectText(s string) *poisonText {
-	pt := &poisonText{firstHidden: -1}
-	rtl := -1 // whether s has right-to-left letters, decided on first need
+// Inspect looks at one field: its hidden characters, then the instructions
+// in what remains visible and in what tag characters spell.
+func Inspect(s string) *Text {
+	pt := &Text{FirstHidden: -1}
+	var tags strings.Builder  // what tag characters spell
+	var shown strings.Builder // what is visible, once a hidden character was found
+	rtl := -1                 // whether s has right-to-left letters, decided on first need
 	prev := rune(-1)
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
@@ -79,21 +56,21 @@ func inspectText(s string) *poisonText {
 		switch {
 		case isTag(r):
 			if end, ok := emojiTagSequence(s, i, prev); ok {
-				if pt.firstHidden >= 0 {
-					pt.visible.WriteString(s[i:end])
+				if pt.FirstHidden >= 0 {
+					shown.WriteString(s[i:end])
 				}
 				prev, i = 0xE007F, end
 				continue
 			}
 			hidden = true
-			pt.tagCount++
+			pt.TagCount++
 			if r >= 0xE0020 && r <= 0xE007E {
-				pt.tags.WriteRune(r - 0xE0000)
+				tags.WriteRune(r - 0xE0000)
 			}
 		case isZeroWidth(r):
 			hidden = !(r == 0xFEFF && i == 0) && !joinsScript(r, prev, next)
 			if hidden {
-				pt.zeroWidth = addRune(pt.zeroWidth, r)
+				pt.ZeroWidth = addRune(pt.ZeroWidth, r)
 			}
 		case isBidi(r):
 			if rtl < 0 {
@@ -104,7 +81,7 @@ func inspectText(s string) *poisonText {
 			}
 			hidden = rtl == 0 // marks and isolates belong in mixed-direction text
 			if hidden {
-				pt.bidi = addRune(pt.bidi, r)
+				pt.Bidi = addRune(pt.Bidi, r)
 			}
 		case unicode.Is(unicode.Variation_Selector, r):
 			// One selector after a character picks its form (an emoji,
@@ -112,27 +89,28 @@ func inspectText(s string) *poisonText {
 			// with nothing to modify, encodes something else.
 			hidden = prev < 0 || unicode.IsSpace(prev) || unicode.Is(unicode.Variation_Selector, prev) || unicode.Is(unicode.Variation_Selector, next)
 			if hidden {
-				pt.selectors = addRune(pt.selectors, r)
+				pt.Selectors = addRune(pt.Selectors, r)
 			}
 		}
 		if hidden {
-			if pt.firstHidden < 0 {
-				pt.firstHidden = i
-				pt.visible.WriteString(s[:i]) // what was visible so far
+			if pt.FirstHidden < 0 {
+				pt.FirstHidden = i
+				shown.WriteString(s[:i]) // what was visible so far
 			}
-		} else if pt.firstHidden >= 0 {
-			pt.visible.WriteString(s[i : i+size])
+		} else if pt.FirstHidden >= 0 {
+			shown.WriteString(s[i : i+size])
 		}
 		prev = r
 		i += size
 	}
 	visible := s
-	if pt.firstHidden >= 0 {
-		visible = pt.visible.String()
+	if pt.FirstHidden >= 0 {
+		visible = shown.String()
 	}
+	pt.Tags = tags.String()
 	pt.findInstructions(visible)
-	if pt.tagCount > 0 {
-		pt.findInstructions(pt.tags.String())
+	if pt.TagCount > 0 {
+		pt.findInstructions(pt.Tags)
 	}
 	return pt
 }
@@ -207,45 +185,6 @@ func emojiTagSequence(s string, i int, prev rune) (int, bool) {
 	return 0, false
 }
 
-// excerpt shows where the hidden characters are: a little of the text
-// before the first one and what follows, every hidden character escaped,
-// a long run of them cut short (what tag characters spell is shown apart).
-func (pt *poisonText) excerpt(s string) string {
-	from := pt.firstHidden
-	for n := 0; n < 12 && from > 0; n++ {
-		_, size := utf8.DecodeLastRuneInString(s[:from])
-		from -= size
-	}
-	text := secrets.Mask(s[from:min(len(s), from+maskWindow)])
-	var b strings.Builder
-	b.WriteByte('"')
-	shown, run := 0, 0
-	space := false
-	for _, r := range text {
-		if unicode.IsSpace(r) && !invisible(r) || r == '\n' || r == '\r' || r == '\t' {
-			space = true
-			continue
-		}
-		if shown == 40 || run == 4 && invisible(r) {
-			b.WriteString("…")
-			break
-		}
-		if space && shown > 0 {
-			b.WriteByte(' ')
-		}
-		space = false
-		if invisible(r) {
-			run++
-		} else {
-			run = 0
-		}
-		writeQuotedRune(&b, r)
-		shown++
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
 // An instruction pattern: its kind and the expressions that show it.
 type instructionKind struct {
 	label string
@@ -269,7 +208,7 @@ var (
 	// or "a message", which an email or chat tool sends for a living.
 	dataWords = regexp.MustCompile(`(?i)\b(?:data|contents?|conversation|chat|history|credentials?|keys?|tokens?|secrets?|passwords?|files?|output|results?|responses?|everything|information|info|details|env|environment|variables|it|this|them|all|every|logs?|code|documents?|notes|prompts?|copy|copies)\b`)
 	// mayInstruct holds a word every instruction pattern needs: text
-	// without one is not read by them.
+	// without one is not read by them (MayInstruct).
 	mayInstruct = regexp.MustCompile(`(?i)ignor|disregard|forget|overrid|bypass|tell|inform|mention|reveal|disclos|keep|hide|user|<|\[|\.ssh|id_|\.aws|netrc|credentials|docker|kube|shadow|gnupg|gcloud|mcp\.json|npmrc|pypirc|\.env|passwd|https?:|@`)
 	passive     = regexp.MustCompile(`(?i)\b(?:is|are|be|been|being|was|were)\s+$`)
 )
@@ -317,12 +256,12 @@ var instructionKinds = []instructionKind{
 
 // findInstructions adds each kind of instruction in text once, with the
 // first evidence of it.
-func (pt *poisonText) findInstructions(text string) {
+func (pt *Text) findInstructions(text string) {
 	if !mayInstruct.MatchString(text) {
 		return // most documentation: one pass of one automaton
 	}
-	for _, k := range instructionKinds {
-		if pt.hasKind(k.label) {
+	for i, k := range instructionKinds {
+		if pt.hasKind(i) {
 			continue
 		}
 	patterns:
@@ -341,12 +280,12 @@ func (pt *poisonText) findInstructions(text string) {
 						continue
 					}
 				}
-				pt.instructions = append(pt.instructions, k.label+" "+Quote(ev, 60))
+				pt.Instructions = append(pt.Instructions, Instruction{Kind: k.label, Evidence: ev, kind: i})
 				break patterns
 			}
 		}
 	}
-	slices.SortStableFunc(pt.instructions, func(a, b string) int { return kindOrder(a) - kindOrder(b) })
+	slices.SortStableFunc(pt.Instructions, func(a, b Instruction) int { return a.kind - b.kind })
 }
 
 // quotedMention reports a match that is quoted whole: a description that
@@ -374,24 +313,29 @@ func quotedMention(text string, start, end int) bool {
 	return false
 }
 
-func (pt *poisonText) hasKind(label string) bool {
-	return slices.ContainsFunc(pt.instructions, func(s string) bool { return strings.HasPrefix(s, label+" ") })
+func (pt *Text) hasKind(kind int) bool {
+	return slices.ContainsFunc(pt.Instructions, func(in Instruction) bool { return in.kind == kind })
 }
 
-func kindOrder(s string) int {
+// Kinds names the kinds of instruction Inspect finds, in the order a Text
+// lists them.
+func Kinds() []string {
+	out := make([]string, len(instructionKinds))
 	for i, k := range instructionKinds {
-		if strings.HasPrefix(s, k.label+" ") {
-			return i
-		}
+		out[i] = k.label
 	}
-	return len(instructionKinds)
+	return out
 }
 
-// skeleton folds a tool name into what it looks like: compatibility forms
+// MayInstruct reports whether text holds a word some instruction pattern
+// needs; text without one has no instruction Inspect would find.
+func MayInstruct(text []byte) bool { return mayInstruct.Match(text) }
+
+// Skeleton folds a tool name into what it looks like: compatibility forms
 // (fullwidth, mathematical letters) to their base, accents dropped, look-alike Cyrillic and
 // Greek letters to Latin, I, 1 and | to l, 0 to o, rn to m, hidden characters
 // dropped, and case ignored. Two names with one skeleton read the same.
-func skeleton(name string) string {
+func Skeleton(name string) string {
 	var b strings.Builder
 	for _, r := range norm.NFKD.String(name) {
 		switch {

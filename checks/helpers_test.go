@@ -4,7 +4,32 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/mcpcheck/mcpcheck/session"
 )
+
+// A memo of open calls forgets the oldest past its bound, so requests that
+// are never answered cannot grow it.
+func TestCallMemoIsBounded(t *testing.T) {
+	m := newCallMemo[int](3)
+	calls := make([]*session.Call, 10)
+	for i := range calls {
+		calls[i] = &session.Call{}
+		m.put(calls[i], i)
+		if i%2 == 1 {
+			m.take(calls[i])
+		}
+	}
+	if len(m.byKey) > 3 || len(m.order) > 6 {
+		t.Errorf("memo holds %d calls in an order of %d", len(m.byKey), len(m.order))
+	}
+	if v, ok := m.byKey[calls[8]]; !ok || v != 8 {
+		t.Errorf("the newest call is forgotten: %v %v", v, ok)
+	}
+	if _, ok := m.byKey[calls[0]]; ok {
+		t.Error("the oldest call is still remembered")
+	}
+}
 
 // listingCapture is a 2025-11-25 session that answers each tools/list with
 // pages, in order; a page ending in "+" announces a next page.
