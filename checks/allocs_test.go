@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/mcpcheck/mcpcheck/session"
+	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/session/sessiontest"
 )
 
@@ -23,15 +23,15 @@ func TestAtMostOneAllocationPerFrame(t *testing.T) {
 	frames := bytes.Count(data, []byte("\n"))
 	gate, _ := ParseGate(DefaultGate, All())
 	cfg := Config{Rules: All(), Gate: gate}
-	src := session.Source{Name: "generated.jsonl", Open: func() (io.ReadCloser, error) {
+	src := readers.Source{Name: "generated.jsonl", Open: func() (io.ReadCloser, error) {
 		return io.NopCloser(bytes.NewReader(data)), nil
 	}}
-	if _, err := Run([]session.Source{src}, cfg); err != nil { // warm the process-wide tables
+	if _, err := Run([]readers.Source{src}, cfg); err != nil { // warm the process-wide tables
 		t.Fatal(err)
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	res, err := Run([]session.Source{src}, cfg)
+	res, err := Run([]readers.Source{src}, cfg)
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		t.Fatal(err)

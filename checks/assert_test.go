@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpcheck/mcpcheck/session"
+	"github.com/mcpcheck/mcpcheck/readers"
 )
 
 // assertionCapture: a task-based build (5 s to its terminal status), a
@@ -43,9 +43,9 @@ func assertionCapture() string {
 func runAssertions(t *testing.T, a Assertions) map[string]Assertion {
 	t.Helper()
 	capture := assertionCapture()
-	src := session.Source{Name: "ops.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(capture)), nil }}
+	src := readers.Source{Name: "ops.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(capture)), nil }}
 	gate, _ := ParseGate("none", All())
-	res, err := Run([]session.Source{src}, Config{Rules: All(), Gate: gate, Assertions: a})
+	res, err := Run([]readers.Source{src}, Config{Rules: All(), Gate: gate, Assertions: a})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,9 +143,9 @@ func TestRacedChainCountsAsInOrder(t *testing.T) {
 	raced := []row{hops[0], hops[2], hops[1], hops[4], hops[3], hops[5]}
 	a := Assertions{MaxRoundTrips: 2, MaxDuration: dur(500 * time.Millisecond), MaxServerDuration: dur(100 * time.Millisecond)}
 	results := func(c string) []Assertion {
-		src := session.Source{Name: "ops.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(c)), nil }}
+		src := readers.Source{Name: "ops.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(c)), nil }}
 		gate, _ := ParseGate("none", All())
-		res, err := Run([]session.Source{src}, Config{Rules: All(), Gate: gate, Assertions: a})
+		res, err := Run([]readers.Source{src}, Config{Rules: All(), Gate: gate, Assertions: a})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -42,10 +43,8 @@ func TestFixturesWithDeferredSessions(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
-		restoreLive := session.SetLiveSessionsForTesting(1)
 		restoreBudget := SetResultBudgetForTesting(0)
-		deferred, err := runFixture(path, data, rules, sup, 0)
-		restoreLive()
+		deferred, err := runFixtureWith(path, data, rules, sup, readers.Options{Limits: session.Limits{MaxLiveSessions: 1}})
 		restoreBudget()
 		if err != nil {
 			t.Fatalf("%s: deferred: %v", path, err)

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcpcheck/mcpcheck/baseline"
-	"github.com/mcpcheck/mcpcheck/session"
+	"github.com/mcpcheck/mcpcheck/readers"
 )
 
 // fixtureBaselines gives a fixture NAME.jsonl with a directory
@@ -51,10 +51,10 @@ func fixtureBaselines(fixture string, cfg *Config) func() {
 // baseline store (nil: the default).
 func runWith(t *testing.T, store *baseline.Store, gate string, captures ...string) *Result {
 	t.Helper()
-	var srcs []session.Source
+	var srcs []readers.Source
 	for i := 0; i < len(captures); i += 2 {
 		data := []byte(captures[i+1])
-		srcs = append(srcs, session.Source{Name: captures[i], Open: func() (io.ReadCloser, error) {
+		srcs = append(srcs, readers.Source{Name: captures[i], Open: func() (io.ReadCloser, error) {
 			return io.NopCloser(bytes.NewReader(data)), nil
 		}})
 	}
@@ -174,8 +174,8 @@ func TestDisabledToolDrift(t *testing.T) {
 	cfg := Config{Rules: rules}
 	BaselineStore.Set(&cfg, baseline.NewStore(dir))
 	data := notesSession("s1", readOnlyNotes)
-	src := session.Source{Name: "a.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(data)), nil }}
-	res, err := Run([]session.Source{src}, cfg)
+	src := readers.Source{Name: "a.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(data)), nil }}
+	res, err := Run([]readers.Source{src}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

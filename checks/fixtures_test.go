@@ -43,6 +43,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -343,28 +344,35 @@ func listFindings(got []gotFinding) string {
 // reading it through a buffer of bufSize bytes (0: the reader's own), and
 // returns the findings in order.
 func runFixture(name string, data []byte, rules []*Rule, sup *Suppressions, bufSize int) ([]gotFinding, error) {
-	if bufSize > 0 {
-		defer session.SetReadBufferForTesting(bufSize)()
-	}
-	return runSource(bytesSource(name, data), rules, sup)
+	return runFixtureWith(name, data, rules, sup, readers.Options{ReadBuffer: bufSize})
 }
 
-func bytesSource(name string, data []byte) session.Source {
-	return session.Source{Name: name, Open: func() (io.ReadCloser, error) {
+// runFixtureWith is runFixture reading with options o.
+func runFixtureWith(name string, data []byte, rules []*Rule, sup *Suppressions, o readers.Options) ([]gotFinding, error) {
+	return runSourceWith(bytesSource(name, data), rules, sup, o)
+}
+
+func bytesSource(name string, data []byte) readers.Source {
+	return readers.Source{Name: name, Open: func() (io.ReadCloser, error) {
 		return io.NopCloser(bytes.NewReader(data)), nil
 	}}
 }
 
 // runSource checks src with rules and suppressions sup (nil for none) and
 // returns the findings in order.
-func runSource(src session.Source, rules []*Rule, sup *Suppressions) ([]gotFinding, error) {
+func runSource(src readers.Source, rules []*Rule, sup *Suppressions) ([]gotFinding, error) {
+	return runSourceWith(src, rules, sup, readers.Options{})
+}
+
+// runSourceWith is runSource reading with options o.
+func runSourceWith(src readers.Source, rules []*Rule, sup *Suppressions, o readers.Options) ([]gotFinding, error) {
 	gate, err := ParseGate(DefaultGate, rules)
 	if err != nil {
 		return nil, err
 	}
-	cfg := Config{Rules: rules, Catalogue: rules, Gate: gate, Suppressions: sup}
+	cfg := Config{Rules: rules, Catalogue: rules, Gate: gate, Suppressions: sup, Reading: o}
 	defer fixtureBaselines(src.Name, &cfg)() // drift_test.go
-	res, err := Run([]session.Source{src}, cfg)
+	res, err := Run([]readers.Source{src}, cfg)
 	if err != nil {
 		return nil, err
 	}

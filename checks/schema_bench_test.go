@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpcheck/mcpcheck/internal/toolschema"
-	"github.com/mcpcheck/mcpcheck/session"
+	"github.com/mcpcheck/mcpcheck/readers"
 )
 
 // schemaTools are the tools of the generated schema capture: input and
@@ -123,11 +123,11 @@ func withoutRules(ids ...string) []*Rule {
 }
 
 func checkBytes(tb testing.TB, data []byte, rules []*Rule) *Result {
-	src := session.Source{Name: "schema-bench.jsonl", Open: func() (io.ReadCloser, error) {
+	src := readers.Source{Name: "schema-bench.jsonl", Open: func() (io.ReadCloser, error) {
 		return io.NopCloser(bytes.NewReader(data)), nil
 	}}
 	gate, _ := ParseGate(DefaultGate, All())
-	res, err := Run([]session.Source{src}, Config{Rules: rules, Gate: gate})
+	res, err := Run([]readers.Source{src}, Config{Rules: rules, Gate: gate})
 	if err != nil {
 		tb.Fatal(err)
 	}

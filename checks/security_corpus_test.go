@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpcheck/mcpcheck/internal/poisoning"
 	"github.com/mcpcheck/mcpcheck/internal/secrets"
 	"github.com/mcpcheck/mcpcheck/internal/sharedtest"
 )
@@ -98,8 +99,8 @@ func TestSecurityMaliciousCorpus(t *testing.T) {
 	// The corpus plants every kind each rule knows.
 	kinds := []string{"tag characters spelling", "zero-width characters", "bidirectional controls",
 		"variation selectors", "confusable with tool", "differs only in case from tool"}
-	for _, k := range instructionKinds {
-		kinds = append(kinds, k.label+" ")
+	for _, k := range poisoning.Kinds() {
+		kinds = append(kinds, k+" ")
 	}
 	for _, k := range secrets.Kinds() {
 		kinds = append(kinds, " "+k.String()+" (sha256:")

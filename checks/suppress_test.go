@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpcheck/mcpcheck/session"
+	"github.com/mcpcheck/mcpcheck/readers"
 )
 
 const (
@@ -165,12 +165,12 @@ func suppressRun(t *testing.T, gate string, rules []*Rule, set *Suppressions) *R
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := session.Source{Name: "demo.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }}
+	src := readers.Source{Name: "demo.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }}
 	g, err := ParseGate(gate, All())
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run([]session.Source{src}, Config{Rules: rules, Gate: g, Suppressions: set})
+	res, err := Run([]readers.Source{src}, Config{Rules: rules, Gate: g, Suppressions: set})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ and is not judged.`,
 		if r.Content != nil {
 			what = "whose content is a JSON " + jsonscan.Kind(r.Content) + ", not an array"
 		}
-		p.Report(f, callSubjectStable(c), "%s answered %s with a result %s", f.Direction.Sender(), callName(c), what).
+		p.Report(f, callSubject(c), "%s answered %s with a result %s", f.Direction.Sender(), callName(c), what).
 			Relate(c.File, c.Line, "request sent here")
 	}),
 }

@@ -12,7 +12,7 @@ import (
 
 // A file may interleave any number of sessions, and a session is only known
 // to end at the end of its file, so a file of 200,000 sessions would keep
-// 200,000 sessions' state to the end. The Correlator keeps maxLiveSessions
+// 200,000 sessions' state to the end. The Correlator keeps Limits.MaxLiveSessions
 // of them live; the frames and damage of the later ones wait in a temporary
 // file, one chain of records per session, and each of those sessions is
 // correlated on its own when the file has been read (defer.go). This file
@@ -29,6 +29,7 @@ type sessionSpill struct {
 	read    []byte // reused to read records back
 	enc     []byte // reused to encode a record
 	err     error
+	maxLive int // Limits.MaxLiveSessions, for messages
 }
 
 // scratch is a buffer to encode a record into.
@@ -69,7 +70,7 @@ func (sp *sessionSpill) add(tail int64, kind byte, payload []byte) int64 {
 	if sp.f == nil {
 		f, err := os.CreateTemp("", "mcpcheck-sessions-*")
 		if err != nil {
-			sp.err = fmt.Errorf("sessions past the first %d: %w", maxLiveSessions, err)
+			sp.err = fmt.Errorf("sessions past the first %d: %w", sp.maxLive, err)
 			return 0
 		}
 		// Gone from the directory at once where the system allows it, so
@@ -102,7 +103,7 @@ func (sp *sessionSpill) link(at, next int64) {
 		return
 	}
 	if _, err := sp.f.WriteAt(b[:], at); err != nil && sp.err == nil {
-		sp.err = fmt.Errorf("sessions past the first %d: %w", maxLiveSessions, err)
+		sp.err = fmt.Errorf("sessions past the first %d: %w", sp.maxLive, err)
 	}
 }
 
@@ -111,7 +112,7 @@ func (sp *sessionSpill) flush() {
 		return
 	}
 	if _, err := sp.f.WriteAt(sp.buf, sp.flushed); err != nil {
-		sp.err = fmt.Errorf("sessions past the first %d: %w", maxLiveSessions, err)
+		sp.err = fmt.Errorf("sessions past the first %d: %w", sp.maxLive, err)
 		return
 	}
 	sp.flushed += int64(len(sp.buf))
@@ -134,13 +135,13 @@ func (sp *sessionSpill) record(off int64) (kind byte, payload []byte, next int64
 	n, err := sp.f.ReadAt(sp.read[:cap(sp.read)][:min(int64(cap(sp.read)), sp.flushed-off)], off)
 	head := sp.read[:n]
 	if n < spillRecordHead+1 {
-		return 0, nil, 0, fmt.Errorf("sessions past the first %d: reading back: %v", maxLiveSessions, errors.Join(err, errors.New("short record")))
+		return 0, nil, 0, fmt.Errorf("sessions past the first %d: reading back: %v", sp.maxLive, errors.Join(err, errors.New("short record")))
 	}
 	next = int64(binary.LittleEndian.Uint64(head))
 	kind = head[8]
 	size, w := binary.Uvarint(head[spillRecordHead:])
 	if w <= 0 || size > uint64(sp.flushed) {
-		return 0, nil, 0, fmt.Errorf("sessions past the first %d: reading back: a damaged record", maxLiveSessions)
+		return 0, nil, 0, fmt.Errorf("sessions past the first %d: reading back: a damaged record", sp.maxLive)
 	}
 	start := int64(spillRecordHead + w)
 	end := start + int64(size)
@@ -152,7 +153,7 @@ func (sp *sessionSpill) record(off int64) (kind byte, payload []byte, next int64
 	}
 	payload = sp.read[:size]
 	if _, err := sp.f.ReadAt(payload, off+start); err != nil {
-		return 0, nil, 0, fmt.Errorf("sessions past the first %d: reading back: %w", maxLiveSessions, err)
+		return 0, nil, 0, fmt.Errorf("sessions past the first %d: reading back: %w", sp.maxLive, err)
 	}
 	return kind, payload, next, nil
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/mcpcheck/mcpcheck/baseline"
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/report"
 	"github.com/mcpcheck/mcpcheck/session"
 )
@@ -63,13 +64,19 @@ type rendered struct {
 // data is not a capture.
 func renderAll(t *testing.T, data []byte) (r rendered, ok bool) {
 	t.Helper()
-	src := session.Source{Name: "fuzz.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }}
+	return renderAllWith(t, data, readers.Options{})
+}
+
+// renderAllWith is renderAll reading with options o.
+func renderAllWith(t *testing.T, data []byte, o readers.Options) (r rendered, ok bool) {
+	t.Helper()
+	src := readers.Source{Name: "fuzz.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }}
 	gate, _ := checks.ParseGate(checks.DefaultGate, checks.All())
-	cfg := checks.Config{Rules: checks.All(), Gate: gate}
+	cfg := checks.Config{Rules: checks.All(), Gate: gate, Reading: o}
 	store := baseline.NewMemory() // tool baselines of this run only, on a fixed clock
 	store.Now = func() time.Time { return time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC) }
 	checks.BaselineStore.Set(&cfg, store)
-	res, err := checks.Run([]session.Source{src}, cfg)
+	res, err := checks.Run([]readers.Source{src}, cfg)
 	if err != nil {
 		return r, false
 	}
@@ -123,11 +130,9 @@ func FuzzPipelineUnderPressure(f *testing.F) {
 	seedPipeline(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		easy, ok := renderAll(t, data)
-		restore := []func(){session.SetReadBufferForTesting(16), session.SetLiveSessionsForTesting(1), checks.SetResultBudgetForTesting(0)}
-		hard, hardOK := renderAll(t, data)
-		for _, r := range restore {
-			r()
-		}
+		restore := checks.SetResultBudgetForTesting(0)
+		hard, hardOK := renderAllWith(t, data, readers.Options{ReadBuffer: 16, Limits: session.Limits{MaxLiveSessions: 1}})
+		restore()
 		if ok != hardOK {
 			t.Fatalf("a capture with the normal reader: %v, under pressure: %v", ok, hardOK)
 		}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/internal/atomicfile"
+	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/report"
 	"github.com/mcpcheck/mcpcheck/session"
 )
@@ -56,6 +57,10 @@ type usageError struct{ msg string }
 func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// readOptions is how captures are read: production's defaults (the zero
+// value), smaller in tests that drive the whole command.
+var readOptions readers.Options
 
 // run is the whole command: it returns the exit code and writes nothing to
 // stdout unless the check ran.
@@ -230,7 +235,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		return exitUsage, err
 	}
 	note := func(msg string) { fmt.Fprintf(stderr, "mcpcheck: note: %s\n", msg) }
-	sources, err := session.ResolveNoting(fs.Args(), stdin, getenv, cfg.InputFormat, note)
+	sources, err := readers.ResolveNoting(fs.Args(), stdin, getenv, cfg.InputFormat, note)
 	if err != nil {
 		return exitUsage, err
 	}
@@ -288,9 +293,9 @@ func checkConfig(o *checkOptions, catalogue []*checks.Rule) (checks.Config, erro
 			rules = append(rules, r)
 		}
 	}
-	var input session.Format
+	var input readers.Format
 	if name := strings.TrimSpace(o.inputFormat); name != "" {
-		if input = session.Lookup(name); input == nil {
+		if input = readers.Lookup(name); input == nil {
 			return checks.Config{}, usagef("--input-format: unknown format %q; valid: %s", o.inputFormat, strings.Join(formatNames(), ", "))
 		}
 	}
@@ -305,14 +310,14 @@ func checkConfig(o *checkOptions, catalogue []*checks.Rule) (checks.Config, erro
 		return checks.Config{}, usagef("--max-round-trips: %d is not a number of requests; give N >= 1", o.maxRoundTrips)
 	}
 	a.MaxRoundTrips = o.maxRoundTrips
-	return checks.Config{Rules: rules, Catalogue: catalogue, Gate: gate, Assertions: a, InputFormat: input}, nil
+	return checks.Config{Rules: rules, Catalogue: catalogue, Gate: gate, Assertions: a, InputFormat: input, Reading: readOptions}, nil
 }
 
 // formatNames are the capture formats --input-format accepts: the
 // registered ones.
 func formatNames() []string {
 	var names []string
-	for _, f := range session.Formats() {
+	for _, f := range readers.All() {
 		names = append(names, f.Name())
 	}
 	return names
@@ -402,7 +407,7 @@ func stepSummaryWritable(format, path string) error {
 
 // outputsAreNotInputs refuses an --output file that is one of the captures
 // read: the report would replace the capture it is about.
-func outputsAreNotInputs(outs []output, sources []session.Source) error {
+func outputsAreNotInputs(outs []output, sources []readers.Source) error {
 	inputs := map[string]string{}
 	for _, src := range sources {
 		if src.Name != session.StdinName {

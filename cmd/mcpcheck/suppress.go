@@ -15,7 +15,7 @@ import (
 
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/internal/atomicfile"
-	"github.com/mcpcheck/mcpcheck/session"
+	"github.com/mcpcheck/mcpcheck/readers"
 )
 
 // defaultSuppressions is the suppressions file check reads from the source
@@ -191,7 +191,7 @@ func suppressArgs(o *suppressOptions, args []string) ([]string, error) {
 // fillFromCaptures checks the captures and fills each entry from the
 // finding its fingerprint names; a fingerprint that names none is an error.
 func fillFromCaptures(entries []checks.Suppression, captures []string, stdin io.Reader) error {
-	sources, err := session.Resolve(captures, stdin, getenv)
+	sources, err := readers.Resolve(captures, stdin, getenv)
 	if err != nil {
 		return err
 	}
