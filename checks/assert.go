@@ -61,8 +61,10 @@ func (t *assertTracker) frame(f *session.Frame) {
 	if task := f.Task; task != nil && task.Terminal && f.Line == task.Call.EndLine && task.Status != "cancelled" {
 		t.finished(task.Call) // a task's request ends with the task's terminal status
 	}
-	if m := &f.Msg; m.Kind == session.Request && m.Method == "tools/call" && f.Direction == session.ClientToServer && m.Req != nil {
-		t.called1(m.Req.Name, f) // any tools/call counts, even one with an unusable id
+	if m := &f.Msg; m.Kind == session.Request && m.Method == "tools/call" && f.Direction == session.ClientToServer {
+		if call, ok := f.View().CallTool(); ok {
+			t.called1(call.Name, f) // any tools/call counts, even one with an unusable id
+		}
 	}
 	c := f.Call
 	if c == nil || c.Dir != session.ClientToServer {

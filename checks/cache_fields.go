@@ -7,7 +7,6 @@ import (
 
 	"github.com/mcpcheck/mcpcheck/facts"
 	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
-	"github.com/mcpcheck/mcpcheck/mcp"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -69,14 +68,14 @@ type pageScope struct {
 func (c *cacheFields) Frame(p *Pass, f *session.Frame) {
 	switch {
 	case clientRequest(f) && f.Call != nil && cacheableMethods[f.Msg.Method]:
-		if cur, ok := jsonscan.String(mcp.Member(f.Msg.Params, "cursor")); ok {
+		if cur, ok := f.View().Cursor(); ok {
 			if prev, known := c.cursors[f.Msg.Method+"\x00"+cur]; known {
 				c.continues.put(f.Call, prev)
 			}
 		}
 	case serverResult(f):
 		prev, continues := c.continues.take(f.Call)
-		if cacheableMethods[f.Call.Method] && f.Msg.Res != nil && !f.Redacted && !legacyServer(p, f.Revision(p.Session)) {
+		if cacheableMethods[f.Call.Method] && f.View().ResultFields() != nil && !f.Redacted && !legacyServer(p, f.Revision(p.Session)) {
 			c.judge(p, f, prev, continues)
 		}
 	case f.Msg.Kind == session.Response && f.Call != nil:
@@ -86,20 +85,16 @@ func (c *cacheFields) Frame(p *Pass, f *session.Frame) {
 
 func (c *cacheFields) judge(p *Pass, f *session.Frame, prev pageScope, continues bool) {
 	call := f.Call
-	var rtRaw, ttl, scopeRaw, nextRaw []byte
-	_ = jsonscan.EachMember(f.Msg.Result, func(name, v []byte) { // one pass over a result that may be large
+	var ttl, scopeRaw []byte
+	_ = jsonscan.EachMember(f.View().Result(), func(name, v []byte) { // one pass over a result that may be large
 		switch string(name) {
-		case "resultType":
-			rtRaw = v
 		case "ttlMs":
 			ttl = v
 		case "cacheScope":
 			scopeRaw = v
-		case "nextCursor":
-			nextRaw = v
 		}
 	})
-	rt, _ := jsonscan.String(rtRaw)
+	rt, _ := f.View().ResultType()
 	var problems []string
 	if ttl != nil {
 		if why := badTTL(ttl); why != "" {
@@ -133,7 +128,7 @@ func (c *cacheFields) judge(p *Pass, f *session.Frame, prev pageScope, continues
 		p.Report(f, subject, "a page of %s has cacheScope %q, but the page before it in the same listing had %q", call.Method, scope, prev.scope).
 			Relate(call.File, prev.line, "previous page here")
 	}
-	if next, ok := jsonscan.String(nextRaw); ok {
+	if next, ok := f.View().NextCursor(); ok {
 		c.remember(call.Method+"\x00"+next, pageScope{scope: scope, line: f.Line})
 	}
 }

@@ -83,11 +83,12 @@ func (c *cancel) Frame(p *Pass, f *session.Frame) {
 	if m.Kind != session.Notification || m.Method != "notifications/cancelled" {
 		return
 	}
-	if m.Req == nil || len(m.Req.RequestID) == 0 {
+	r := f.View().ParamFields()
+	if r == nil || len(r.RequestID) == 0 {
 		p.Report(f, "notifications/cancelled", "%s sent notifications/cancelled without a requestId, so it cancels nothing", f.Direction.Sender())
 		return
 	}
-	id := session.MakeID(m.Req.RequestID)
+	id := session.MakeID(r.RequestID)
 	if k := id.Kind(); k != session.IDString && k != session.IDInteger {
 		p.Report(f, "notifications/cancelled", "%s sent notifications/cancelled for requestId %s, which is not a string or an integer",
 			f.Direction.Sender(), Quote(id.String(), 40))

@@ -128,7 +128,7 @@ func (c *capability) serverRequest(p *Pass, f *session.Frame, caps mcp.Capabilit
 		return // sampling tools and elicitation modes came with 2025-11-25
 	}
 	capability := mcp.Member(caps.Raw, need)
-	params := f.Msg.Params
+	params := f.View().Params()
 	switch method {
 	case "sampling/createMessage":
 		if (mcp.Member(params, "tools") != nil || mcp.Member(params, "toolChoice") != nil) && mcp.Member(capability, "tools") == nil {

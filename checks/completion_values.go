@@ -23,11 +23,11 @@ that bound, and 2026-07-28 makes it part of the schema.`,
 	New: EachFrame(func(p *Pass, f *session.Frame) {
 		m := &f.Msg
 		c := f.Call
-		if m.Kind != session.Response || c == nil || c.Method != "completion/complete" || m.Res == nil || !judgeable(f) ||
+		if m.Kind != session.Response || c == nil || c.Method != "completion/complete" || f.View().ResultFields() == nil || !judgeable(f) ||
 			(f.Pairing != session.Answered && f.Pairing != session.Late) {
 			return
 		}
-		values := jsonscan.Elements(mcp.Member(mcp.Member(m.Result, "completion"), "values"))
+		values := jsonscan.Elements(mcp.Member(mcp.Member(f.View().Result(), "completion"), "values"))
 		if len(values) > 100 {
 			p.Report(f, "completion/complete values", "%s answered completion/complete with %d values; at most 100 are allowed (hasMore says there are more)",
 				f.Direction.Sender(), len(values)).

@@ -2,8 +2,6 @@ package checks
 
 import (
 	"github.com/mcpcheck/mcpcheck/facts"
-	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
-	"github.com/mcpcheck/mcpcheck/mcp"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -93,7 +91,7 @@ func (r *cursorRule) Frame(p *Pass, f *session.Frame) {
 			r.blind = true
 			return
 		}
-		next, ok := jsonscan.String(mcp.Member(m.Result, "nextCursor"))
+		next, ok := f.View().NextCursor()
 		if !ok {
 			return
 		}
@@ -105,7 +103,7 @@ func (r *cursorRule) request(p *Pass, f *session.Frame) {
 	if f.Redacted {
 		return
 	}
-	cur, ok := jsonscan.String(mcp.Member(f.Msg.Params, "cursor"))
+	cur, ok := f.View().Cursor()
 	if !ok {
 		return
 	}

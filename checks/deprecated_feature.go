@@ -107,7 +107,7 @@ func (d *deprecatedFeature) Frame(p *Pass, f *session.Frame) {
 		if e := m.Error; e != nil {
 			d.errorCode(p, f, e.Code, rev)
 		}
-		if f.Call != nil && (f.Pairing == session.Answered || f.Pairing == session.Late) && m.Res != nil {
+		if f.Call != nil && (f.Pairing == session.Answered || f.Pairing == session.Late) && f.View().ResultFields() != nil {
 			d.result(p, f, rev)
 		}
 	}
@@ -121,11 +121,12 @@ func (d *deprecatedFeature) clientRequest(p *Pass, f *session.Frame, rev string)
 
 // result finds what a 2026-07-28 input_required result asks the client for.
 func (d *deprecatedFeature) result(p *Pass, f *session.Frame, rev string) {
-	if rt, _ := f.Msg.Res.ResultTypeString(); rt != "input_required" {
+	r := f.View().ResultFields()
+	if rt, _ := r.ResultTypeString(); rt != "input_required" {
 		return
 	}
-	for _, key := range slices.Sorted(maps.Keys(f.Msg.Res.InputRequests)) {
-		method, _ := jsonscan.String(mcp.Member(f.Msg.Res.InputRequests[key], "method"))
+	for _, key := range slices.Sorted(maps.Keys(r.InputRequests)) {
+		method, _ := jsonscan.String(mcp.Member(r.InputRequests[key], "method"))
 		if dep, ok := featureOf(method); ok {
 			d.report(p, f, dep, "server asked for "+method+" in the inputRequests of an input_required result", rev)
 		}

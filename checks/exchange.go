@@ -70,7 +70,7 @@ func answerText(f *session.Frame) string {
 	switch {
 	case f.Msg.Error != nil:
 		return fmt.Sprintf("error %d", f.Msg.Error.Code)
-	case f.Msg.Res != nil && f.Msg.Res.IsError:
+	case f.View().ResultFields() != nil && f.View().ResultFields().IsError:
 		return "isError result"
 	case f.Status >= 400:
 		return fmt.Sprintf("HTTP %d", f.Status)

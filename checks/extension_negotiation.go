@@ -100,8 +100,8 @@ func (e *extensionNegotiation) Frame(p *Pass, f *session.Frame) {
 	switch {
 	case f.Call != nil && f.Call.Method == "subscriptions/listen" && (m.Kind == session.Response || f.Pairing == session.Cancelling):
 		delete(e.listens, f.Call.ID.String()) // the stream ended
-	case m.Method == "notifications/cancelled" && f.Direction == session.ServerToClient && m.Req != nil && len(m.Req.RequestID) > 0:
-		delete(e.listens, session.MakeID(m.Req.RequestID).String()) // the server tore a stream down
+	case m.Method == "notifications/cancelled" && f.Direction == session.ServerToClient && f.View().ParamFields() != nil && len(f.View().ParamFields().RequestID) > 0:
+		delete(e.listens, session.MakeID(f.View().ParamFields().RequestID).String()) // the server tore a stream down
 	}
 }
 
@@ -126,7 +126,7 @@ func (e *extensionNegotiation) clientTasks(p *Pass, f *session.Frame) {
 
 // taskHandle reports a result that hands out a task instead of answering.
 func taskHandle(f *session.Frame) bool {
-	r := f.Msg.Res
+	r := f.View().ResultFields()
 	if r == nil || strings.HasPrefix(f.Call.Method, "tasks/") {
 		return false
 	}

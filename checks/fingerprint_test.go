@@ -278,8 +278,9 @@ func TestFindingsNeverPrintSecrets(t *testing.T) {
 	leaky := &Rule{ID: "test-leaky", Doc: testDoc("quotes capture text"), Signal: SignalWarn,
 		New: EachFrame(func(p *Pass, f *session.Frame) {
 			if f.Msg.Kind == session.Request {
-				p.Report(f, "tools/call "+f.Msg.Req.Name, "tool %s failed with %s", f.Msg.Req.Name, f.Raw).
-					Relate(f.File, f.Line, "sent with "+f.Msg.Req.Name)
+				name := f.View().ParamFields().Name
+				p.Report(f, "tools/call "+name, "tool %s failed with %s", name, f.Raw).
+					Relate(f.File, f.Line, "sent with "+name)
 			}
 		})}
 	capture := envelope("1", "c2s", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"`+fakeGitHubToken+`","arguments":{"Authorization":"Bearer Zq8vN3pL0xR7tY2mK5wB9cF4hJ6"}}}`)

@@ -205,8 +205,8 @@ func (h *messageCollector) Frame(s *session.Session, f *session.Frame) {
 	}
 	fm := fixtureMessage{line: f.Line, dir: f.Direction, kind: m.Kind, method: m.Method, isError: m.Error != nil,
 		nullID: m.Kind == session.Response && m.ID.Kind() == session.IDNull, raw: bytes.Clone(raw)}
-	if m.Req != nil && m.Req.Meta.ProtocolVersion != "" {
-		fm.revision = m.Req.Meta.ProtocolVersion
+	if r := f.View().ParamFields(); r != nil && r.Meta.ProtocolVersion != "" {
+		fm.revision = r.Meta.ProtocolVersion
 	} else if m.Kind != session.Response && f.MCPProtocolVersion != "" {
 		fm.revision = f.MCPProtocolVersion
 	}
@@ -227,8 +227,8 @@ func (h *messageCollector) Frame(s *session.Session, f *session.Frame) {
 	// that declared a later one (a dual-era client's fallback).
 	switch {
 	case m.Kind != session.Response:
-	case m.Res != nil && m.Res.ProtocolVersion != "":
-		fm.revision = m.Res.ProtocolVersion
+	case f.View().ResultFields() != nil && f.View().ResultFields().ProtocolVersion != "":
+		fm.revision = f.View().ResultFields().ProtocolVersion
 	case s.Revision != "" && s.Revision < session.ModernRevision:
 		fm.revision = s.Revision
 	}

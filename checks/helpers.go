@@ -163,7 +163,7 @@ func clientRequest(f *session.Frame) bool {
 // (the answer, a late or a duplicate one), whole and decoded.
 func serverResult(f *session.Frame) bool {
 	return f.Direction == session.ServerToClient && f.Msg.Kind == session.Response && f.Call != nil &&
-		f.Msg.Error == nil && f.Msg.Result != nil && !f.Truncated &&
+		f.Msg.Error == nil && f.View().Result() != nil && !f.Truncated &&
 		(f.Pairing == session.Answered || f.Pairing == session.Late || f.Pairing == session.Duplicate)
 }
 
@@ -174,9 +174,10 @@ func httpSession(s *session.Session, f *session.Frame) bool {
 }
 
 // completeResult reports a result that is the method's own: not a 2026-07-28
-// input_required or task answer, nor a 2025-11-25 task handle.
-func completeResult(r *session.ResultFields) bool {
-	if r.Task != nil {
+// input_required or task answer, nor a 2025-11-25 task handle. A result
+// that is not an object (nil) is not judged.
+func completeResult(r *mcp.ResultFields) bool {
+	if r == nil || r.Task != nil {
 		return false
 	}
 	if len(r.ResultType) == 0 {
@@ -338,10 +339,14 @@ type tokenKey struct {
 // requestToken is the progress token a request carries in _meta.
 func requestToken(f *session.Frame) (tokenKey, bool) {
 	m := &f.Msg
-	if m.Kind != session.Request || f.Call == nil || m.Req == nil || len(m.Req.Meta.ProgressToken) == 0 {
+	if m.Kind != session.Request || f.Call == nil {
 		return tokenKey{}, false
 	}
-	return tokenKey{f.Direction, session.MakeID(m.Req.Meta.ProgressToken).String()}, true
+	tok := f.View().Meta().ProgressToken
+	if len(tok) == 0 {
+		return tokenKey{}, false
+	}
+	return tokenKey{f.Direction, session.MakeID(tok).String()}, true
 }
 
 // maxProgressTokens bounds the tokens remembered per session.

@@ -83,7 +83,7 @@ func (r *inputRequired) Frame(p *Pass, f *session.Frame) {
 func (r *inputRequired) judge(p *Pass, f *session.Frame) {
 	c := f.Call
 	caps, known := r.caps.take(c)
-	if rt, _ := f.Msg.Res.ResultTypeString(); rt != "input_required" {
+	if rt, _ := f.View().ResultType(); rt != "input_required" {
 		return
 	}
 	res := mcp.InputRequired.Of(f.View())

@@ -170,7 +170,7 @@ func (l *lifecycle) request(p *Pass, f *session.Frame) {
 func (l *lifecycle) settled(p *Pass, f *session.Frame) {
 	m := &f.Msg
 	switch {
-	case m.Kind == session.Response && m.Error == nil && m.Res != nil && !f.Truncated:
+	case m.Kind == session.Response && m.Error == nil && f.View().ResultFields() != nil && !f.Truncated:
 		l.initOK = true
 		if r, isInit := f.View().InitializeResult(); isInit && r.ProtocolVersion != "" && !f.Redacted {
 			l.unknownVersion(p, f, "the initialize result names protocol version", r.ProtocolVersion)

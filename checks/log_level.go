@@ -42,9 +42,9 @@ func (l *logLevel) Frame(p *Pass, f *session.Frame) {
 	}
 	switch m.Method {
 	case "logging/setLevel", "notifications/message":
-		l.judge(p, f, mcp.Member(m.Params, "level"), "level")
+		l.judge(p, f, mcp.Member(f.View().Params(), "level"), "level")
 	}
-	if m.Kind == session.Request && m.Req != nil && f.Direction == session.ClientToServer {
+	if m.Kind == session.Request && f.Direction == session.ClientToServer && f.View().ParamFields() != nil {
 		if meta := f.View().Meta(); meta.Raw != nil {
 			if v := mcp.Member(meta.Raw, "io.modelcontextprotocol/logLevel"); v != nil {
 				l.judge(p, f, v, "logLevel _meta field")

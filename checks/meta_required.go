@@ -38,7 +38,8 @@ and retries; most SDKs add it in one place for all requests.`,
 		m, subject := requestName(f), methodSubject(f.Msg.Method, callNameOf(f))
 		meta := f.View().Meta().Raw // the _meta object, nil when absent or not an object
 		if meta == nil {
-			if raw := mcp.Member(f.Msg.Params, "_meta"); raw != nil {
+			if pf := f.View().ParamFields(); pf != nil && pf.RawMeta != nil {
+				raw := pf.RawMeta
 				p.Report(f, subject, "%s has a params._meta that is a JSON %s, not an object carrying io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities", m, jsonscan.Kind(raw))
 				return
 			}

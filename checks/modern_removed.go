@@ -71,8 +71,8 @@ drop ping.`,
 // declaresModern reports a request whose own _meta names 2026-07-28 or
 // later.
 func declaresModern(f *session.Frame) bool {
-	r := f.Msg.Req
-	return r != nil && r.Meta.ProtocolVersion != "" && session.NormalizeRevision(r.Meta.ProtocolVersion) >= session.ModernRevision
+	v := f.View().Meta().ProtocolVersion
+	return v != "" && session.NormalizeRevision(v) >= session.ModernRevision
 }
 
 const (

@@ -2,8 +2,6 @@ package checks
 
 import (
 	"github.com/mcpcheck/mcpcheck/facts"
-	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
-	"github.com/mcpcheck/mcpcheck/mcp"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -47,11 +45,11 @@ func (r *outputSchema) Frame(p *Pass, f *session.Frame) {
 		(f.Pairing != session.Answered && f.Pairing != session.Late) || f.Truncated || f.Redacted {
 		return
 	}
-	res := f.Msg.Res
+	res := f.View().ResultFields()
 	if f.Msg.Error != nil || res == nil || res.IsError || res.Task != nil {
 		return
 	}
-	if rt, ok := jsonscan.String(res.ResultType); res.ResultType != nil && (!ok || rt != "complete") {
+	if rt, ok := res.ResultTypeString(); res.ResultType != nil && (!ok || rt != "complete") {
 		return // not the final result (input_required, …)
 	}
 	tool, generation, ok := currentTool(p, c.Name)
@@ -63,7 +61,7 @@ func (r *outputSchema) Frame(p *Pass, f *session.Frame) {
 	if !s.Usable() {
 		return
 	}
-	structured := mcp.Member(f.View().Result(), "structuredContent") // no need to decode the content
+	structured := res.StructuredContent // no need to decode the content
 	if structured == nil {
 		p.Report(f, "tools/call "+c.Name, "the result of tool %s has no structuredContent, but the tool declares an outputSchema", quoteName(c.Name)).
 			Relate(c.File, c.Line, "request sent here")

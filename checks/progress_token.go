@@ -68,7 +68,7 @@ func (r *progressToken) Frame(p *Pass, f *session.Frame) {
 		return
 	}
 	m := &f.Msg
-	if m.Kind == session.Request && m.Req != nil && len(m.Req.Meta.ProgressToken) > 0 {
+	if m.Kind == session.Request && len(f.View().Meta().ProgressToken) > 0 {
 		r.request(p, f)
 		return
 	}
@@ -89,7 +89,7 @@ func (r *progressToken) Frame(p *Pass, f *session.Frame) {
 
 func (r *progressToken) request(p *Pass, f *session.Frame) {
 	m := &f.Msg
-	tok := session.MakeID(m.Req.Meta.ProgressToken)
+	tok := session.MakeID(f.View().Meta().ProgressToken)
 	if k := tok.Kind(); k != session.IDString && k != session.IDInteger {
 		p.Report(f, m.Method+" progressToken", "%s carries the progress token %s, which is not a string or an integer",
 			sent(f), Quote(tok.String(), 40))

@@ -22,19 +22,23 @@ form the prompt's author did not expect.`,
 	},
 	New: EachFrame(func(p *Pass, f *session.Frame) {
 		m := &f.Msg
-		if m.Kind != session.Request || m.Method != "prompts/get" || m.Req == nil || m.Req.Arguments == nil || !judgeable(f) || f.Redacted {
+		if m.Kind != session.Request || m.Method != "prompts/get" || !judgeable(f) || f.Redacted {
 			return
 		}
-		subject := "prompts/get " + m.Req.Name
-		if jsonscan.FirstByte(m.Req.Arguments) != '{' {
+		r := f.View().ParamFields()
+		if r == nil || r.Arguments == nil {
+			return
+		}
+		subject := "prompts/get " + r.Name
+		if jsonscan.FirstByte(r.Arguments) != '{' {
 			p.Report(f, subject, "%s sent prompts/get %s with arguments that are a JSON %s, not an object of strings",
-				f.Direction.Sender(), quoteName(m.Req.Name), jsonscan.Kind(m.Req.Arguments))
+				f.Direction.Sender(), quoteName(r.Name), jsonscan.Kind(r.Arguments))
 			return
 		}
-		_ = jsonscan.EachMember(m.Req.Arguments, func(name, val []byte) {
+		_ = jsonscan.EachMember(r.Arguments, func(name, val []byte) {
 			if jsonscan.FirstByte(val) != '"' {
 				p.Report(f, subject+" "+string(name), "%s sent prompts/get %s with argument %s as a JSON %s; prompt arguments are strings",
-					f.Direction.Sender(), quoteName(m.Req.Name), quoteName(string(name)), jsonscan.Kind(val))
+					f.Direction.Sender(), quoteName(r.Name), quoteName(string(name)), jsonscan.Kind(val))
 			}
 		})
 	}),

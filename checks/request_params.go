@@ -32,12 +32,12 @@ judged by log-level and cancel.`,
 		if (m.Kind != session.Request && m.Kind != session.Notification) || !judgeable(f) || f.Redacted {
 			return
 		}
-		if jsonscan.FirstByte(m.Params) == '[' {
+		if jsonscan.FirstByte(f.View().Params()) == '[' {
 			p.Report(f, m.Method+" params", "%s with params as a JSON array; MCP params are an object of named members", sent(f))
 			return
 		}
 		for _, r := range requiredParams[m.Method] {
-			v := mcp.Member(m.Params, r.name)
+			v := mcp.Member(f.View().Params(), r.name)
 			switch {
 			case v == nil:
 				p.Report(f, m.Method+" params", "%s without %s, which the method requires", sent(f), r.name)

@@ -34,7 +34,7 @@ and leave it out when the result had none.`,
 	Revisions: Revisions{Since: session.ModernRevision},
 	Facts:     []facts.Fact{facts.Operations},
 	New: EachFrame(func(p *Pass, f *session.Frame) {
-		if !clientRequest(f) || f.Call == nil || f.Call.Op == nil || f.Call.Op.First == f.Call || f.Msg.Req == nil {
+		if !clientRequest(f) || f.Call == nil || f.Call.Op == nil || f.Call.Op.First == f.Call || f.View().ParamFields() == nil {
 			return
 		}
 		issued, ok := facts.Operations.Of(p).Issued(f.Call.Op)
@@ -42,7 +42,7 @@ and leave it out when the result had none.`,
 			return
 		}
 		c := f.Call
-		raw := mcp.Member(f.Msg.Params, "requestState")
+		raw := mcp.Member(f.View().Params(), "requestState")
 		sent, isString := jsonscan.String(raw)
 		if raw != nil && isString && redacted(f, sent) {
 			return

@@ -25,12 +25,12 @@ tell which resource an item without a uri belongs to. A multi round-trip
 	New: EachFrame(func(p *Pass, f *session.Frame) {
 		m := &f.Msg
 		c := f.Call
-		if m.Kind != session.Response || c == nil || c.Method != "resources/read" || m.Res == nil || m.Error != nil || !judgeable(f) || f.Redacted ||
-			(f.Pairing != session.Answered && f.Pairing != session.Late) || !completeResult(m.Res) {
+		if m.Kind != session.Response || c == nil || c.Method != "resources/read" || m.Error != nil || !judgeable(f) || f.Redacted ||
+			(f.Pairing != session.Answered && f.Pairing != session.Late) || !completeResult(f.View().ResultFields()) {
 			return
 		}
 		subject := "resources/read " + c.Name
-		contents := mcp.Member(m.Result, "contents")
+		contents := mcp.Member(f.View().Result(), "contents")
 		items := jsonscan.Elements(contents)
 		if items == nil {
 			p.Report(f, subject, "%s answered %s without a contents array", f.Direction.Sender(), callName(c)).

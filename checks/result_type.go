@@ -37,10 +37,11 @@ interim ones); the 2026-07-28 SDKs do so when the result is built through them.`
 		if !serverResult(f) || f.Call.Method == "initialize" || legacyServer(p, f.Revision(p.Session)) {
 			return
 		}
-		if f.Msg.Res == nil {
+		r := f.View().ResultFields()
+		if r == nil {
 			return // not a result object at all: nothing to read a resultType from
 		}
-		rt := f.Msg.Res.ResultType
+		rt := r.ResultType
 		switch {
 		case rt == nil:
 			p.Report(f, methodSubject(f.Call.Method, f.Call.Name), "the result of %s has no resultType", callName(f.Call)).

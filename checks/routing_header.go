@@ -110,10 +110,7 @@ func (r *routingHeader) request(p *Pass, f *session.Frame) {
 			problems = append(problems, "Mcp-Name is missing")
 		}
 	}
-	meta := ""
-	if m.Req != nil {
-		meta = m.Req.Meta.ProtocolVersion
-	}
+	meta := f.View().Meta().ProtocolVersion
 	switch {
 	case f.MCPProtocolVersion != "" && meta != "" && session.NormalizeRevision(f.MCPProtocolVersion) != session.NormalizeRevision(meta) && !redacted(f, f.MCPProtocolVersion):
 		problems = append(problems, "MCP-Protocol-Version is "+Quote(f.MCPProtocolVersion, 40)+", the _meta protocolVersion "+Quote(meta, 40))
@@ -135,7 +132,7 @@ func (r *routingHeader) request(p *Pass, f *session.Frame) {
 // tools/call and prompts/get, params.uri of resources/*; defined is false
 // for a method that has none, or a body without it.
 func routedName(f *session.Frame) (name string, defined bool) {
-	r, method := f.Msg.Req, f.Msg.Method
+	r, method := f.View().ParamFields(), f.Msg.Method
 	switch {
 	case r == nil:
 		return "", false

@@ -71,8 +71,8 @@ func secretLeak(p *Pass, f *session.Frame) {
 		return
 	}
 	m := &f.Msg
-	scanJSON(p, f, "", "", "params", m.Params)
-	scanJSON(p, f, "", "", "result", m.Result)
+	scanJSON(p, f, "", "", "params", f.View().Params())
+	scanJSON(p, f, "", "", "result", f.View().Result())
 	if m.Error != nil {
 		if secrets.Suspect(m.Error.Message) {
 			reportSecrets(p, f, "", "", "error.message", secrets.Find(m.Error.Message), m.Error.Message)
@@ -104,8 +104,8 @@ func secretLeak(p *Pass, f *session.Frame) {
 // and the tool or prompt it is about, never its id. Only a finding asks.
 func secretWhere(f *session.Frame) (what, subject string) {
 	method, name := f.Msg.Method, ""
-	if f.Msg.Req != nil {
-		name = f.Msg.Req.Name
+	if pf := f.View().ParamFields(); pf != nil {
+		name = pf.Name
 	}
 	kind := "request"
 	switch {

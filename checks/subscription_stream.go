@@ -75,8 +75,8 @@ func (s *subscriptionStream) Frame(p *Pass, f *session.Frame) {
 	case m.Kind == session.Notification && m.Method == "notifications/cancelled":
 		if f.Pairing == session.Cancelling && f.Call != nil {
 			delete(s.listens, f.Call.ID.String())
-		} else if m.Req != nil && len(m.Req.RequestID) > 0 && f.Direction == session.ServerToClient {
-			delete(s.listens, session.MakeID(m.Req.RequestID).String()) // the server tore the stream down
+		} else if r := f.View().ParamFields(); r != nil && len(r.RequestID) > 0 && f.Direction == session.ServerToClient {
+			delete(s.listens, session.MakeID(r.RequestID).String()) // the server tore the stream down
 		}
 	case m.Kind == session.Notification && f.Direction == session.ServerToClient && !f.Truncated:
 		s.notification(p, f)
@@ -144,8 +144,8 @@ func (s *subscriptionStream) notification(p *Pass, f *session.Frame) {
 		}
 	case "resourceSubscriptions":
 		uri := ""
-		if f.Msg.Req != nil {
-			uri = f.Msg.Req.URI
+		if r := f.View().ParamFields(); r != nil {
+			uri = r.URI
 		}
 		if uri != "" && !subscribedTo(l.filter.ResourceSubscriptions, uri) {
 			p.Report(f, method+" "+uri, "server sent %s for %s, which the subscription's resourceSubscriptions do not name", method, quoteName(uri)).

@@ -41,7 +41,7 @@ func (t *taskFailed) Frame(p *Pass, f *session.Frame) {
 	c := task.Call
 	how := "ended with status \"failed\""
 	if task.ResultError {
-		how = "completed with an isError result: " + firstText(f.Msg.Res.Content)
+		how = "completed with an isError result: " + firstText(f.View().ResultFields().Content)
 	}
 	// The task id is the server's to choose (often random): the subject
 	// names the call, and the occurrence tells its tasks apart.

@@ -20,7 +20,7 @@ sent, the tool's environment, or the tool.`,
 		Since: "0.1.0",
 	},
 	New: EachFrame(func(p *Pass, f *session.Frame) {
-		r := f.Msg.Res
+		r := f.View().ResultFields()
 		if r == nil || !r.IsError || f.Msg.Error != nil {
 			return
 		}

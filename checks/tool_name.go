@@ -6,8 +6,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpcheck/mcpcheck/facts"
-	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
-	"github.com/mcpcheck/mcpcheck/mcp"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -111,7 +109,7 @@ func (c *pageChain) frame(p *Pass, f *session.Frame, r *toolName) {
 		if len(c.open) >= maxOpenListRequests {
 			clear(c.open) // requests never answered; their pages are judged as strays
 		}
-		cursor, _ := jsonscan.String(mcp.Member(f.View().Params(), "cursor"))
+		cursor, _ := f.View().Cursor()
 		c.open[f.Call] = cursor
 	case f.Msg.Kind == session.Response && f.Call != nil && f.Call.Method == "tools/list" && f.Pairing == session.Answered:
 		cursor, asked := c.open[f.Call]

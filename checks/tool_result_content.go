@@ -25,16 +25,17 @@ and is not judged.`,
 	New: EachFrame(func(p *Pass, f *session.Frame) {
 		m := &f.Msg
 		c := f.Call
-		if m.Kind != session.Response || c == nil || c.Method != "tools/call" || m.Res == nil || m.Error != nil || !judgeable(f) || f.Redacted ||
-			(f.Pairing != session.Answered && f.Pairing != session.Late) || !completeResult(m.Res) {
+		if m.Kind != session.Response || c == nil || c.Method != "tools/call" || m.Error != nil || !judgeable(f) || f.Redacted ||
+			(f.Pairing != session.Answered && f.Pairing != session.Late) {
 			return
 		}
-		if jsonscan.FirstByte(m.Res.Content) == '[' {
+		r := f.View().ResultFields()
+		if !completeResult(r) || jsonscan.FirstByte(r.Content) == '[' {
 			return
 		}
 		what := "without a content array"
-		if m.Res.Content != nil {
-			what = "whose content is a JSON " + jsonscan.Kind(m.Res.Content) + ", not an array"
+		if r.Content != nil {
+			what = "whose content is a JSON " + jsonscan.Kind(r.Content) + ", not an array"
 		}
 		p.Report(f, callSubject(c), "%s answered %s with a result %s", f.Direction.Sender(), callName(c), what).
 			Relate(c.File, c.Line, "request sent here")

@@ -123,7 +123,7 @@ func (t *CatalogueTracker) answer(f *session.Frame) {
 	if !strings.HasSuffix(c.Method, "/list") {
 		return
 	}
-	ok := f.Msg.Kind == session.Response && f.Msg.Error == nil && f.Msg.Result != nil && !f.Truncated && !f.Redacted
+	ok := f.Msg.Kind == session.Response && f.Msg.Error == nil && f.View().Result() != nil && !f.Truncated && !f.Redacted
 	v := f.View()
 	switch c.Method {
 	case "tools/list":

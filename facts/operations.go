@@ -40,10 +40,14 @@ func (t *OperationsTracker) Issued(op *session.Operation) (Issued, bool) {
 
 func (t *OperationsTracker) Frame(f *session.Frame) {
 	c := f.Call
-	if c == nil || c.Op == nil || f.Msg.Kind != session.Response || f.Msg.Res == nil {
+	if c == nil || c.Op == nil || f.Msg.Kind != session.Response {
 		return
 	}
-	op, r := c.Op, f.Msg.Res
+	r := f.View().ResultFields()
+	if r == nil {
+		return
+	}
+	op := c.Op
 	if rt, _ := r.ResultTypeString(); rt != "input_required" {
 		if op.Last == c {
 			t.forget(op) // the operation ended

@@ -69,8 +69,10 @@ func (t *TasksTracker) Frame(f *session.Frame) {
 func (t *TasksTracker) statusOf(f *session.Frame) *session.Task {
 	id := ""
 	switch {
-	case f.Msg.Kind == session.Notification && f.Msg.Req != nil && (f.Msg.Method == "notifications/tasks/status" || f.Msg.Method == "notifications/tasks"):
-		id = f.Msg.Req.TaskID
+	case f.Msg.Kind == session.Notification && (f.Msg.Method == "notifications/tasks/status" || f.Msg.Method == "notifications/tasks"):
+		if p := f.View().ParamFields(); p != nil {
+			id = p.TaskID
+		}
 	case f.Call != nil && f.Call.TaskRef != "" && f.Msg.Kind == session.Response:
 		id = f.Call.TaskRef
 	}

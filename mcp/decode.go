@@ -6,19 +6,9 @@ import "github.com/mcpcheck/mcpcheck/internal/jsonscan"
 // member of the wrong type reads as absent, and the rules that care judge
 // the type themselves.
 
-// member returns the raw value of obj's member called name, or nil.
-func member(obj []byte, name string) []byte {
-	var out []byte
-	if jsonscan.FirstByte(obj) != '{' {
-		return nil
-	}
-	_ = jsonscan.EachMember(obj, func(n, v []byte) {
-		if out == nil && string(n) == name {
-			out = v
-		}
-	})
-	return out
-}
+// member is jsonscan.Member: the one lookup, where the last of a name
+// used twice wins.
+func member(obj []byte, name string) []byte { return jsonscan.Member(obj, name) }
 
 // object returns v when it is a JSON object, else nil.
 func object(v []byte) []byte {
@@ -66,9 +56,7 @@ func decodeImplementation(raw []byte) Implementation {
 func decodeInitializeParams(raw []byte) *InitializeParams {
 	p := &InitializeParams{}
 	_ = jsonscan.EachMember(object(raw), func(name, v []byte) {
-		switch string(name) {
-		case "protocolVersion":
-			p.ProtocolVersion = str(v)
+		switch string(name) { // protocolVersion: ParamFields
 		case "capabilities":
 			p.Capabilities = Capabilities{Raw: object(v)}
 		case "clientInfo":
@@ -81,9 +69,7 @@ func decodeInitializeParams(raw []byte) *InitializeParams {
 func decodeInitializeResult(raw []byte) *InitializeResult {
 	r := &InitializeResult{}
 	_ = jsonscan.EachMember(object(raw), func(name, v []byte) {
-		switch string(name) {
-		case "protocolVersion":
-			r.ProtocolVersion = str(v)
+		switch string(name) { // protocolVersion: ResultFields
 		case "capabilities":
 			r.Capabilities = Capabilities{Raw: object(v)}
 		case "serverInfo":
@@ -128,8 +114,6 @@ func decodeListTools(raw []byte) *ListToolsResult {
 			for _, el := range els {
 				r.Tools = append(r.Tools, decodeTool(el))
 			}
-		case "nextCursor":
-			r.NextCursor, r.HasCursor = cursor(v)
 		}
 	})
 	return r
@@ -183,8 +167,6 @@ func decodeListPrompts(raw []byte) *ListPromptsResult {
 				})
 				r.Prompts = append(r.Prompts, p)
 			}
-		case "nextCursor":
-			r.NextCursor, r.HasCursor = cursor(v)
 		}
 	})
 	return r
@@ -213,41 +195,23 @@ func decodeListResources(raw []byte) *ListResourcesResult {
 				})
 				r.Resources = append(r.Resources, res)
 			}
-		case "nextCursor":
-			r.NextCursor, r.HasCursor = cursor(v)
 		}
 	})
 	return r
 }
 
-func decodeCallTool(raw []byte) CallToolParams {
-	var p CallToolParams
-	_ = jsonscan.EachMember(object(raw), func(name, v []byte) {
-		switch string(name) {
-		case "name":
-			p.Name, p.HasName = jsonscan.Names.String(v) // every call names its tool: interned
-		case "arguments":
-			p.Arguments = v
-		}
-	})
-	return p
-}
-
-func decodeToolResult(raw []byte) *CallToolResult {
-	r := &CallToolResult{}
-	_ = jsonscan.EachMember(object(raw), func(name, v []byte) {
-		switch string(name) {
-		case "content":
-			for _, el := range jsonscan.Elements(v) {
-				r.Content = append(r.Content, decodeContent(el))
-			}
-		case "structuredContent":
-			r.StructuredContent = v
-		case "isError":
-			r.IsError = jsonscan.Bool(v)
-		}
-	})
-	return r
+// toolResult is a tools/call result from its common members (r nil: the
+// result is not an object); only its content is decoded further.
+func toolResult(r *ResultFields) *CallToolResult {
+	out := &CallToolResult{}
+	if r == nil {
+		return out
+	}
+	out.IsError, out.StructuredContent = r.IsError, r.StructuredContent
+	for _, el := range jsonscan.Elements(r.Content) {
+		out.Content = append(out.Content, decodeContent(el))
+	}
+	return out
 }
 
 func decodeContent(raw []byte) ContentBlock {

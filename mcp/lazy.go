@@ -35,5 +35,6 @@ func (v *View) Params() []byte { return v.params }
 func (v *View) Result() []byte { return v.result }
 
 // Member returns the raw value of the member called name of a JSON object,
-// or nil: a building block for views.
+// or nil: a building block for views and rules. It is jsonscan.Member, the
+// one lookup: of a name used twice, the last value wins.
 func Member(obj []byte, name string) []byte { return member(obj, name) }

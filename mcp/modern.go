@@ -23,7 +23,7 @@ type InputRequiredResult struct {
 // InputRequired is the result of a request answered input_required; nil
 // for any other result.
 var InputRequired = &Lazy[*InputRequiredResult]{Decode: func(v *View) *InputRequiredResult {
-	if rt, _ := jsonscan.String(Member(v.Result(), "resultType")); rt != "input_required" {
+	if rt, _ := v.ResultType(); rt != "input_required" {
 		return nil
 	}
 	r := &InputRequiredResult{}
@@ -84,5 +84,8 @@ var ListenFilter = &Lazy[*SubscriptionFilter]{Decode: func(v *View) *Subscriptio
 // notification's _meta: the id of the subscriptions/listen request whose
 // stream carried it. nil when absent.
 func SubscriptionID(v *View) []byte {
-	return Member(Member(v.Params(), "_meta"), "io.modelcontextprotocol/subscriptionId")
+	if p := v.ParamFields(); p != nil {
+		return Member(p.Meta.Raw, "io.modelcontextprotocol/subscriptionId")
+	}
+	return nil
 }

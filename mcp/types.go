@@ -139,7 +139,8 @@ type ListResourcesResult struct {
 	Malformed  bool
 }
 
-// CallToolParams is the params of a tools/call request.
+// CallToolParams is the params of a tools/call request (and the name and
+// arguments of a prompts/get request's).
 type CallToolParams struct {
 	Name      string
 	HasName   bool

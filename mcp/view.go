@@ -1,8 +1,11 @@
-// Package mcp holds typed views of MCP messages: the parts of params and
-// results that rules and facts read (initialize, capabilities, _meta, tool
-// listings, tool calls and their results, …), decoded from a message's raw
-// JSON on first use and cached, so nothing is decoded that no rule asked
-// for and nothing is decoded twice.
+// Package mcp is the one model of an MCP message that correlation, facts
+// and rules read: View. Its common members (ParamFields, ResultFields:
+// _meta, a tool's name and arguments, isError, resultType, …) are decoded
+// by the reader in its single walk of the message and seeded into the
+// view; the parts only some rules read (initialize, capabilities, tool
+// listings, tool results, …) are decoded from the raw JSON on first use
+// and cached, so nothing is decoded that no rule asked for and nothing is
+// decoded twice.
 //
 // A view aliases the bytes it was made from; they belong to the reader and
 // are reused for the next frame. What outlives the frame must be copied
@@ -13,6 +16,8 @@ package mcp
 type View struct {
 	method         string // the request's method (for a response: its call's)
 	params, result []byte
+	p              *ParamFields  // params decoded: seeded by the reader, or on first use; nil unless an object
+	r              *ResultFields // result decoded likewise
 
 	done        uint16 // views decoded so far, by bit
 	meta        Meta   // by value: asked of most requests, it costs no allocation
@@ -22,22 +27,21 @@ type View struct {
 	listTools   *ListToolsResult
 	listPrompts *ListPromptsResult
 	listRes     *ListResourcesResult
-	callTool    CallToolParams // by value: asked of every tools/call, it costs no allocation
-	hasCallTool bool
 	toolResult  *CallToolResult
 	lazy        []lazyEntry // views defined elsewhere (Lazy), in the order asked
 }
 
 // The bits of View.done.
 const (
-	doneMeta = 1 << iota
+	doneParams = 1 << iota
+	doneResult
+	doneMeta
 	doneInitParams
 	doneInitResult
 	doneDiscover
 	doneListTools
 	doneListPrompts
 	doneListResources
-	doneCallTool
 	doneToolResult
 )
 
@@ -54,6 +58,42 @@ func (v *View) Reset(method string, params, result []byte) {
 	*v = View{method: method, params: params, result: result}
 }
 
+// Seed gives v the common members the reader decoded in its walk of the
+// message (nil: params, or result, is not an object or was not decoded,
+// as the reader decodes only a request's or notification's params and
+// only a response's result), so that v decodes neither again.
+func (v *View) Seed(p *ParamFields, r *ResultFields) {
+	v.p, v.r = p, r
+	v.done |= doneParams | doneResult
+}
+
+// ParamFields are the common members of the params; nil unless params is
+// an object (a seeded view: of a request or notification).
+func (v *View) ParamFields() *ParamFields {
+	v.once(doneParams, func() {
+		if object(v.params) != nil {
+			v.p = new(ParamFields)
+			DecodeParams(v.params, v.p)
+		}
+	})
+	return v.p
+}
+
+// ResultFields are the common members of the result; nil unless result
+// is an object (a seeded view: of a response).
+func (v *View) ResultFields() *ResultFields {
+	v.once(doneResult, func() {
+		if object(v.result) != nil {
+			v.r = new(ResultFields)
+			DecodeResult(v.result, v.r)
+		}
+	})
+	return v.r
+}
+
+// ResultType is the result's resultType when it is a string.
+func (v *View) ResultType() (string, bool) { return v.ResultFields().ResultTypeString() }
+
 // Method is the method the view was made for.
 func (v *View) Method() string { return v.method }
 
@@ -65,14 +105,15 @@ func (v *View) once(bit uint16, decode func()) {
 	}
 }
 
-// Meta is the _meta of the params (a request or notification) or else of
-// the result.
+// Meta is the _meta of the params (a request or notification: the one the
+// reader decoded, progressToken and protocol version included) or else of
+// the result (a response). Its Raw is nil when there is none.
 func (v *View) Meta() *Meta {
 	v.once(doneMeta, func() {
-		if src := member(v.params, "_meta"); src != nil {
-			v.meta = decodeMeta(src)
-		} else if src := member(v.result, "_meta"); src != nil {
-			v.meta = decodeMeta(src)
+		if p := v.ParamFields(); p != nil && p.RawMeta != nil {
+			v.meta = p.Meta
+		} else if r := v.ResultFields(); r != nil && r.RawMeta != nil {
+			v.meta = decodeMeta(r.RawMeta)
 		}
 	})
 	return &v.meta
@@ -83,6 +124,9 @@ func (v *View) InitializeParams() (*InitializeParams, bool) {
 	v.once(doneInitParams, func() {
 		if v.method == "initialize" && v.params != nil {
 			v.initParams = decodeInitializeParams(v.params)
+			if p := v.ParamFields(); p != nil {
+				v.initParams.ProtocolVersion = p.ProtocolVersion
+			}
 		}
 	})
 	return v.initParams, v.initParams != nil
@@ -93,6 +137,9 @@ func (v *View) InitializeResult() (*InitializeResult, bool) {
 	v.once(doneInitResult, func() {
 		if v.method == "initialize" && v.result != nil {
 			v.initResult = decodeInitializeResult(v.result)
+			if r := v.ResultFields(); r != nil {
+				v.initResult.ProtocolVersion = r.ProtocolVersion
+			}
 		}
 	})
 	return v.initResult, v.initResult != nil
@@ -113,6 +160,7 @@ func (v *View) ListTools() (*ListToolsResult, bool) {
 	v.once(doneListTools, func() {
 		if v.method == "tools/list" && v.result != nil {
 			v.listTools = decodeListTools(v.result)
+			v.listTools.NextCursor, v.listTools.HasCursor = v.NextCursor()
 		}
 	})
 	return v.listTools, v.listTools != nil
@@ -123,6 +171,7 @@ func (v *View) ListPrompts() (*ListPromptsResult, bool) {
 	v.once(doneListPrompts, func() {
 		if v.method == "prompts/list" && v.result != nil {
 			v.listPrompts = decodeListPrompts(v.result)
+			v.listPrompts.NextCursor, v.listPrompts.HasCursor = v.NextCursor()
 		}
 	})
 	return v.listPrompts, v.listPrompts != nil
@@ -133,29 +182,26 @@ func (v *View) ListResources() (*ListResourcesResult, bool) {
 	v.once(doneListResources, func() {
 		if v.method == "resources/list" && v.result != nil {
 			v.listRes = decodeListResources(v.result)
+			v.listRes.NextCursor, v.listRes.HasCursor = v.NextCursor()
 		}
 	})
 	return v.listRes, v.listRes != nil
 }
 
-// CallTool is the params of a tools/call request.
+// CallTool is the params of a tools/call request, when they are an object:
+// the name and arguments the reader decoded.
 func (v *View) CallTool() (*CallToolParams, bool) {
-	v.once(doneCallTool, func() {
-		if v.method == "tools/call" && v.params != nil {
-			v.callTool, v.hasCallTool = decodeCallTool(v.params), true
-		}
-	})
-	if !v.hasCallTool {
-		return nil, false
+	if p := v.ParamFields(); v.method == "tools/call" && p != nil {
+		return &p.CallToolParams, true
 	}
-	return &v.callTool, true
+	return nil, false
 }
 
 // ToolResult is the result of a tools/call request.
 func (v *View) ToolResult() (*CallToolResult, bool) {
 	v.once(doneToolResult, func() {
 		if v.method == "tools/call" && v.result != nil {
-			v.toolResult = decodeToolResult(v.result)
+			v.toolResult = toolResult(v.ResultFields())
 		}
 	})
 	return v.toolResult, v.toolResult != nil
@@ -164,6 +210,17 @@ func (v *View) ToolResult() (*CallToolResult, bool) {
 // HasCursor reports a list request that asks for a later page (a string
 // cursor in its params).
 func (v *View) HasCursor() bool {
-	_, ok := cursor(member(v.params, "cursor"))
+	_, ok := v.Cursor()
 	return ok
+}
+
+// Cursor is the cursor of a list request's params, when it is a string.
+func (v *View) Cursor() (string, bool) { return cursor(member(v.params, "cursor")) }
+
+// NextCursor is the nextCursor of a list result, when it is a string.
+func (v *View) NextCursor() (string, bool) {
+	if r := v.ResultFields(); r != nil {
+		return cursor(r.NextCursor)
+	}
+	return "", false
 }

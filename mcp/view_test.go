@@ -73,3 +73,72 @@ func TestLazyViewsDecodeOnce(t *testing.T) {
 		t.Error("a reset view must decode again")
 	}
 }
+
+// A view seeded with the reader's decode answers from it: none of the
+// common members is decoded from the raw bytes again.
+func TestSeededViewReadsTheReadersDecode(t *testing.T) {
+	params := []byte(`{"name":"read","arguments":{"path":"/a"},"_meta":{"progressToken":7}}`)
+	var p ParamFields
+	DecodeParams(params, &p)
+	p.Name = "seeded" // what the view says comes from the seed, not from params
+	p.Meta.ProtocolVersion = "seeded"
+	v := NewView("tools/call", params, nil)
+	v.Seed(&p, nil)
+	if call, ok := v.CallTool(); !ok || call.Name != "seeded" || string(call.Arguments) != `{"path":"/a"}` {
+		t.Errorf("CallTool %+v %v", call, ok)
+	}
+	if m := v.Meta(); m.ProtocolVersion != "seeded" || string(m.ProgressToken) != "7" {
+		t.Errorf("Meta %+v", m)
+	}
+	if v.ParamFields() != &p || v.ResultFields() != nil {
+		t.Error("the seed is the view's decode")
+	}
+
+	result := []byte(`{"content":[{"type":"text","text":"x"}],"isError":false,"resultType":"complete","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`)
+	var r ResultFields
+	DecodeResult(result, &r)
+	r.IsError = true
+	v = NewView("tools/call", nil, result)
+	v.Seed(nil, &r)
+	if tr, ok := v.ToolResult(); !ok || !tr.IsError || len(tr.Content) != 1 || tr.Content[0].Text != "x" {
+		t.Errorf("ToolResult %+v %v", tr, ok)
+	}
+	if rt, ok := v.ResultType(); !ok || rt != "complete" {
+		t.Errorf("ResultType %q %v", rt, ok)
+	}
+	if v.Meta().ProtocolVersion != "2026-07-28" {
+		t.Error("a response's _meta is its result's")
+	}
+	if _, ok := v.CallTool(); ok {
+		t.Error("a view seeded without params has no tools/call params")
+	}
+}
+
+// An unseeded view decodes the common members itself, as the reader would.
+func TestUnseededViewDecodesTheCommonMembers(t *testing.T) {
+	v := NewView("notifications/cancelled", []byte(`{"requestId":3,"reason":"x"}`), []byte(`{"isError":true}`))
+	if p := v.ParamFields(); p == nil || string(p.RequestID) != "3" {
+		t.Errorf("ParamFields %+v", p)
+	}
+	if r := v.ResultFields(); r == nil || !r.IsError {
+		t.Errorf("ResultFields %+v", r)
+	}
+	if NewView("x", []byte(`[1]`), []byte(`"s"`)).ParamFields() != nil || NewView("x", nil, []byte(`"s"`)).ResultFields() != nil {
+		t.Error("params or a result that is not an object has no fields")
+	}
+}
+
+// Of a member name used twice, every decode keeps the last value.
+func TestDuplicateMembersLastWins(t *testing.T) {
+	v := NewView("tools/call", []byte(`{"name":"a","name":"b","_meta":{"progressToken":1},"_meta":{"progressToken":2}}`),
+		[]byte(`{"isError":false,"isError":true}`))
+	if call, _ := v.CallTool(); call.Name != "b" {
+		t.Errorf("name %q", call.Name)
+	}
+	if m := v.Meta(); string(m.ProgressToken) != "2" {
+		t.Errorf("progressToken %s", m.ProgressToken)
+	}
+	if !v.ResultFields().IsError || string(Member(v.Params(), "name")) != `"b"` {
+		t.Error("isError or Member kept a first value")
+	}
+}

@@ -59,16 +59,16 @@ func TestEnvelopeDecodesItsMessageInPlace(t *testing.T) {
 	}
 }
 
-// describeMessage prints m with what its pointers hold.
+// describeMessage prints m with what its pointers hold (its decoded
+// params and result as its frame's view is seeded with them).
 func describeMessage(m session.Message) string {
-	bare := m
-	bare.Req, bare.Res, bare.Error = nil, nil, nil // compared by what they hold
-	s := fmt.Sprintf("%+v", bare)
-	if m.Req != nil {
-		s += fmt.Sprintf("\nreq %+v", *m.Req)
+	f := session.Frame{Msg: m}
+	s := fmt.Sprintf("%+v", m)
+	if p := f.View().ParamFields(); p != nil {
+		s += fmt.Sprintf("\nreq %+v", *p)
 	}
-	if m.Res != nil {
-		s += fmt.Sprintf("\nres %+v", *m.Res)
+	if r := f.View().ResultFields(); r != nil {
+		s += fmt.Sprintf("\nres %+v", *r)
 	}
 	if m.Error != nil {
 		s += fmt.Sprintf("\nerror %+v", *m.Error)

@@ -189,8 +189,8 @@ func (rd *rpcReader) add(f *session.Frame) {
 				rd.sent[f.Direction], rd.lastID[f.Direction] = true, n
 			}
 		}
-		if m.Req != nil && len(m.Req.Meta.ProgressToken) > 0 {
-			rd.offer(session.MakeID(m.Req.Meta.ProgressToken).String(), f.Direction)
+		if meta := m.ParamsMeta(); meta != nil && len(meta.ProgressToken) > 0 {
+			rd.offer(session.MakeID(meta.ProgressToken).String(), f.Direction)
 		}
 	})
 	rd.label(f)
@@ -217,19 +217,19 @@ func (rd *rpcReader) eachMessage(f *session.Frame, fn func(*session.Message)) {
 // (plain JSON-RPC has no label of its own; the drift baseline is keyed by it).
 func (rd *rpcReader) label(f *session.Frame) {
 	c := f.Call
-	if rd.labelled || c == nil || f.Pairing != session.Answered || f.Direction != session.ServerToClient || f.Msg.Res == nil {
+	if rd.labelled || c == nil || f.Pairing != session.Answered || f.Direction != session.ServerToClient || f.View().ResultFields() == nil {
 		return
 	}
 	var info []byte
 	switch c.Method {
 	case "initialize":
-		info = member(f.Msg.Result, "serverInfo")
+		info = jsonscan.Member(f.Msg.Result, "serverInfo")
 	case "server/discover":
-		info = member(member(f.Msg.Result, "_meta"), "io.modelcontextprotocol/serverInfo")
+		info = jsonscan.Member(jsonscan.Member(f.Msg.Result, "_meta"), "io.modelcontextprotocol/serverInfo")
 	default:
 		return
 	}
-	name, _ := jsonscan.String(member(info, "name"))
+	name, _ := jsonscan.String(jsonscan.Member(info, "name"))
 	if s := rd.session(); s != nil && name != "" {
 		s.Label, rd.labelled = name, true
 	}

@@ -301,7 +301,7 @@ func TestColumnZeroBraces(t *testing.T) {
 	t.Parallel()
 	unindented := "{\n\"session_id\": \"s1\",\n\"seq\": 1,\n\"direction\": \"s2c\",\n\"raw\": \n{\n\"jsonrpc\": \"2.0\",\n\"id\": 1,\n\"result\": {\n\"content\": [\n{\n\"type\": \"text\",\n\"text\": \"ok\"\n},\n{\n\"type\": \"text\",\n\"text\": \"two\"\n}\n]\n}\n}\n}\n"
 	rec := readString(t, unindented)
-	if len(rec.damage) != 0 || len(rec.frames) != 1 || rec.frames[0].Msg.Res == nil {
+	if len(rec.damage) != 0 || len(rec.frames) != 1 || rec.frames[0].View().ResultFields() == nil {
 		t.Fatalf("an unindented envelope was cut: damage %+v, %d frames", rec.damage, len(rec.frames))
 	}
 	for _, torn := range []string{

@@ -43,7 +43,7 @@ func TestReusedFrames(t *testing.T) {
 		var b strings.Builder
 		for _, f := range frames {
 			// strings and decoded fields only: Raw aliases the read buffer
-			fmt.Fprintf(&b, "%s:%d:%s:%s:%s:%s:%v\n", f.SessionID, f.Line, f.Direction, f.Msg.Method, f.Msg.ID, f.Pairing, f.Msg.Res != nil)
+			fmt.Fprintf(&b, "%s:%d:%s:%s:%s:%s:%v\n", f.SessionID, f.Line, f.Direction, f.Msg.Method, f.Msg.ID, f.Pairing, f.View().ResultFields() != nil)
 		}
 		return b.String()
 	}

@@ -138,9 +138,11 @@ type Frame struct {
 	store    *msgStore // where Msg's params and result are decoded; the reader's, for a reused frame
 }
 
-// View returns the typed MCP views of the frame's message, decoded on first
-// use and cached. A response is seen through the method of the request it
-// answers. Like the frame's bytes, the views are valid only while the frame
+// View returns the frame's message as rules and facts read it: the one
+// model of it, seeded with the common members the reader decoded (the same
+// correlation read), its other typed views decoded on first use and
+// cached. A response is seen through the method of the request it
+// answers. Like the frame's bytes, the view is valid only while the frame
 // is being handled.
 func (f *Frame) View() *mcp.View {
 	if !f.viewMade {
@@ -149,6 +151,7 @@ func (f *Frame) View() *mcp.View {
 			method = f.Call.Method
 		}
 		f.view.Reset(method, f.Msg.Params, f.Msg.Result)
+		f.view.Seed(f.Msg.req, f.Msg.res)
 		f.viewMade = true
 	}
 	return &f.view

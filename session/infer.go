@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
+	"github.com/mcpcheck/mcpcheck/mcp"
 )
 
 // inferDirection gives a frame whose capture recorded no usable direction
@@ -42,7 +43,7 @@ func (s *Session) directionOf(m *Message, conn string) (Direction, Inference) {
 		if d := methodDirection(m.Method); d != DirUnknown {
 			return d, FromMethod
 		}
-		r := m.Req
+		r := m.req
 		if r == nil {
 			return DirUnknown, NotInferred
 		}
@@ -55,7 +56,7 @@ func (s *Session) directionOf(m *Message, conn string) (Direction, Inference) {
 			}
 		case m.Method == "notifications/tasks/status" || m.Method == "notifications/tasks":
 			id := r.TaskID
-			if t := taskObject(r.Task); t.TaskID != "" {
+			if t := mcp.DecodeTask(r.Task); t.TaskID != "" {
 				id = t.TaskID
 			}
 			if t := s.tasks[id]; t != nil {

@@ -3,10 +3,12 @@ package session
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
 	"math/big"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
+	"github.com/mcpcheck/mcpcheck/mcp"
 )
 
 // Kind classifies a protocol frame's JSON-RPC value.
@@ -46,8 +48,12 @@ type Message struct {
 	Result json.RawMessage
 	Error  *RPCError // nil unless an error member is present
 
-	Req *RequestParams // decoded params of a request or notification whose params is an object
-	Res *ResultFields  // decoded fields of a result that is an object
+	// The common members of params (a request's or notification's, when
+	// an object) and of result (a response's, when an object), decoded in
+	// the reader's walk of the message: correlation reads them here, the
+	// rules through the frame's View, which is seeded with them.
+	req *mcp.ParamFields
+	res *mcp.ResultFields
 }
 
 // Shape is the kind correlation treats the message as.
@@ -65,52 +71,15 @@ type RPCError struct {
 	Data    json.RawMessage `json:"data,omitempty"`
 }
 
-// RequestParams holds the parameter fields correlation and rules read.
-type RequestParams struct {
-	Name string `json:"name"` // tools/call, prompts/get
-	URI  string `json:"uri"`  // resources/*
-	Meta struct {
-		ProtocolVersion string          `json:"io.modelcontextprotocol/protocolVersion"`
-		ProgressToken   json.RawMessage `json:"progressToken"`
-	} `json:"_meta"`
-	ProtocolVersion string                     `json:"protocolVersion"` // initialize
-	RequestID       json.RawMessage            `json:"requestId"`       // notifications/cancelled
-	RequestState    *string                    `json:"requestState"`    // MRTR retry
-	InputResponses  map[string]json.RawMessage `json:"inputResponses"`  // MRTR retry
-	TaskID          string                     `json:"taskId"`          // tasks/*
-	Status          string                     `json:"status"`          // notifications/tasks/status
-	Task            json.RawMessage            `json:"task"`            // task augmentation or a task object
-	Arguments       json.RawMessage            `json:"arguments"`
-}
-
-// ResultFields holds the result fields correlation and rules read.
-type ResultFields struct {
-	IsError         bool                       `json:"isError"`
-	ResultType      json.RawMessage            `json:"resultType"`
-	ProtocolVersion string                     `json:"protocolVersion"` // initialize
-	RequestState    *string                    `json:"requestState"`    // InputRequiredResult
-	InputRequests   map[string]json.RawMessage `json:"inputRequests"`   // InputRequiredResult
-	Task            *TaskFields                `json:"task"`            // CreateTaskResult
-	TaskFields                                 // GetTaskResult carries the task at top level
-	Content         json.RawMessage            `json:"content"`
-}
-
-// TaskFields are the members of a task object that correlation follows.
-type TaskFields struct {
-	TaskID string `json:"taskId"`
-	Status string `json:"status"`
-}
-
-// ResultTypeString returns resultType when it is a JSON string.
-func (r *ResultFields) ResultTypeString() (string, bool) {
-	if r == nil || len(r.ResultType) == 0 || r.ResultType[0] != '"' {
-		return "", false
+// ParamsMeta is the _meta of a request's or notification's params as the
+// reader decoded it, nil when there is none: for the formats that learn
+// from a message outside correlation (plain JSON-RPC's progress tokens).
+// Rules and facts read a frame's View instead.
+func (m *Message) ParamsMeta() *mcp.Meta {
+	if m.req == nil || m.req.RawMeta == nil {
+		return nil
 	}
-	var s string
-	if json.Unmarshal(r.ResultType, &s) != nil {
-		return "", false
-	}
-	return s, true
+	return &m.req.Meta
 }
 
 // wireMessage holds the members of a JSON-RPC object, still raw, so that a
@@ -126,8 +95,8 @@ func decodeMessage(raw json.RawMessage) Message { return decodeMessageIn(raw, ni
 // msgStore is where a reused frame's message keeps its decoded params and
 // result, instead of allocating them for every message.
 type msgStore struct {
-	req RequestParams
-	res ResultFields
+	req mcp.ParamFields
+	res mcp.ResultFields
 	ids *idCache // nil: ids are made without the cache
 }
 
@@ -219,11 +188,14 @@ func (w *wireMessage) message(dup *jsonscan.Duplicate, st *msgStore) (m Message)
 		if w.Params != nil {
 			switch jsonscan.FirstByte(w.Params) {
 			case '{':
-				var p *RequestParams
+				var p *mcp.ParamFields
 				if st != nil {
-					p, st.req = &st.req, RequestParams{}
+					p = &st.req
+				} else {
+					p = new(mcp.ParamFields)
 				}
-				m.Req = decodeParams(w.Params, p) // mistyped fields stay empty; rules judge them
+				mcp.DecodeParams(w.Params, p) // mistyped fields stay empty; rules judge them
+				m.req = p
 			case '[':
 			default:
 				m.Kind, m.Problem = Invalid, "params is a JSON "+jsonscan.Kind(w.Params)+", not an object"
@@ -246,11 +218,14 @@ func (w *wireMessage) message(dup *jsonscan.Duplicate, st *msgStore) (m Message)
 		m.Error = e
 	}
 	if jsonscan.FirstByte(w.Result) == '{' {
-		var r *ResultFields
+		var r *mcp.ResultFields
 		if st != nil {
-			r, st.res = &st.res, ResultFields{}
+			r = &st.res
+		} else {
+			r = new(mcp.ResultFields)
 		}
-		m.Res = decodeResult(w.Result, r)
+		mcp.DecodeResult(w.Result, r)
+		m.res = r
 	}
 	return m
 }
@@ -295,109 +270,6 @@ func shortQuote(s string, max int) string {
 		return quoteJSON(s[:cut]) + "…"
 	}
 	return quoteJSON(s)
-}
-
-// decodeParams decodes into p, or a new RequestParams when p is nil.
-func decodeParams(v []byte, p *RequestParams) *RequestParams {
-	if p == nil {
-		p = new(RequestParams)
-	}
-	_ = jsonscan.EachMember(v, func(name, val []byte) {
-		switch string(name) {
-		case "name":
-			p.Name, _ = jsonscan.Names.String(val)
-		case "uri":
-			p.URI, _ = jsonscan.String(val)
-		case "_meta":
-			_ = jsonscan.EachMember(val, func(name, val []byte) {
-				switch string(name) {
-				case "io.modelcontextprotocol/protocolVersion":
-					p.Meta.ProtocolVersion, _ = jsonscan.String(val)
-				case "progressToken":
-					p.Meta.ProgressToken = val
-				}
-			})
-		case "protocolVersion":
-			p.ProtocolVersion, _ = jsonscan.String(val)
-		case "requestId":
-			p.RequestID = val
-		case "requestState":
-			if s, ok := jsonscan.String(val); ok {
-				p.RequestState = &s
-			}
-		case "inputResponses":
-			p.InputResponses = members(val)
-		case "taskId":
-			p.TaskID, _ = jsonscan.String(val)
-		case "status":
-			p.Status, _ = jsonscan.String(val)
-		case "task":
-			p.Task = val
-		case "arguments":
-			p.Arguments = val
-		}
-	})
-	return p
-}
-
-// decodeResult decodes into r, or a new ResultFields when r is nil.
-func decodeResult(v []byte, r *ResultFields) *ResultFields {
-	if r == nil {
-		r = new(ResultFields)
-	}
-	_ = jsonscan.EachMember(v, func(name, val []byte) {
-		switch string(name) {
-		case "isError":
-			r.IsError = jsonscan.Bool(val)
-		case "resultType":
-			r.ResultType = val
-		case "protocolVersion":
-			r.ProtocolVersion, _ = jsonscan.String(val)
-		case "requestState":
-			if s, ok := jsonscan.String(val); ok {
-				r.RequestState = &s
-			}
-		case "inputRequests":
-			r.InputRequests = members(val)
-		case "task":
-			if jsonscan.FirstByte(val) == '{' {
-				t := taskObject(val)
-				r.Task = &t
-			}
-		case "taskId":
-			r.TaskID, _ = jsonscan.String(val)
-		case "status":
-			r.Status, _ = jsonscan.String(val)
-		case "content":
-			r.Content = val
-		}
-	})
-	return r
-}
-
-// members maps an object's member names to their raw values; nil when val
-// is not an object.
-func members(val []byte) map[string]json.RawMessage {
-	if jsonscan.FirstByte(val) != '{' {
-		return nil
-	}
-	m := map[string]json.RawMessage{}
-	_ = jsonscan.EachMember(val, func(name, v []byte) { m[string(name)] = v })
-	return m
-}
-
-// taskObject reads the members of a task object correlation follows.
-func taskObject(raw []byte) TaskFields {
-	var t TaskFields
-	_ = jsonscan.EachMember(raw, func(name, val []byte) {
-		switch string(name) {
-		case "taskId":
-			t.TaskID, _ = jsonscan.String(val)
-		case "status":
-			t.Status, _ = jsonscan.String(val)
-		}
-	})
-	return t
 }
 
 func decodeError(raw []byte, e *RPCError) bool {

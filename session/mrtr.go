@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/mcpcheck/mcpcheck/mcp"
 )
 
 // holdRetry keeps back a retry that no parked operation explains: the
@@ -65,7 +67,7 @@ func (s *Session) adoptRetry(op *Operation) bool {
 	at := -1
 	if op.requestState != nil {
 		for i, h := range s.retries {
-			if rs := h.f.Msg.Req.RequestState; rs != nil && *rs == *op.requestState {
+			if rs := h.f.Msg.req.RequestState; rs != nil && *rs == *op.requestState {
 				at = i
 				break
 			}
@@ -74,7 +76,7 @@ func (s *Session) adoptRetry(op *Operation) bool {
 	if at < 0 {
 		for i, h := range s.retries {
 			c := h.f.Call
-			if c.Method == op.Last.Method && c.Name == op.Last.Name && sortedKeys(h.f.Msg.Req.InputResponses) == op.inputKeys {
+			if c.Method == op.Last.Method && c.Name == op.Last.Name && sortedKeys(h.f.Msg.req.InputResponses) == op.inputKeys {
 				if at >= 0 {
 					return false // ambiguous: leave both unlinked
 				}
@@ -96,7 +98,7 @@ func (s *Session) adoptRetry(op *Operation) bool {
 // parked operation it continues: the exact requestState first, otherwise the
 // one parked operation of the same method, name and input keys. It reports
 // a retry that no parked operation explains at all.
-func (s *Session) link(c *Call, r *RequestParams) (unexplained bool) {
+func (s *Session) link(c *Call, r *mcp.ParamFields) (unexplained bool) {
 	if r == nil || (r.RequestState == nil && r.InputResponses == nil) {
 		return false
 	}
@@ -138,7 +140,7 @@ func (s *Session) join(op *Operation, c *Call) {
 	c.Op = op
 }
 
-func (s *Session) park(c *Call, r *ResultFields) {
+func (s *Session) park(c *Call, r *mcp.ResultFields) {
 	op := c.Op
 	if op == nil {
 		op = &Operation{First: c, Last: c, Start: c.Start, Requests: 1}

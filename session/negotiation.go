@@ -38,7 +38,7 @@ func (s *Session) holdProbe(f *Frame) bool {
 // requestRevision is the revision a request declares for itself: its _meta
 // protocol version, else its MCP-Protocol-Version header.
 func (f *Frame) requestRevision() string {
-	if r := f.Msg.Req; r != nil && r.Meta.ProtocolVersion != "" {
+	if r := f.Msg.req; r != nil && r.Meta.ProtocolVersion != "" {
 		return NormalizeRevision(r.Meta.ProtocolVersion)
 	}
 	return NormalizeRevision(f.MCPProtocolVersion)

@@ -37,7 +37,7 @@ type trace struct{ events []string }
 
 func (t *trace) Frame(s *session.Session, f *session.Frame) {
 	t.events = append(t.events, fmt.Sprintf("frame %s:%d %s %s id=%s pairing=%s raw=%d bytes, ends %q res=%v",
-		s.ID, f.Line, f.Direction, f.Msg.Kind, f.Msg.ID, f.Pairing, len(f.Raw), tail(f.Raw), f.Msg.Res != nil))
+		s.ID, f.Line, f.Direction, f.Msg.Kind, f.Msg.ID, f.Pairing, len(f.Raw), tail(f.Raw), f.View().ResultFields() != nil))
 }
 func (t *trace) Damage(s *session.Session, d session.Damage) {
 	t.events = append(t.events, fmt.Sprintf("damage %s:%d %s", s.ID, d.Line, d.Reason))

@@ -2,6 +2,7 @@ package session
 
 import (
 	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
+	"github.com/mcpcheck/mcpcheck/mcp"
 	"slices"
 	"sort"
 	"strings"
@@ -237,7 +238,7 @@ func (s *Session) request(f *Frame) {
 		File: f.File, Line: f.Line, Seq: f.Seq, Start: f.Time,
 		Revision: s.Revision, pos: 2 * s.Frames,
 	}
-	if r := m.Req; r != nil {
+	if r := m.req; r != nil {
 		if strings.HasPrefix(m.Method, "resources/") {
 			c.Name = r.URI
 		} else {
@@ -260,8 +261,8 @@ func (s *Session) request(f *Frame) {
 	case "initialize":
 		if f.Direction == ClientToServer {
 			s.initCall = c
-			if m.Req != nil && s.initOffer == "" {
-				s.initOffer = m.Req.ProtocolVersion
+			if m.req != nil && s.initOffer == "" {
+				s.initOffer = m.req.ProtocolVersion
 			}
 		}
 	case "subscriptions/listen":
@@ -269,7 +270,7 @@ func (s *Session) request(f *Frame) {
 	case "server/discover":
 		c.probe = f.Direction == ClientToServer
 	}
-	early := s.link(c, m.Req) && f.Direction == ClientToServer
+	early := s.link(c, m.req) && f.Direction == ClientToServer
 	if s.open == nil {
 		s.open = map[callKey]*Call{}
 	}
@@ -304,10 +305,10 @@ func (s *Session) notification(f *Frame) {
 	m := &f.Msg
 	switch m.Method {
 	case "notifications/cancelled":
-		if m.Req == nil || len(m.Req.RequestID) == 0 {
+		if m.req == nil || len(m.req.RequestID) == 0 {
 			return
 		}
-		c := s.find(f.Direction, MakeID(m.Req.RequestID), f.ConnID, true)
+		c := s.find(f.Direction, MakeID(m.req.RequestID), f.ConnID, true)
 		if c == nil {
 			return
 		}
@@ -322,11 +323,11 @@ func (s *Session) notification(f *Frame) {
 			}
 		}
 	case "notifications/tasks/status", "notifications/tasks":
-		if m.Req == nil {
+		if m.req == nil {
 			return
 		}
-		id, status := m.Req.TaskID, m.Req.Status
-		if t := taskObject(m.Req.Task); t.TaskID != "" {
+		id, status := m.req.TaskID, m.req.Status
+		if t := mcp.DecodeTask(m.req.Task); t.TaskID != "" {
 			id, status = t.TaskID, t.Status
 		}
 		s.taskStatus(f, id, status)
@@ -376,14 +377,14 @@ func (s *Session) answered(f *Frame) bool {
 		c.Op.ServerTime += f.Time.Sub(c.Start)
 	}
 	m := &f.Msg
-	failed := m.Error != nil || (m.Res != nil && m.Res.IsError) || (m.Kind == NoMessage && f.Status >= 400)
+	failed := m.Error != nil || (m.res != nil && m.res.IsError) || (m.Kind == NoMessage && f.Status >= 400)
 	c.State = Completed
 	if failed {
 		c.State = Failed
 	} else if c.Revision != "" && s.initCall == nil {
 		s.declared = c.Revision // a handshake-less (2026-07-28) session's revision
 	}
-	if m.Res != nil {
+	if m.res != nil {
 		s.result(f, c)
 	}
 	return !s.holdProbe(f)
@@ -392,7 +393,7 @@ func (s *Session) answered(f *Frame) bool {
 // result follows what a result starts or ends: the negotiated revision, a
 // parked operation, a task (an isError tasks/result ends its task too).
 func (s *Session) result(f *Frame, c *Call) {
-	r := f.Msg.Res
+	r := f.Msg.res
 	if c == s.initCall && r.ProtocolVersion != "" {
 		s.Revision = NormalizeRevision(r.ProtocolVersion)
 	}

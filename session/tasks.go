@@ -1,9 +1,11 @@
 package session
 
+import "github.com/mcpcheck/mcpcheck/mcp"
+
 // Tasks: a request answered with a task handle stays open until a tasks/*
 // answer or a status notification reports a terminal status.
 
-func (s *Session) startTask(f *Frame, c *Call, t *TaskFields) {
+func (s *Session) startTask(f *Frame, c *Call, t *mcp.TaskRef) {
 	c.State = TaskRunning
 	task := &Task{ID: t.TaskID, Call: c, Status: t.Status}
 	c.Task = task
