@@ -1,4 +1,4 @@
-package checks
+package checks_test
 
 import (
 	"bytes"
@@ -8,6 +8,10 @@ import (
 
 	"github.com/mcpcheck/mcpcheck/session"
 	"github.com/mcpcheck/mcpcheck/session/sessiontest"
+
+	. "github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/engine"
+	"github.com/mcpcheck/mcpcheck/result"
 )
 
 // Reading, correlation and every rule allocate less than once per frame in
@@ -21,17 +25,17 @@ func TestAtMostOneAllocationPerFrame(t *testing.T) {
 		t.Fatal(err)
 	}
 	frames := bytes.Count(data, []byte("\n"))
-	gate, _ := ParseGate(DefaultGate, All())
-	cfg := Config{Rules: All(), Gate: gate}
+	gate, _ := result.ParseGate(DefaultGate, All())
+	cfg := engine.Config{Rules: All(), Gate: gate}
 	src := session.Source{Name: "generated.jsonl", Open: func() (io.ReadCloser, error) {
 		return io.NopCloser(bytes.NewReader(data)), nil
 	}}
-	if _, err := Run([]session.Source{src}, cfg); err != nil { // warm the process-wide tables
+	if _, err := engine.Run([]session.Source{src}, cfg); err != nil { // warm the process-wide tables
 		t.Fatal(err)
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	res, err := Run([]session.Source{src}, cfg)
+	res, err := engine.Run([]session.Source{src}, cfg)
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package checks
+package checks_test
 
 import (
 	"os"
@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/mcpcheck/mcpcheck/session"
+
+	. "github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/engine"
 )
 
 // Every fixture gives the same findings, in the same order, when each of
@@ -43,10 +46,8 @@ func TestFixturesWithDeferredSessions(t *testing.T) {
 			t.Fatalf("%s: %v", path, err)
 		}
 		restoreLive := session.SetLiveSessionsForTesting(1)
-		restoreBudget := SetResultBudgetForTesting(0)
-		deferred, err := runFixture(path, data, rules, sup, 0)
+		deferred, err := runSourceWithin(bytesSource(path, data), rules, sup, engine.SpillEverything)
 		restoreLive()
-		restoreBudget()
 		if err != nil {
 			t.Fatalf("%s: deferred: %v", path, err)
 		}

@@ -1,4 +1,4 @@
-package checks
+package checks_test
 
 import (
 	"bytes"
@@ -18,6 +18,11 @@ import (
 
 	"github.com/mcpcheck/mcpcheck/internal/secrets"
 	"github.com/mcpcheck/mcpcheck/session"
+
+	. "github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/engine"
+	"github.com/mcpcheck/mcpcheck/internal/fingerprint"
+	"github.com/mcpcheck/mcpcheck/result"
 )
 
 // The same traffic recorded twice, at other times, under other session ids,
@@ -196,7 +201,11 @@ func TestFingerprintsOfTwoSessionsOfOneLabel(t *testing.T) {
 	}
 }
 
-func runCaptures(t *testing.T, files map[string][]byte) *Result {
+// foldSubject is the subject the engine gives the finding that stands for
+// a rule's findings past the cap.
+const foldSubject = "more findings"
+
+func runCaptures(t *testing.T, files map[string][]byte) *result.Result {
 	t.Helper()
 	var srcs []session.Source
 	for _, name := range slices.Sorted(maps.Keys(files)) {
@@ -205,15 +214,15 @@ func runCaptures(t *testing.T, files map[string][]byte) *Result {
 			return io.NopCloser(bytes.NewReader(data)), nil
 		}})
 	}
-	gate, _ := ParseGate(DefaultGate, All())
-	res, err := Run(srcs, Config{Rules: All(), Gate: gate})
+	gate, _ := result.ParseGate(DefaultGate, All())
+	res, err := engine.Run(srcs, engine.Config{Rules: All(), Gate: gate})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return res
 }
 
-func sessionPrints(s *SessionResult) []string {
+func sessionPrints(s *result.SessionResult) []string {
 	var out []string
 	for _, f := range s.Findings {
 		out = append(out, f.Fingerprint)
@@ -282,7 +291,7 @@ func TestFindingsNeverPrintSecrets(t *testing.T) {
 			}
 		})}
 	capture := envelope("1", "c2s", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"`+fakeGitHubToken+`","arguments":{"Authorization":"Bearer Zq8vN3pL0xR7tY2mK5wB9cF4hJ6"}}}`)
-	fs := runCapture(t, capture, Config{Rules: []*Rule{leaky}, Assertions: Assertions{ExpectTools: []string{"x"}, ForbidTools: []string{fakeGitHubToken}}})
+	fs := runCapture(t, capture, engine.Config{Rules: []*Rule{leaky}, Assertions: engine.Assertions{ExpectTools: []string{"x"}, ForbidTools: []string{fakeGitHubToken}}})
 	if len(fs) != 1 {
 		t.Fatalf("got %d findings", len(fs))
 	}
@@ -293,7 +302,7 @@ func TestFindingsNeverPrintSecrets(t *testing.T) {
 		}
 	}
 	src := session.Source{Name: "t.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(capture)), nil }}
-	res, err := Run([]session.Source{src}, Config{Rules: []*Rule{leaky}, Assertions: Assertions{ForbidTools: []string{fakeGitHubToken}}})
+	res, err := engine.Run([]session.Source{src}, engine.Config{Rules: []*Rule{leaky}, Assertions: engine.Assertions{ForbidTools: []string{fakeGitHubToken}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,8 +321,8 @@ func TestDamageIsCountedBeyondTheListed(t *testing.T) {
 	capture := `{"session_id":"s1","seq":1,"direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","method":"notifications/initialized"}}` + "\n" +
 		strings.Repeat("Segmentation fault (core dumped)\n", pieces)
 	src := session.Source{Name: "flood.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(capture)), nil }}
-	gate, _ := ParseGate(DefaultGate, All())
-	res, err := Run([]session.Source{src}, Config{Rules: All(), Gate: gate})
+	gate, _ := result.ParseGate(DefaultGate, All())
+	res, err := engine.Run([]session.Source{src}, engine.Config{Rules: All(), Gate: gate})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,7 +335,7 @@ func TestDamageIsCountedBeyondTheListed(t *testing.T) {
 		last.Subject != foldSubject || len(last.Related) != 1 || last.Related[0].Line != pieces+1 {
 		t.Errorf("summary finding %+v", last)
 	}
-	if last.Fingerprint != fingerprint("", 0, "truncated-capture", foldSubject, 0) {
+	if last.Fingerprint != fingerprint.Of("", 0, "truncated-capture", foldSubject, 0) {
 		t.Errorf("summary fingerprint %s", last.Fingerprint)
 	}
 }
@@ -351,8 +360,8 @@ func TestFingerprintForm(t *testing.T) {
 			text += "\x00session " + strconv.Itoa(c.ordinal)
 		}
 		sum := sha256.Sum256([]byte(text))
-		want := hex.EncodeToString(sum[:])[:fingerprintLen]
-		if got := fingerprint(c.label, c.ordinal, c.rule, c.subject, c.occurrence); got != want {
+		want := hex.EncodeToString(sum[:])[:fingerprint.Len]
+		if got := fingerprint.Of(c.label, c.ordinal, c.rule, c.subject, c.occurrence); got != want {
 			t.Errorf("fingerprint of %q = %s, want %s", text, got, want)
 		}
 	}

@@ -1,4 +1,4 @@
-package checks
+package checks_test
 
 // Every rule ships examples in testdata/<rule-id>/: ok-*.jsonl must produce
 // no finding of that rule, bad-*.jsonl at least one. An envelope announces
@@ -44,6 +44,11 @@ import (
 	"time"
 
 	"github.com/mcpcheck/mcpcheck/session"
+
+	. "github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/engine"
+	"github.com/mcpcheck/mcpcheck/result"
+	"github.com/mcpcheck/mcpcheck/suppress"
 )
 
 // tinyBuffer is the read buffer the second run of every fixture uses.
@@ -73,7 +78,7 @@ func TestRuleFixtures(t *testing.T) {
 // panics on purpose.
 func fixtureRules(r *Rule) []*Rule {
 	rules := All()
-	if r == ruleInternalError {
+	if r == RuleInternalError {
 		rules = append(rules, panicOnToolsCall)
 	}
 	return rules
@@ -141,7 +146,7 @@ func checkFixture(t *testing.T, r *Rule, path string, bad bool) {
 
 // fixtureSuppressions reads the suppressions file of the fixture at path,
 // if it has one, with the wants its entries announce.
-func fixtureSuppressions(path string) (*Suppressions, []want, error) {
+func fixtureSuppressions(path string) (*suppress.Suppressions, []want, error) {
 	name := strings.TrimSuffix(path, ".jsonl") + ".suppressions.json"
 	data, err := os.ReadFile(name)
 	if os.IsNotExist(err) {
@@ -157,7 +162,7 @@ func fixtureSuppressions(path string) (*Suppressions, []want, error) {
 	for i := range wants {
 		wants[i].File = name
 	}
-	sup, err := ParseSuppressions(name, stripped)
+	sup, err := suppress.Parse(name, stripped)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -342,7 +347,7 @@ func listFindings(got []gotFinding) string {
 // runFixture checks data with rules and suppressions sup (nil for none),
 // reading it through a buffer of bufSize bytes (0: the reader's own), and
 // returns the findings in order.
-func runFixture(name string, data []byte, rules []*Rule, sup *Suppressions, bufSize int) ([]gotFinding, error) {
+func runFixture(name string, data []byte, rules []*Rule, sup *suppress.Suppressions, bufSize int) ([]gotFinding, error) {
 	if bufSize > 0 {
 		defer session.SetReadBufferForTesting(bufSize)()
 	}
@@ -357,14 +362,19 @@ func bytesSource(name string, data []byte) session.Source {
 
 // runSource checks src with rules and suppressions sup (nil for none) and
 // returns the findings in order.
-func runSource(src session.Source, rules []*Rule, sup *Suppressions) ([]gotFinding, error) {
-	gate, err := ParseGate(DefaultGate, rules)
+func runSource(src session.Source, rules []*Rule, sup *suppress.Suppressions) ([]gotFinding, error) {
+	return runSourceWithin(src, rules, sup, engine.Limits{})
+}
+
+// runSourceWithin is runSource with the engine's memory limits.
+func runSourceWithin(src session.Source, rules []*Rule, sup *suppress.Suppressions, limits engine.Limits) ([]gotFinding, error) {
+	gate, err := result.ParseGate(DefaultGate, rules)
 	if err != nil {
 		return nil, err
 	}
-	cfg := Config{Rules: rules, Catalogue: rules, Gate: gate, Suppressions: sup}
+	cfg := engine.Config{Rules: rules, Catalogue: rules, Gate: gate, Suppressions: sup, Limits: limits}
 	defer fixtureBaselines(src.Name, &cfg)() // drift_test.go
-	res, err := Run([]session.Source{src}, cfg)
+	res, err := engine.Run([]session.Source{src}, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -384,7 +394,7 @@ func runSource(src session.Source, rules []*Rule, sup *Suppressions) ([]gotFindi
 
 // bufferDiff runs data with the reader's buffer and with a tiny one, and
 // describes how the findings differ ("" when they do not).
-func bufferDiff(name string, data []byte, rules []*Rule, sup *Suppressions) (string, error) {
+func bufferDiff(name string, data []byte, rules []*Rule, sup *suppress.Suppressions) (string, error) {
 	normal, err := runFixture(name, data, rules, sup, 0)
 	if err != nil {
 		return "", err

@@ -1,4 +1,4 @@
-package checks
+package checks_test
 
 import (
 	"os"
@@ -8,6 +8,9 @@ import (
 
 	"github.com/mcpcheck/mcpcheck/internal/sharedtest"
 	"github.com/mcpcheck/mcpcheck/session"
+
+	. "github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/suppress"
 )
 
 // pipelineModes are the ways a capture is read with two goroutines: with the
@@ -23,7 +26,7 @@ var pipelineModes = []struct{ mode, buf int }{
 
 // samePipelined checks src sequentially and in every pipeline mode and
 // reports how the findings differ.
-func samePipelined(t *testing.T, src session.Source, rules []*Rule, sup *Suppressions) {
+func samePipelined(t *testing.T, src session.Source, rules []*Rule, sup *suppress.Suppressions) {
 	t.Helper()
 	run := func(mode, buf int) []gotFinding {
 		defer session.SetPipelineForTesting(mode)()

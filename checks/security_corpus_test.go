@@ -1,4 +1,4 @@
-package checks
+package checks_test
 
 import (
 	"fmt"
@@ -10,6 +10,8 @@ import (
 
 	"github.com/mcpcheck/mcpcheck/internal/secrets"
 	"github.com/mcpcheck/mcpcheck/internal/sharedtest"
+
+	. "github.com/mcpcheck/mcpcheck/checks"
 )
 
 // The benign corpus: real captures of published servers and every fixture
@@ -60,7 +62,7 @@ func TestSecurityBenignCorpus(t *testing.T) {
 // is one finding that lists every kind found there.
 func TestSecurityMaliciousCorpus(t *testing.T) {
 	var messages []string
-	for _, rule := range []string{ruleToolPoisoning.ID, ruleSecretLeak.ID} {
+	for _, rule := range []string{RuleToolPoisoning.ID, RuleSecretLeak.ID} {
 		bad, _ := filepath.Glob(filepath.Join("testdata", rule, "bad-*.jsonl"))
 		for _, path := range bad {
 			data, err := os.ReadFile(path)
@@ -98,8 +100,8 @@ func TestSecurityMaliciousCorpus(t *testing.T) {
 	// The corpus plants every kind each rule knows.
 	kinds := []string{"tag characters spelling", "zero-width characters", "bidirectional controls",
 		"variation selectors", "confusable with tool", "differs only in case from tool"}
-	for _, k := range instructionKinds {
-		kinds = append(kinds, k.label+" ")
+	for _, label := range InstructionLabels() {
+		kinds = append(kinds, label+" ")
 	}
 	for _, k := range secrets.Kinds() {
 		kinds = append(kinds, " "+k.String()+" (sha256:")

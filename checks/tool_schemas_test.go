@@ -1,9 +1,11 @@
-package checks
+package checks_test
 
 import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/mcpcheck/mcpcheck/result"
 )
 
 // listingCapture is a 2025-11-25 session that answers each tools/list with
@@ -39,7 +41,7 @@ func listingCapture(pages ...string) []byte {
 const badTools = `{"name":"read file","inputSchema":{"$schema":"http://json-schema.org/draft-07/schema#"}},` +
 	`{"name":"search","inputSchema":{"type":"object","properties":{"q":{"type":"strin"},"mode":{"oneOf":[{"const":"a"},{"const":"b"}]}}}}`
 
-func ruleCountsOf(res *Result) map[string]int {
+func ruleCountsOf(res *result.Result) map[string]int {
 	counts := map[string]int{}
 	for s := range res.AllSessions() {
 		for _, f := range s.Findings {

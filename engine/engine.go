@@ -1,0 +1,342 @@
+// Package engine runs the rules over captures into a result: it opens and
+// reads the inputs, drives each session's rules and facts, folds floods,
+// keeps findings and results off the heap past a budget, applies the
+// suppressions file, evaluates the gate and the assertions, and records
+// tool baselines.
+package engine
+
+import (
+	"errors"
+	"maps"
+	"sort"
+	"strings"
+	"sync/atomic"
+
+	"github.com/mcpcheck/mcpcheck/baseline"
+	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/facts"
+	"github.com/mcpcheck/mcpcheck/internal/fingerprint"
+	"github.com/mcpcheck/mcpcheck/result"
+	"github.com/mcpcheck/mcpcheck/session"
+	"github.com/mcpcheck/mcpcheck/suppress"
+)
+
+// Config is what a check run evaluates.
+type Config struct {
+	Rules      []*checks.Rule // the rules that run (the catalogue minus disabled ones)
+	Catalogue  []*checks.Rule // every rule, for reporters; defaults to checks.All()
+	Gate       result.Gate
+	Assertions Assertions
+
+	// Suppressions accepts findings by fingerprint (spec §5.1); nil for none.
+	Suppressions *suppress.Suppressions
+
+	// InputFormat reads every input as this capture format; nil detects
+	// the format of each (spec §2.2).
+	InputFormat session.Format
+
+	// Found, when set, counts findings as rules make them (the progress
+	// line's "findings so far"; it is read from another goroutine).
+	Found *atomic.Int64
+
+	// Limits are the run's memory budgets; the zero value is the defaults.
+	Limits Limits
+
+	options map[checks.Setting]any // rule options set by Option.Set
+}
+
+// SetOption makes v the value of rule option s for runs of cfg
+// (checks.Option.Set calls it).
+func (cfg *Config) SetOption(s checks.Setting, v any) {
+	if cfg.options == nil {
+		cfg.options = map[checks.Setting]any{}
+	}
+	cfg.options[s] = v
+}
+
+// Limits bound what a run holds in memory; past them it writes to
+// temporary files (spec §2.4). Reports read the same either way.
+type Limits struct {
+	// LiveBytes is roughly how many bytes of encoded findings the open
+	// sessions of a run hold in memory before they write them to the
+	// temporary file; 0 is DefaultLimits', negative spills every one.
+	LiveBytes int
+	// ResultBytes is roughly how many bytes of session results a run holds
+	// in memory before it spills the rest; 0 is DefaultLimits', negative
+	// spills every session. Reading a result back costs microseconds a
+	// finding; holding it costs its bytes twice over until the reports are
+	// written (the collector's headroom), at the run's peak: the end of a
+	// file, where all its sessions end at once.
+	ResultBytes int
+}
+
+// DefaultLimits are the budgets of a run that sets none.
+var DefaultLimits = Limits{LiveBytes: 256 << 10, ResultBytes: 512 << 10}
+
+// SpillEverything are limits that keep nothing in memory: tests use them
+// to see that reports read the same from the temporary files.
+var SpillEverything = Limits{LiveBytes: -1, ResultBytes: -1}
+
+// limit is n, DefaultLimits' def when 0, and 0 when negative.
+func limit(n, def int) int {
+	switch {
+	case n == 0:
+		return def
+	case n < 0:
+		return 0
+	}
+	return n
+}
+
+// Rule ids the engine reports itself.
+const (
+	internalErrorID      = "internal-error"
+	missingFramesID      = "missing-frames"
+	staleSuppressionID   = "stale-suppression"
+	expiredSuppressionID = "expired-suppression"
+)
+
+// Run reads every input once, runs the rules and assertions, and returns the
+// evaluated result. An error means nothing was checked (exit 2): an input
+// could not be opened or read, or is not a capture.
+func Run(inputs []session.Source, cfg Config) (*result.Result, error) {
+	if cfg.Catalogue == nil {
+		cfg.Catalogue = checks.All()
+	}
+	cfg.options = maps.Clone(cfg.options) // the run's own: it may add the memory store
+	if s, _ := cfg.options[checks.BaselineStore].(*baseline.Store); s == nil {
+		// Without a directory, sessions of a label compare with the first
+		// of them in this run, and recording is not news.
+		cfg.SetOption(checks.BaselineStore, baseline.NewMemory())
+	}
+	res := &result.Result{Gate: cfg.Gate, Rules: cfg.Catalogue}
+	fr := &freezer{
+		col:  newCollector(res, limit(cfg.Limits.ResultBytes, DefaultLimits.ResultBytes)),
+		byID: map[string]*checks.Rule{}, sup: newSuppressor(cfg.Suppressions),
+		live: liveSpill{budget: limit(cfg.Limits.LiveBytes, DefaultLimits.LiveBytes)},
+	}
+	for _, r := range cfg.Catalogue {
+		fr.byID[r.ID] = r
+	}
+	defer fr.live.close()
+	for _, in := range inputs {
+		fr.ordinals = map[string]int{} // sessions of each label so far in this file
+		if err := readInput(in, cfg.InputFormat, newDriver(&cfg, fr)); err != nil {
+			res.Close()
+			return nil, err
+		}
+		res.Files = append(res.Files, in.Name)
+	}
+	fr.sup.report(fr.col, &cfg)
+	if err := errors.Join(fr.live.err, res.Err()); err != nil {
+		res.Close()
+		return nil, err
+	}
+	res.Passed = fr.col.failing == 0
+	if !res.Passed {
+		res.ExitCode = 1
+	}
+	return res, nil
+}
+
+// freezer turns each session into its result as the session ends, in the
+// order sessions were first seen: a file of many sessions keeps no rule
+// state or unfrozen findings of the sessions it has finished.
+type freezer struct {
+	col      *collector
+	byID     map[string]*checks.Rule
+	sup      *suppressor
+	ordinals map[string]int // sessions of each label so far in the file being read
+	live     liveSpill      // findings of open sessions past the memory budget
+}
+
+func readInput(in session.Source, format session.Format, h session.Handler) error {
+	rc, err := in.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	return session.ReadAs(in.Name, rc, h, format)
+}
+
+// driver is the session.Handler that feeds rules.
+type driver struct {
+	cfg      *Config
+	fr       *freezer
+	allRevs  []bool       // per rule: it judges every revision
+	ranged   bool         // some rule judges only some revisions
+	factKeys []*facts.Key // the facts the rules declare, and what those require
+
+	internalError *checks.Rule // nil when disabled
+	missingFrames bool         // the rule is enabled
+
+	runs map[*session.Session]*sessionRun
+}
+
+func newDriver(cfg *Config, fr *freezer) *driver {
+	d := &driver{cfg: cfg, fr: fr, runs: map[*session.Session]*sessionRun{}}
+	var declared []*facts.Key
+	for _, r := range cfg.Rules {
+		d.allRevs = append(d.allRevs, r.Revisions == checks.AllRevisions)
+		d.ranged = d.ranged || r.Revisions != checks.AllRevisions
+		for _, f := range r.Facts {
+			declared = append(declared, f.Key())
+		}
+	}
+	d.factKeys = facts.Closure(declared)
+	d.internalError = checks.Lookup(cfg.Rules, internalErrorID)
+	d.missingFrames = checks.Lookup(cfg.Rules, missingFramesID) != nil
+	return d
+}
+
+// run is the state of s, made on its first event.
+func (d *driver) run(s *session.Session) *sessionRun {
+	if sr := d.runs[s]; sr != nil {
+		return sr
+	}
+	sr := &sessionRun{s: s, cfg: d.cfg, asserts: newAssertTracker(&d.cfg.Assertions), internalErrorRule: d.internalError}
+	sr.pass = checks.Pass{Session: s, Reporter: sr}
+	sr.facts = facts.NewSet(s, d.factKeys)
+	sr.checkers = make([]checks.Checker, len(d.cfg.Rules))
+	sr.dead = make([]bool, len(d.cfg.Rules))
+	for i, r := range d.cfg.Rules {
+		sr.start(i, r)
+	}
+	d.runs[s] = sr
+	return sr
+}
+
+func (d *driver) Frame(s *session.Session, f *session.Frame) {
+	sr := d.run(s)
+	if k, v := sr.facts.Frame(f); k != nil {
+		sr.factFailed(k, v, f)
+	}
+	rev := ""
+	if d.ranged {
+		rev = f.Revision(s)
+	}
+	d.frameFrom(sr, f, rev, 0)
+	sr.asserts.frame(f)
+	if len(sr.findings) > 0 {
+		sr.seal(&d.fr.live)
+	}
+}
+
+// frameFrom gives f to the rules from index i on. One deferred recover
+// covers them all (not one per rule and frame, on the hot path): a rule
+// that panics is retired for the session, and the rules after it still
+// see the frame.
+func (d *driver) frameFrom(sr *sessionRun, f *session.Frame, rev string, i int) {
+	defer func() {
+		if v := recover(); v != nil {
+			sr.retire(i, f, v)
+			d.frameFrom(sr, f, rev, i+1)
+		}
+	}()
+	for ; i < len(d.cfg.Rules); i++ {
+		if r := d.cfg.Rules[i]; !sr.dead[i] && (d.allRevs[i] || r.Revisions.Includes(rev)) {
+			sr.checkers[i].Frame(sr.passFor(r), f)
+		}
+	}
+}
+
+func (d *driver) Damage(s *session.Session, dmg session.Damage) {
+	sr := d.run(s)
+	for i := range d.cfg.Rules {
+		if !sr.dead[i] {
+			sr.damage(i, dmg)
+		}
+	}
+	if len(sr.findings) > 0 {
+		sr.seal(&d.fr.live)
+	}
+}
+
+func (d *driver) End(s *session.Session) {
+	sr := d.run(s)
+	sr.resolveBaseline()
+	for i := range d.cfg.Rules {
+		if !sr.dead[i] {
+			sr.end(i)
+		}
+	}
+	delete(d.runs, s) // the session's rule state is no longer needed
+	sr.checkers, sr.facts = nil, nil
+	fr := d.fr
+	ordinal := fr.ordinals[s.Label]
+	fr.ordinals[s.Label]++
+	out := sr.result(sr.loggedFindings(&fr.live), d.cfg.Gate, fr.byID, d.missingFrames, fr.sup, ordinal)
+	fr.sup.placed(out, fr.col.add(out))
+}
+
+// result freezes the session: gating, counts, order and fingerprints.
+func (sr *sessionRun) result(findings []*result.Finding, g result.Gate, byID map[string]*checks.Rule, missingFrames bool, sup *suppressor, ordinal int) *result.SessionResult {
+	s := sr.s
+	folded := sr.foldedFindings()
+	for _, f := range folded {
+		sup.noteFolded(f.Rule)
+	}
+	out := &result.SessionResult{
+		ID: s.ID, Label: s.Label, Ordinal: ordinal, File: s.File, FirstLine: s.FirstLine,
+		Revision: s.Revision, Transport: s.Transport,
+		Frames: s.Frames, MissingFrames: s.MissingFrames,
+		Findings:   append(findings, folded...),
+		Assertions: sr.asserts.results(),
+		Drift:      sr.drift,
+	}
+	sort.SliceStable(out.Findings, func(i, j int) bool {
+		a, b := out.Findings[i], out.Findings[j]
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
+		}
+		return a.Message < b.Message
+	})
+	seen := map[[2]string]int{}
+	for _, f := range out.Findings {
+		f.Label = s.Label
+		k := [2]string{f.Rule, f.Subject}
+		f.Fingerprint = fingerprint.Of(s.Label, ordinal, f.Rule, f.Subject, seen[k])
+		seen[k]++
+		// Suppression is decided per finding, before any folding.
+		f.Suppressed = sup.decide(f, out)
+		r := byID[f.Rule]
+		f.Gated = f.Suppressed == nil && r != nil && g.Selects(r)
+	}
+	if !missingFrames {
+		out.MissingFrames = 0 // a disabled rule is neither reported nor counted
+	}
+	out.Recount()
+	return out
+}
+
+// factFailed retires every rule that reads a fact whose tracker panicked:
+// what they would judge is unknown.
+func (sr *sessionRun) factFailed(k *facts.Key, v any, f *session.Frame) {
+	var retired []string
+	for i, r := range sr.cfg.Rules {
+		for _, k2 := range facts.Closure(factKeys(r)) {
+			if k2 == k && !sr.dead[i] {
+				sr.dead[i] = true
+				retired = append(retired, r.ID)
+			}
+		}
+	}
+	sr.internalError(f, "fact "+k.Name, "fact %s failed: %v; the findings of %s for this session are incomplete", k.Name, v, strings.Join(retired, ", "))
+}
+
+func factKeys(r *checks.Rule) []*facts.Key {
+	keys := make([]*facts.Key, len(r.Facts))
+	for i, f := range r.Facts {
+		keys[i] = f.Key()
+	}
+	return keys
+}
+
+// ReleasesFrames: rules and facts keep no frame and copy the bytes they
+// keep (the platform's rule), so the reader may reuse one frame for every
+// envelope. The fixture harness's tiny-buffer run poisons the reused frame
+// after each envelope and would show a rule or fact that kept it.
+func (*driver) ReleasesFrames() {}
