@@ -36,7 +36,7 @@ func (p *Pass) attachDrift(r *baseline.Report) { p.Reporter.AttachDrift(r) }
 
 // sessionDrift is what tool-drift and baseline both judge: the session's
 // listings against its label's baseline. Each rule computes it at the end
-// of the session; resolving the baseline twice changes nothing.
+// of the session from what the engine resolved (Pass.Reporter.Baseline).
 type sessionDrift struct {
 	report *baseline.Report
 	store  *baseline.Store

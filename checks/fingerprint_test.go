@@ -2,8 +2,6 @@ package checks_test
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -337,32 +335,5 @@ func TestDamageIsCountedBeyondTheListed(t *testing.T) {
 	}
 	if last.Fingerprint != fingerprint.Of("", 0, "truncated-capture", foldSubject, 0) {
 		t.Errorf("summary fingerprint %s", last.Fingerprint)
-	}
-}
-
-// A fingerprint is the first half, in hexadecimal, of the SHA-256 of its
-// fields as released: label, rule, subject and occurrence separated by NUL,
-// then "session N" for a session past the first of its label. Changing the
-// form would unsuppress every accepted finding and reopen every alert.
-func TestFingerprintForm(t *testing.T) {
-	long := strings.Repeat("subject ", 100) // past any fixed buffer
-	for _, c := range []struct {
-		label, rule, subject string
-		ordinal, occurrence  int
-	}{
-		{"dev-server", "tool-error", "tools/call build", 0, 0},
-		{"dev-server", "tool-error", "tools/call build", 3, 17},
-		{"", "invalid-frame", "", 0, 0},
-		{"é\x00label", "progress", long, 1, 123456789},
-	} {
-		text := c.label + "\x00" + c.rule + "\x00" + c.subject + "\x00" + strconv.Itoa(c.occurrence)
-		if c.ordinal > 0 {
-			text += "\x00session " + strconv.Itoa(c.ordinal)
-		}
-		sum := sha256.Sum256([]byte(text))
-		want := hex.EncodeToString(sum[:])[:fingerprint.Len]
-		if got := fingerprint.Of(c.label, c.ordinal, c.rule, c.subject, c.occurrence); got != want {
-			t.Errorf("fingerprint of %q = %s, want %s", text, got, want)
-		}
 	}
 }

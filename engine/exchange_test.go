@@ -10,6 +10,7 @@ import (
 // A finding at the request learns at the end of the session what became
 // of it.
 func TestFindingExchangeFinishedLater(t *testing.T) {
+	t.Parallel()
 	w := &reported{}
 	c := &session.Call{Dir: session.ServerToClient, Method: "sampling/createMessage", ID: session.MakeID([]byte(`"s1"`)), Line: 3,
 		Start: time.Unix(100, 0)}
