@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/mcpcheck/mcpcheck/internal/racedetect"
 	"github.com/mcpcheck/mcpcheck/session"
 	"github.com/mcpcheck/mcpcheck/session/sessiontest"
 
@@ -20,6 +21,7 @@ import (
 // capture whose frames outnumber the per-session set-up a thousandfold; a
 // count, not a timing.
 func TestAtMostOneAllocationPerFrame(t *testing.T) {
+	racedetect.SkipUnderRace(t)
 	data, err := io.ReadAll(sessiontest.Capture(8<<20, 4<<20))
 	if err != nil {
 		t.Fatal(err)

@@ -46,7 +46,7 @@ func TestFixturesWithDeferredSessions(t *testing.T) {
 			t.Fatalf("%s: %v", path, err)
 		}
 		restoreLive := session.SetLiveSessionsForTesting(1)
-		deferred, err := runSourceWithin(bytesSource(path, data), rules, sup, engine.SpillEverything)
+		deferred, err := runSourceWithin(bytesSource(path, data), rules, sup, engine.SpillEverything())
 		restoreLive()
 		if err != nil {
 			t.Fatalf("%s: deferred: %v", path, err)

@@ -59,10 +59,10 @@ func (cfg *Config) SetOption(s checks.Setting, v any) {
 type Limits struct {
 	// LiveBytes is roughly how many bytes of encoded findings the open
 	// sessions of a run hold in memory before they write them to the
-	// temporary file; 0 is DefaultLimits', negative spills every one.
+	// temporary file; 0 is DefaultLiveBytes, negative spills every one.
 	LiveBytes int
 	// ResultBytes is roughly how many bytes of session results a run holds
-	// in memory before it spills the rest; 0 is DefaultLimits', negative
+	// in memory before it spills the rest; 0 is DefaultResultBytes, negative
 	// spills every session. Reading a result back costs microseconds a
 	// finding; holding it costs its bytes twice over until the reports are
 	// written (the collector's headroom), at the run's peak: the end of a
@@ -70,14 +70,17 @@ type Limits struct {
 	ResultBytes int
 }
 
-// DefaultLimits are the budgets of a run that sets none.
-var DefaultLimits = Limits{LiveBytes: 256 << 10, ResultBytes: 512 << 10}
+// The budgets of a run that sets none (Limits' zero fields).
+const (
+	DefaultLiveBytes   = 256 << 10
+	DefaultResultBytes = 512 << 10
+)
 
 // SpillEverything are limits that keep nothing in memory: tests use them
 // to see that reports read the same from the temporary files.
-var SpillEverything = Limits{LiveBytes: -1, ResultBytes: -1}
+func SpillEverything() Limits { return Limits{LiveBytes: -1, ResultBytes: -1} }
 
-// limit is n, DefaultLimits' def when 0, and 0 when negative.
+// limit is n, its default def when 0, and 0 when negative.
 func limit(n, def int) int {
 	switch {
 	case n == 0:
@@ -111,9 +114,9 @@ func Run(inputs []session.Source, cfg Config) (*result.Result, error) {
 	}
 	res := &result.Result{Gate: cfg.Gate, Rules: cfg.Catalogue}
 	fr := &freezer{
-		col:  newCollector(res, limit(cfg.Limits.ResultBytes, DefaultLimits.ResultBytes)),
+		col:  newCollector(res, limit(cfg.Limits.ResultBytes, DefaultResultBytes)),
 		byID: map[string]*checks.Rule{}, sup: newSuppressor(cfg.Suppressions),
-		live: liveSpill{budget: limit(cfg.Limits.LiveBytes, DefaultLimits.LiveBytes)},
+		live: liveSpill{budget: limit(cfg.Limits.LiveBytes, DefaultLiveBytes)},
 	}
 	for _, r := range cfg.Catalogue {
 		fr.byID[r.ID] = r

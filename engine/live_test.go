@@ -345,7 +345,7 @@ func TestLoggedFindingsLetSettledCallsGo(t *testing.T) {
 	t.Parallel()
 	s := &session.Session{ID: "s1", File: "a.jsonl"}
 	sr := &sessionRun{s: s}
-	sp := liveSpill{budget: DefaultLimits.LiveBytes}
+	sp := liveSpill{budget: DefaultLiveBytes}
 	defer sp.close()
 	answered := &session.Call{Method: "tools/call", Name: "build", State: session.Pending}
 	pending := &session.Call{Method: "tools/call", Name: "lint", State: session.Pending}

@@ -126,7 +126,7 @@ func FuzzPipelineUnderPressure(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		easy, ok := renderAll(t, data, engine.Limits{})
 		restore := []func(){session.SetReadBufferForTesting(16), session.SetLiveSessionsForTesting(1)}
-		hard, hardOK := renderAll(t, data, engine.SpillEverything)
+		hard, hardOK := renderAll(t, data, engine.SpillEverything())
 		for _, r := range restore {
 			r()
 		}
