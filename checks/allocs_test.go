@@ -7,11 +7,11 @@ import (
 	"testing"
 
 	"github.com/mcpcheck/mcpcheck/internal/racedetect"
-	"github.com/mcpcheck/mcpcheck/session"
 	"github.com/mcpcheck/mcpcheck/session/sessiontest"
 
 	. "github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/engine"
+	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/result"
 )
 
@@ -29,15 +29,15 @@ func TestAtMostOneAllocationPerFrame(t *testing.T) {
 	frames := bytes.Count(data, []byte("\n"))
 	gate, _ := result.ParseGate(DefaultGate, All())
 	cfg := engine.Config{Rules: All(), Gate: gate}
-	src := session.Source{Name: "generated.jsonl", Open: func() (io.ReadCloser, error) {
+	src := readers.Source{Name: "generated.jsonl", Open: func() (io.ReadCloser, error) {
 		return io.NopCloser(bytes.NewReader(data)), nil
 	}}
-	if _, err := engine.Run([]session.Source{src}, cfg); err != nil { // warm the process-wide tables
+	if _, err := engine.Run([]readers.Source{src}, cfg); err != nil { // warm the process-wide tables
 		t.Fatal(err)
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	res, err := engine.Run([]session.Source{src}, cfg)
+	res, err := engine.Run([]readers.Source{src}, cfg)
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		t.Fatal(err)

@@ -7,10 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpcheck/mcpcheck/session"
-
 	. "github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/engine"
+	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/result"
 )
 
@@ -47,9 +46,9 @@ func assertionCapture() string {
 func runAssertions(t *testing.T, a engine.Assertions) map[string]result.Assertion {
 	t.Helper()
 	capture := assertionCapture()
-	src := session.Source{Name: "ops.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(capture)), nil }}
+	src := readers.Source{Name: "ops.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(capture)), nil }}
 	gate, _ := result.ParseGate("none", All())
-	res, err := engine.Run([]session.Source{src}, engine.Config{Rules: All(), Gate: gate, Assertions: a})
+	res, err := engine.Run([]readers.Source{src}, engine.Config{Rules: All(), Gate: gate, Assertions: a})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,9 +146,9 @@ func TestRacedChainCountsAsInOrder(t *testing.T) {
 	raced := []row{hops[0], hops[2], hops[1], hops[4], hops[3], hops[5]}
 	a := engine.Assertions{MaxRoundTrips: 2, MaxDuration: dur(500 * time.Millisecond), MaxServerDuration: dur(100 * time.Millisecond)}
 	results := func(c string) []result.Assertion {
-		src := session.Source{Name: "ops.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(c)), nil }}
+		src := readers.Source{Name: "ops.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(c)), nil }}
 		gate, _ := result.ParseGate("none", All())
-		res, err := engine.Run([]session.Source{src}, engine.Config{Rules: All(), Gate: gate, Assertions: a})
+		res, err := engine.Run([]readers.Source{src}, engine.Config{Rules: All(), Gate: gate, Assertions: a})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpcheck/mcpcheck/session"
+	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/session/sessiontest"
 
 	. "github.com/mcpcheck/mcpcheck/checks"
@@ -58,10 +58,10 @@ func benchmarkRules(b *testing.B, rules []*Rule) {
 	runtime.ReadMemStats(&before)
 	startCPU := cpuTime()
 	for b.Loop() {
-		src := session.Source{Name: "generated.jsonl", Open: func() (io.ReadCloser, error) {
+		src := readers.Source{Name: "generated.jsonl", Open: func() (io.ReadCloser, error) {
 			return io.NopCloser(bytes.NewReader(data)), nil
 		}}
-		res, err := engine.Run([]session.Source{src}, cfg)
+		res, err := engine.Run([]readers.Source{src}, cfg)
 		if err != nil {
 			b.Fatal(err)
 		}

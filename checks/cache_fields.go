@@ -166,15 +166,3 @@ func badTTL(v []byte) string {
 	}
 	return ""
 }
-
-// shortJSON renders a small JSON value for a message: a string quoted, a
-// number, boolean or null as written, anything else by its kind.
-func shortJSON(v []byte) string {
-	if s, ok := jsonscan.String(v); ok {
-		return Quote(s, 40)
-	}
-	if t := strings.TrimSpace(string(v)); len(t) <= 40 && strings.IndexAny(t, "{[\"") < 0 && t != "" {
-		return t // a number, true, false or null
-	}
-	return "a JSON " + jsonscan.Kind(v)
-}

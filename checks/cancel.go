@@ -1,6 +1,9 @@
 package checks
 
 import (
+	"slices"
+	"strconv"
+
 	"github.com/mcpcheck/mcpcheck/facts"
 	"github.com/mcpcheck/mcpcheck/session"
 )
@@ -30,7 +33,7 @@ id (7 and "7" are different ids).`,
 		Since: "0.2.0",
 	},
 	Facts: []facts.Fact{facts.Negotiation},
-	New:   func() Checker { return &cancel{} },
+	New:   func() Checker { return &cancel{held: newWindow[heldCancel](maxHeldCancels)} },
 }
 
 // maxHeldCancels bounds the cancellations that wait for their request.
@@ -41,15 +44,15 @@ type cancel struct {
 	loss    lossWatch
 	sent    [2]idSet // the ids each side sent requests with: [0] client, [1] server
 	listens idSet    // ids of the client's subscriptions/listen requests
-	held    []heldCancel
+	held    window[heldCancel]
 }
 
+// heldCancel is a cancellation of an id its sender had not used yet.
 type heldCancel struct {
-	id      session.ID
-	dir     session.Direction
-	at      Location
-	seq     int64
-	expires int64
+	id  session.ID
+	dir session.Direction
+	at  Location
+	seq int64
 }
 
 func sideOf(d session.Direction) int {
@@ -63,7 +66,7 @@ func (c *cancel) Damage(*Pass, session.Damage) { c.loss.damage() }
 
 func (c *cancel) Frame(p *Pass, f *session.Frame) {
 	c.loss.see(f)
-	c.expire(p, false)
+	c.held.expire(p, c.judge)
 	if !judgeable(f) || f.Redacted {
 		return
 	}
@@ -73,13 +76,8 @@ func (c *cancel) Frame(p *Pass, f *session.Frame) {
 		if m.Method == "subscriptions/listen" && f.Direction == session.ClientToServer {
 			c.listens.add(m.ID)
 		}
-		kept := c.held[:0] // the request explains a cancellation recorded before it
-		for _, h := range c.held {
-			if h.dir != f.Direction || h.id != m.ID {
-				kept = append(kept, h)
-			}
-		}
-		c.held = kept
+		// the request explains a cancellation recorded before it
+		c.held.drop(func(h heldCancel) bool { return h.dir == f.Direction && h.id == m.ID })
 		return
 	}
 	if m.Kind != session.Notification || m.Method != "notifications/cancelled" {
@@ -107,21 +105,7 @@ func (c *cancel) Frame(p *Pass, f *session.Frame) {
 	if f.Call != nil || c.sent[sideOf(f.Direction)].has(id) {
 		return // correlation or the sender's own ids know the request
 	}
-	if len(c.held) == maxHeldCancels {
-		c.judge(p, c.held[0])
-		c.held = c.held[1:]
-	}
-	c.held = append(c.held, heldCancel{id: id, dir: f.Direction, at: Location{File: f.File, Line: f.Line}, seq: f.Seq,
-		expires: p.Session.Frames + session.ReorderWindow})
-}
-
-func (c *cancel) expire(p *Pass, all bool) {
-	n := 0
-	for n < len(c.held) && (all || p.Session.Frames > c.held[n].expires) {
-		c.judge(p, c.held[n])
-		n++
-	}
-	c.held = c.held[n:]
+	c.held.hold(p, heldCancel{id: id, dir: f.Direction, at: Location{File: f.File, Line: f.Line}, seq: f.Seq}, c.judge)
 }
 
 func (c *cancel) judge(p *Pass, h heldCancel) {
@@ -131,4 +115,105 @@ func (c *cancel) judge(p *Pass, h heldCancel) {
 	p.ReportAt(h.at, h.seq, "notifications/cancelled", "%s cancelled request %s, which it never sent", h.dir.Sender(), h.id)
 }
 
-func (c *cancel) End(p *Pass) { c.expire(p, true) }
+func (c *cancel) End(p *Pass) { c.held.flush(p, c.judge) }
+
+// idSet is a bounded set of request ids (exact tokens). Past its bound it
+// stops growing and says so: a rule must then not conclude that an id is
+// absent.
+//
+// Most peers number requests with a counter, so integer ids are kept as
+// runs (1 to 100,000 is one run): a session's ids cost almost nothing
+// however many requests it sends, and 256 live sessions may keep a set
+// each. Other ids (strings, 1.0, 1e3) are kept one by one.
+type idSet struct {
+	runs  []idRun // disjoint, sorted, not adjacent
+	other map[string]struct{}
+	full  bool
+}
+
+// idRun is the integer ids lo to hi.
+type idRun struct{ lo, hi int64 }
+
+const (
+	maxIDRuns  = 4096
+	maxIDOther = 4096
+)
+
+func (s *idSet) add(id session.ID) {
+	if n, ok := plainInteger(id.String()); ok {
+		s.addInt(n)
+		return
+	}
+	if s.other == nil {
+		s.other = map[string]struct{}{}
+	}
+	if _, ok := s.other[id.String()]; !ok && len(s.other) >= maxIDOther {
+		s.full = true
+		return
+	}
+	s.other[id.String()] = struct{}{}
+}
+
+func (s *idSet) addInt(n int64) {
+	// the run n falls in or follows (the common case: the last one)
+	i, found := slices.BinarySearchFunc(s.runs, n, func(r idRun, n int64) int {
+		switch {
+		case r.hi < n:
+			return -1
+		case r.lo > n:
+			return 1
+		}
+		return 0
+	})
+	if found {
+		return
+	}
+	joinsBefore := i > 0 && s.runs[i-1].hi == n-1
+	joinsAfter := i < len(s.runs) && s.runs[i].lo == n+1
+	switch {
+	case joinsBefore && joinsAfter:
+		s.runs[i-1].hi = s.runs[i].hi
+		s.runs = slices.Delete(s.runs, i, i+1)
+	case joinsBefore:
+		s.runs[i-1].hi = n
+	case joinsAfter:
+		s.runs[i].lo = n
+	case len(s.runs) >= maxIDRuns:
+		s.full = true
+	default:
+		s.runs = slices.Insert(s.runs, i, idRun{n, n})
+	}
+}
+
+func (s *idSet) has(id session.ID) bool {
+	if n, ok := plainInteger(id.String()); ok {
+		_, found := slices.BinarySearchFunc(s.runs, n, func(r idRun, n int64) int {
+			switch {
+			case r.hi < n:
+				return -1
+			case r.lo > n:
+				return 1
+			}
+			return 0
+		})
+		return found
+	}
+	_, ok := s.other[id.String()]
+	return ok
+}
+
+// plainInteger reads an id token written as a plain decimal integer (no
+// fraction, exponent, plus sign or leading zero), the one spelling for
+// which a number and its token are the same id.
+func plainInteger(tok string) (int64, bool) {
+	if tok == "" || tok == "-0" || (len(tok) > 1 && tok[0] == '0') || (len(tok) > 2 && tok[0] == '-' && tok[1] == '0') {
+		return 0, false
+	}
+	for i, c := range []byte(tok) {
+		if !(c >= '0' && c <= '9' || (i == 0 && c == '-' && len(tok) > 1)) {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(tok, 10, 64)
+	return n, err == nil
+}

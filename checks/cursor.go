@@ -31,7 +31,7 @@ silent when the capture lost frames or the recorder redacted a list result.`,
 		Since: "0.2.0",
 	},
 	Facts: []facts.Fact{facts.Negotiation},
-	New:   func() Checker { return &cursorRule{} },
+	New:   func() Checker { return &cursorRule{held: newWindow[heldCursor](maxHeldCursors)} },
 }
 
 var listOrder = []string{"tools/list", "prompts/list", "resources/list", "resources/templates/list", "tasks/list"}
@@ -48,6 +48,10 @@ func init() {
 // unknown cursors are not judged.
 const maxCursors = 4096
 
+// maxHeldCursors bounds the unknown cursors that wait for the result that
+// issued them.
+const maxHeldCursors = 64
+
 // listKey is one list as one side reads it.
 type listKey struct {
 	dir    session.Direction // who sends the list requests
@@ -60,22 +64,22 @@ type cursorRule struct {
 	blind  bool // a list result was redacted: a cursor it issued is unknown
 	issued map[listKey]map[string]bool
 	full   map[listKey]bool
-	held   []heldCursor
+	held   window[heldCursor]
 }
 
+// heldCursor is a request with a cursor no result had issued yet.
 type heldCursor struct {
-	list    listKey
-	cursor  string
-	at      Location
-	seq     int64
-	expires int64
+	list   listKey
+	cursor string
+	at     Location
+	seq    int64
 }
 
 func (r *cursorRule) Damage(*Pass, session.Damage) { r.loss.damage() }
 
 func (r *cursorRule) Frame(p *Pass, f *session.Frame) {
 	r.loss.see(f)
-	r.expire(p, false)
+	r.held.expire(p, r.judge)
 	m := &f.Msg
 	if !judgeable(f) {
 		return
@@ -113,12 +117,7 @@ func (r *cursorRule) request(p *Pass, f *session.Frame) {
 	if r.issued[list][cur] {
 		return
 	}
-	if len(r.held) == maxHeldCancels {
-		r.judge(p, r.held[0])
-		r.held = r.held[1:]
-	}
-	r.held = append(r.held, heldCursor{list: list, cursor: cur, at: Location{File: f.File, Line: f.Line}, seq: f.Seq,
-		expires: p.Session.Frames + session.ReorderWindow})
+	r.held.hold(p, heldCursor{list: list, cursor: cur, at: Location{File: f.File, Line: f.Line}, seq: f.Seq}, r.judge)
 }
 
 func (r *cursorRule) issue(list listKey, cursor string) {
@@ -135,22 +134,8 @@ func (r *cursorRule) issue(list listKey, cursor string) {
 	} else {
 		set[cursor] = true
 	}
-	kept := r.held[:0] // a result recorded after the request that used its cursor
-	for _, h := range r.held {
-		if h.list != list || h.cursor != cursor {
-			kept = append(kept, h)
-		}
-	}
-	r.held = kept
-}
-
-func (r *cursorRule) expire(p *Pass, all bool) {
-	n := 0
-	for n < len(r.held) && (all || p.Session.Frames > r.held[n].expires) {
-		r.judge(p, r.held[n])
-		n++
-	}
-	r.held = r.held[n:]
+	// a result recorded after the request that used its cursor
+	r.held.drop(func(h heldCursor) bool { return h.list == list && h.cursor == cursor })
 }
 
 func (r *cursorRule) judge(p *Pass, h heldCursor) {
@@ -169,4 +154,4 @@ func (r *cursorRule) judge(p *Pass, h heldCursor) {
 		sender, h.list.method, Quote(h.cursor, 80), h.list.method)
 }
 
-func (r *cursorRule) End(p *Pass) { r.expire(p, true) }
+func (r *cursorRule) End(p *Pass) { r.held.flush(p, r.judge) }

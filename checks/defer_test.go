@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/session"
 
 	. "github.com/mcpcheck/mcpcheck/checks"
@@ -45,9 +46,7 @@ func TestFixturesWithDeferredSessions(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
-		restoreLive := session.SetLiveSessionsForTesting(1)
-		deferred, err := runSourceWithin(bytesSource(path, data), rules, sup, engine.SpillEverything())
-		restoreLive()
+		deferred, err := runSourceWithin(bytesSource(path, data), rules, sup, readers.Options{Limits: session.Limits{MaxLiveSessions: 1}}, engine.SpillEverything())
 		if err != nil {
 			t.Fatalf("%s: deferred: %v", path, err)
 		}

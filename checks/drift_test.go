@@ -10,10 +10,10 @@ import (
 	"testing"
 
 	"github.com/mcpcheck/mcpcheck/baseline"
-	"github.com/mcpcheck/mcpcheck/session"
 
 	. "github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/engine"
+	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/result"
 )
 
@@ -55,10 +55,10 @@ func fixtureBaselines(fixture string, cfg *engine.Config) func() {
 // baseline store (nil: the default).
 func runWith(t *testing.T, store *baseline.Store, gate string, captures ...string) *result.Result {
 	t.Helper()
-	var srcs []session.Source
+	var srcs []readers.Source
 	for i := 0; i < len(captures); i += 2 {
 		data := []byte(captures[i+1])
-		srcs = append(srcs, session.Source{Name: captures[i], Open: func() (io.ReadCloser, error) {
+		srcs = append(srcs, readers.Source{Name: captures[i], Open: func() (io.ReadCloser, error) {
 			return io.NopCloser(bytes.NewReader(data)), nil
 		}})
 	}
@@ -178,8 +178,8 @@ func TestDisabledToolDrift(t *testing.T) {
 	cfg := engine.Config{Rules: rules}
 	BaselineStore.Set(&cfg, baseline.NewStore(dir))
 	data := notesSession("s1", readOnlyNotes)
-	src := session.Source{Name: "a.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(data)), nil }}
-	res, err := engine.Run([]session.Source{src}, cfg)
+	src := readers.Source{Name: "a.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(data)), nil }}
+	res, err := engine.Run([]readers.Source{src}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

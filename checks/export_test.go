@@ -9,13 +9,3 @@ var (
 	RuleSecretLeak    = ruleSecretLeak
 	MCPRevisions      = mcpRevisions
 )
-
-// InstructionLabels are the labels of the instruction kinds tool-poisoning
-// knows, in order.
-func InstructionLabels() []string {
-	out := make([]string, len(instructionKinds))
-	for i, k := range instructionKinds {
-		out[i] = k.label
-	}
-	return out
-}

@@ -46,9 +46,6 @@ request does not list it.`,
 	},
 }
 
-// maxListens bounds the subscriptions a rule follows at once.
-const maxListens = 256
-
 type extensionNegotiation struct {
 	Base
 	requests *callMemo[bool]        // whether each open request's clientCapabilities list the extension

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/mcpcheck/mcpcheck/internal/secrets"
+	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/session"
 
 	. "github.com/mcpcheck/mcpcheck/checks"
@@ -205,10 +206,10 @@ const foldSubject = "more findings"
 
 func runCaptures(t *testing.T, files map[string][]byte) *result.Result {
 	t.Helper()
-	var srcs []session.Source
+	var srcs []readers.Source
 	for _, name := range slices.Sorted(maps.Keys(files)) {
 		data := files[name]
-		srcs = append(srcs, session.Source{Name: name, Open: func() (io.ReadCloser, error) {
+		srcs = append(srcs, readers.Source{Name: name, Open: func() (io.ReadCloser, error) {
 			return io.NopCloser(bytes.NewReader(data)), nil
 		}})
 	}
@@ -299,8 +300,8 @@ func TestFindingsNeverPrintSecrets(t *testing.T) {
 			t.Errorf("not masked: %q", text)
 		}
 	}
-	src := session.Source{Name: "t.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(capture)), nil }}
-	res, err := engine.Run([]session.Source{src}, engine.Config{Rules: []*Rule{leaky}, Assertions: engine.Assertions{ForbidTools: []string{fakeGitHubToken}}})
+	src := readers.Source{Name: "t.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(capture)), nil }}
+	res, err := engine.Run([]readers.Source{src}, engine.Config{Rules: []*Rule{leaky}, Assertions: engine.Assertions{ForbidTools: []string{fakeGitHubToken}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,9 +319,9 @@ func TestDamageIsCountedBeyondTheListed(t *testing.T) {
 	const pieces = MaxFindingsPerRule + 150
 	capture := `{"session_id":"s1","seq":1,"direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","method":"notifications/initialized"}}` + "\n" +
 		strings.Repeat("Segmentation fault (core dumped)\n", pieces)
-	src := session.Source{Name: "flood.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(capture)), nil }}
+	src := readers.Source{Name: "flood.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(capture)), nil }}
 	gate, _ := result.ParseGate(DefaultGate, All())
-	res, err := engine.Run([]session.Source{src}, engine.Config{Rules: All(), Gate: gate})
+	res, err := engine.Run([]readers.Source{src}, engine.Config{Rules: All(), Gate: gate})
 	if err != nil {
 		t.Fatal(err)
 	}

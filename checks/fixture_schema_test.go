@@ -49,6 +49,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcpcheck/mcpcheck/internal/sharedtest"
+	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/session"
 
 	. "github.com/mcpcheck/mcpcheck/checks"
@@ -174,7 +175,7 @@ func (m fixtureMessage) describe() string {
 // returns its messages with the revision each is judged by.
 func fixtureMessages(name string, data []byte) ([]fixtureMessage, error) {
 	h := &messageCollector{sessionRev: map[*session.Session]string{}}
-	if err := session.Read(name, bytes.NewReader(data), h); err != nil {
+	if err := readers.Read(name, bytes.NewReader(data), h, readers.Options{}); err != nil {
 		return nil, err
 	}
 	for i := range h.msgs {

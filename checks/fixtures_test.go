@@ -43,6 +43,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/session"
 
 	. "github.com/mcpcheck/mcpcheck/checks"
@@ -348,33 +349,40 @@ func listFindings(got []gotFinding) string {
 // reading it through a buffer of bufSize bytes (0: the reader's own), and
 // returns the findings in order.
 func runFixture(name string, data []byte, rules []*Rule, sup *suppress.Suppressions, bufSize int) ([]gotFinding, error) {
-	if bufSize > 0 {
-		defer session.SetReadBufferForTesting(bufSize)()
-	}
-	return runSource(bytesSource(name, data), rules, sup)
+	return runFixtureWith(name, data, rules, sup, readers.Options{ReadBuffer: bufSize})
 }
 
-func bytesSource(name string, data []byte) session.Source {
-	return session.Source{Name: name, Open: func() (io.ReadCloser, error) {
+// runFixtureWith is runFixture reading with options o.
+func runFixtureWith(name string, data []byte, rules []*Rule, sup *suppress.Suppressions, o readers.Options) ([]gotFinding, error) {
+	return runSourceWith(bytesSource(name, data), rules, sup, o)
+}
+
+func bytesSource(name string, data []byte) readers.Source {
+	return readers.Source{Name: name, Open: func() (io.ReadCloser, error) {
 		return io.NopCloser(bytes.NewReader(data)), nil
 	}}
 }
 
 // runSource checks src with rules and suppressions sup (nil for none) and
 // returns the findings in order.
-func runSource(src session.Source, rules []*Rule, sup *suppress.Suppressions) ([]gotFinding, error) {
-	return runSourceWithin(src, rules, sup, engine.Limits{})
+func runSource(src readers.Source, rules []*Rule, sup *suppress.Suppressions) ([]gotFinding, error) {
+	return runSourceWith(src, rules, sup, readers.Options{})
 }
 
-// runSourceWithin is runSource with the engine's memory limits.
-func runSourceWithin(src session.Source, rules []*Rule, sup *suppress.Suppressions, limits engine.Limits) ([]gotFinding, error) {
+// runSourceWith is runSource reading with options o.
+func runSourceWith(src readers.Source, rules []*Rule, sup *suppress.Suppressions, o readers.Options) ([]gotFinding, error) {
+	return runSourceWithin(src, rules, sup, o, engine.Limits{})
+}
+
+// runSourceWithin is runSourceWith within the engine's memory limits.
+func runSourceWithin(src readers.Source, rules []*Rule, sup *suppress.Suppressions, o readers.Options, limits engine.Limits) ([]gotFinding, error) {
 	gate, err := result.ParseGate(DefaultGate, rules)
 	if err != nil {
 		return nil, err
 	}
-	cfg := engine.Config{Rules: rules, Catalogue: rules, Gate: gate, Suppressions: sup, Limits: limits}
+	cfg := engine.Config{Rules: rules, Catalogue: rules, Gate: gate, Suppressions: sup, Reading: o, Limits: limits}
 	defer fixtureBaselines(src.Name, &cfg)() // drift_test.go
-	res, err := engine.Run([]session.Source{src}, cfg)
+	res, err := engine.Run([]readers.Source{src}, cfg)
 	if err != nil {
 		return nil, err
 	}

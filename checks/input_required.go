@@ -36,9 +36,6 @@ an error) when the client lacks a capability.`,
 	New:       func() Checker { return &inputRequired{caps: newCallMemo[clientInputCaps](maxRememberedCalls)} },
 }
 
-// maxRememberedCalls bounds what a rule remembers of open calls.
-const maxRememberedCalls = 4096
-
 // mrtrMethods are the requests a server may answer input_required.
 var mrtrMethods = map[string]bool{"tools/call": true, "prompts/get": true, "resources/read": true}
 

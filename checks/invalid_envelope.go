@@ -2,7 +2,6 @@ package checks
 
 import (
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
 	"github.com/mcpcheck/mcpcheck/session"
@@ -127,15 +126,4 @@ func sniffedMessage(raw []byte) string {
 		return "the answer to id " + cut(string(id), 40)
 	}
 	return "the message"
-}
-
-// cut shortens capture text to about max bytes, on a rune boundary.
-func cut(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	for max > 0 && !utf8.RuneStart(s[max]) {
-		max--
-	}
-	return s[:max] + "…"
 }

@@ -33,3 +33,19 @@ Strict peers reject a message without it.`,
 		}
 	}),
 }
+
+// describe names a message for messages: `request tools/list (id 3)`.
+func describe(m *session.Message) string {
+	switch m.Kind {
+	case session.Request:
+		return "request " + m.Method + " (id " + m.ID.String() + ")"
+	case session.Notification:
+		return "notification " + m.Method
+	case session.Response:
+		if m.ID.IsZero() {
+			return "response"
+		}
+		return "response to id " + m.ID.String()
+	}
+	return "message"
+}

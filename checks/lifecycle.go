@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/mcpcheck/mcpcheck/session"
@@ -43,7 +44,7 @@ offer and answer only protocol versions the specification defines.`,
 		Good:  `initialize, its result, {"jsonrpc":"2.0","method":"notifications/initialized"}, then {"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
 		Since: "0.2.0",
 	},
-	New: func() Checker { return &lifecycle{} },
+	New: func() Checker { return &lifecycle{suspect: newWindow[earlyRequest](1)} },
 }
 
 // maxEarlyRequests bounds the requests held while the handshake is unsettled.
@@ -61,31 +62,31 @@ type lifecycle struct {
 	failed     bool            // the last initialize failed, and none was sent since
 	early      []earlyRequest  // requests sent while init was in flight
 	notified   bool            // notifications/initialized was recorded
-	suspect    *earlyRequest   // a request after success that no initialized preceded (yet)
 	judgedNote bool            // the initialized notification was judged for this session
 	versions   map[string]bool // unknown versions already reported
+
+	// suspect is a request after success that no initialized preceded
+	// (yet): one at a time, until the reorder window shows none follows
+	suspect window[earlyRequest]
 }
 
 // earlyRequest is a request held until the handshake shows whether it was
 // early; a copy of what a finding needs.
 type earlyRequest struct {
-	method  string
-	at      Location
-	seq     int64
-	expires int64 // the session frame count past which the reorder window is over
+	method string
+	at     Location
+	seq    int64
 }
 
-func heldRequest(p *Pass, f *session.Frame) earlyRequest {
-	return earlyRequest{method: f.Msg.Method, at: Location{File: f.File, Line: f.Line}, seq: f.Seq, expires: p.Session.Frames + session.ReorderWindow}
+func heldRequest(f *session.Frame) earlyRequest {
+	return earlyRequest{method: f.Msg.Method, at: Location{File: f.File, Line: f.Line}, seq: f.Seq}
 }
 
 func (l *lifecycle) Damage(*Pass, session.Damage) { l.loss.damage() }
 
 func (l *lifecycle) Frame(p *Pass, f *session.Frame) {
 	l.loss.see(f)
-	if l.suspect != nil && p.Session.Frames > l.suspect.expires {
-		l.judgeSuspect(p)
-	}
+	l.suspect.expire(p, l.judgeSuspect)
 	if f.Call != nil && f.Call == l.init && (f.Pairing == session.Answered || f.Pairing == session.Late) {
 		l.settled(p, f) // also an HTTP error without a JSON-RPC body
 		return
@@ -114,7 +115,8 @@ func (l *lifecycle) Frame(p *Pass, f *session.Frame) {
 	case notification && f.Direction == session.ClientToServer:
 		switch {
 		case m.Method == "notifications/initialized":
-			l.notified, l.suspect = true, nil
+			l.notified = true
+			l.suspect.dropAll()
 		case m.Method == "notifications/cancelled" && f.Pairing == session.Cancelling && f.Call.Method == "initialize" && f.Call.Dir == session.ClientToServer:
 			p.Report(f, "notifications/cancelled initialize", "client cancelled initialize, which must never be cancelled").
 				Relate(f.Call.File, f.Call.Line, "initialize sent here")
@@ -146,16 +148,15 @@ func (l *lifecycle) request(p *Pass, f *session.Frame) {
 	switch {
 	case !l.sawInit:
 		if !httpSession(p.Session, f) && len(l.beforeInit) < maxEarlyRequests {
-			l.beforeInit = append(l.beforeInit, heldRequest(p, f))
+			l.beforeInit = append(l.beforeInit, heldRequest(f))
 		}
 	case l.initOK:
-		if !l.notified && l.suspect == nil && !l.judgedNote {
-			r := heldRequest(p, f)
-			l.suspect = &r
+		if !l.notified && l.suspect.len() == 0 && !l.judgedNote {
+			l.suspect.hold(p, heldRequest(f), l.judgeSuspect)
 		}
 	case l.init != nil:
 		if len(l.early) < maxEarlyRequests {
-			l.early = append(l.early, heldRequest(p, f))
+			l.early = append(l.early, heldRequest(f))
 		}
 	case l.failed && !l.loss.lost: // (a lost frame may be the answer that initialized the session)
 		p.Report(f, f.Msg.Method+" before initialize", "client sent %s although initialize failed and was not sent again: the session is not initialized", f.Msg.Method).
@@ -187,9 +188,8 @@ func (l *lifecycle) settled(p *Pass, f *session.Frame) {
 	l.early, l.init = nil, nil
 }
 
-func (l *lifecycle) judgeSuspect(p *Pass) {
-	r := l.suspect
-	l.suspect, l.judgedNote = nil, true
+func (l *lifecycle) judgeSuspect(p *Pass, r earlyRequest) {
+	l.judgedNote = true
 	if l.notified || l.loss.lost {
 		return
 	}
@@ -199,9 +199,7 @@ func (l *lifecycle) judgeSuspect(p *Pass) {
 }
 
 func (l *lifecycle) End(p *Pass) {
-	if l.suspect != nil {
-		l.judgeSuspect(p)
-	}
+	l.suspect.flush(p, l.judgeSuspect)
 	if l.init == nil || l.loss.lost {
 		return
 	}
@@ -246,8 +244,11 @@ func (l *lifecycle) unknownVersion(p *Pass, f *session.Frame, where, version str
 	p.Report(f, "protocol version "+version, "%s %s, which no MCP revision defines", where, quoteName(version))
 }
 
-// httpSession reports traffic of the HTTP transport, where a client may
-// open a new MCP session with initialize whenever the old one ends.
-func httpSession(s *session.Session, f *session.Frame) bool {
-	return f.Transport == "http" || f.ConnID != "" || s.Transport == "http"
+// mcpRevisions are the protocol revisions the specification defines
+// (`draft` is an alias of the latest, see session.NormalizeRevision).
+var mcpRevisions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", session.ModernRevision}
+
+// knownRevision reports a protocol version string some revision defines.
+func knownRevision(v string) bool {
+	return slices.Contains(mcpRevisions, session.NormalizeRevision(v))
 }

@@ -63,3 +63,11 @@ and retries; most SDKs add it in one place for all requests.`,
 		}
 	}),
 }
+
+// callNameOf is the tool, prompt or resource a request names ("" when none).
+func callNameOf(f *session.Frame) string {
+	if f.Call != nil {
+		return f.Call.Name
+	}
+	return ""
+}

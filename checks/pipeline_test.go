@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpcheck/mcpcheck/internal/sharedtest"
+	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/session"
 
 	. "github.com/mcpcheck/mcpcheck/checks"
@@ -19,21 +20,20 @@ import (
 // each through the reader's buffer and through a tiny one that it
 // overwrites as it goes. A frame or bytes kept past their time, or an item
 // out of order, changes the findings.
-var pipelineModes = []struct{ mode, buf int }{
+var pipelineModes = []struct {
+	mode session.PipelineMode
+	buf  int
+}{
 	{session.PipelineAlways, 0}, {session.PipelineAlways, 64},
 	{session.PipelineTiny, 0}, {session.PipelineTiny, 64},
 }
 
 // samePipelined checks src sequentially and in every pipeline mode and
 // reports how the findings differ.
-func samePipelined(t *testing.T, src session.Source, rules []*Rule, sup *suppress.Suppressions) {
+func samePipelined(t *testing.T, src readers.Source, rules []*Rule, sup *suppress.Suppressions) {
 	t.Helper()
-	run := func(mode, buf int) []gotFinding {
-		defer session.SetPipelineForTesting(mode)()
-		if buf > 0 {
-			defer session.SetReadBufferForTesting(buf)()
-		}
-		got, err := runSource(src, rules, sup)
+	run := func(mode session.PipelineMode, buf int) []gotFinding {
+		got, err := runSourceWith(src, rules, sup, readers.Options{ReadBuffer: buf, Limits: session.Limits{Pipeline: mode}})
 		if err != nil {
 			t.Fatalf("%s: pipeline mode %d: %v", src.Name, mode, err)
 		}
@@ -90,7 +90,7 @@ func TestCapturesPipelined(t *testing.T) {
 	}
 	check := func(t *testing.T, paths []string) {
 		for _, path := range paths {
-			srcs, err := session.Resolve([]string{path}, nil, os.Getenv)
+			srcs, err := readers.Resolve([]string{path}, nil, os.Getenv)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,8 +3,6 @@ package checks
 import (
 	"strconv"
 
-	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
-	"github.com/mcpcheck/mcpcheck/mcp"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -86,69 +84,7 @@ func (r *progressRule) Frame(p *Pass, f *session.Frame) {
 	use.last, use.has = pp.progress, true
 }
 
-// finished reports a call whose final result was recorded: answered (a late
-// answer after a cancellation included), not a task still running, not a
-// multi round-trip hop waiting for (or followed by) a retry.
-func finished(c *session.Call) bool {
-	switch {
-	case c.Answers == 0, c.State == session.Parked, c.State == session.TaskRunning:
-		return false
-	case c.Task != nil && !c.Task.Terminal:
-		return false
-	case c.Op != nil && c != c.Op.Last:
-		return false // an input_required hop: the operation went on
-	}
-	return true
-}
-
-// callSubjectStable names a call for a finding's subject: its method and
-// tool, prompt or resource, never its id.
-func callSubjectStable(c *session.Call) string {
-	if c.Name == "" {
-		return c.Method
-	}
-	return c.Method + " " + c.Name
-}
-
 func formatNumber(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-
-// progressParams is what a notifications/progress carries.
-type progressParams struct {
-	token       []byte // raw; nil when absent (aliases the frame)
-	progress    float64
-	hasProgress bool // progress is a number
-}
-
-var progressView = &mcp.Lazy[progressParams]{Decode: func(v *mcp.View) progressParams {
-	var pp progressParams
-	_ = jsonscan.EachMember(v.Params(), func(name, val []byte) {
-		switch string(name) {
-		case "progressToken":
-			pp.token = val
-		case "progress":
-			if n, err := strconv.ParseFloat(string(val), 64); err == nil {
-				pp.progress, pp.hasProgress = n, true
-			}
-		}
-	})
-	return pp
-}}
-
-// tokenKey is a progress token as the request that carried it: the
-// requester's direction and the token's exact JSON text (7 and "7" differ).
-type tokenKey struct {
-	dir session.Direction
-	tok string
-}
-
-// requestToken is the progress token a request carries in _meta.
-func requestToken(f *session.Frame) (tokenKey, bool) {
-	m := &f.Msg
-	if m.Kind != session.Request || f.Call == nil || m.Req == nil || len(m.Req.Meta.ProgressToken) == 0 {
-		return tokenKey{}, false
-	}
-	return tokenKey{f.Direction, session.MakeID(m.Req.Meta.ProgressToken).String()}, true
-}
 
 // tokenUse is the request that carried a token last, and the progress
 // reported for it.
@@ -166,7 +102,7 @@ type tokenUse struct {
 }
 
 // finished reports whether the request's final result was recorded.
-func (u *tokenUse) finished() bool { return u.call == nil || finished(u.call) }
+func (u *tokenUse) finished() bool { return u.call == nil || u.call.Finished() }
 
 // request is what a report names of the request.
 func (u *tokenUse) request() requestBrief {
@@ -195,7 +131,7 @@ func (b *requestBrief) ref() string {
 	return b.dir.String() + " " + b.id + " " + strconv.Itoa(b.line)
 }
 
-// subject and name are callSubjectStable and callName.
+// subject and name are callSubject and callName.
 func (b *requestBrief) subject() string { return methodSubject(b.method, b.named) }
 
 func (b *requestBrief) name() string {
@@ -205,84 +141,11 @@ func (b *requestBrief) name() string {
 	return b.method
 }
 
-// settled reports a call that nothing recorded later can change: finished,
-// and neither a hop of a multi round-trip operation nor a task (the
-// session only changes an open call, or an operation's or task's).
-func settled(c *session.Call) bool {
-	return finished(c) && c.Op == nil && c.Task == nil
-}
-
-// maxProgressTokens bounds the tokens remembered per session.
-const maxProgressTokens = 8192
-
-// tokenTable remembers what a rule keeps of the request that carried each
-// progress token last: the progress rule its tokenUse, the progress-token
-// rule the call while it may be pending.
-type tokenTable[V comparable] struct {
-	uses   map[tokenKey]V
-	order  []tokenKey // first registration order, for eviction
-	forgot bool       // a token was evicted: an unknown token may be a forgotten one
-
-	// unsettled are the values whose call may still change, oldest first
-	// (some may have been replaced or evicted since): each registration
-	// looks at two of them, so that calls that settled are let go soon.
-	unsettled []unsettledUse[V]
-}
-
-type unsettledUse[V comparable] struct {
-	key tokenKey
-	v   V
-}
-
-// known reports whether a request carried key.
-func (t *tokenTable[V]) known(key tokenKey) bool {
-	_, ok := t.uses[key]
-	return ok
-}
-
-// put makes v what is kept of the request of key.
-func (t *tokenTable[V]) put(key tokenKey, v V) {
-	if t.uses == nil {
-		t.uses = map[tokenKey]V{}
-	}
-	if _, ok := t.uses[key]; !ok {
-		if len(t.uses) >= maxProgressTokens {
-			delete(t.uses, t.order[0])
-			t.order, t.forgot = t.order[1:], true
-		}
-		t.order = append(t.order, key)
-	}
-	t.uses[key] = v
-	t.unsettled = append(t.unsettled, unsettledUse[V]{key, v})
-}
-
-// settle looks at the two oldest unsettled values: let, given a value, says
-// whether its call settled and lets it go if so (returning the value to
-// keep); one whose call may still change waits its turn again.
-func (t *tokenTable[V]) settle(let func(V) (V, bool)) {
-	for range 2 {
-		if len(t.unsettled) == 0 {
-			return
-		}
-		u := t.unsettled[0]
-		t.unsettled[0] = unsettledUse[V]{}
-		t.unsettled = t.unsettled[1:]
-		if cur, ok := t.uses[u.key]; !ok || cur != u.v {
-			continue // replaced or forgotten since
-		}
-		if v, done := let(u.v); done {
-			t.uses[u.key] = v
-		} else {
-			t.unsettled = append(t.unsettled, u)
-		}
-	}
-}
-
 // register makes c the request of key for the progress rule.
 func (r *progressRule) register(key tokenKey, c *session.Call) {
 	prev := r.tokens.uses[key]
 	r.tokens.settle(func(u *tokenUse) (*tokenUse, bool) {
-		if !settled(u.call) {
+		if !u.call.Settled() {
 			return u, false
 		}
 		u.call, u.done = nil, briefOf(u.call)

@@ -27,7 +27,9 @@ and send progress only with the token of the request being worked on.`,
 		Good:  `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"build","_meta":{"progressToken":"job-9"}}} first`,
 		Since: "0.2.0",
 	},
-	New: func() Checker { return &progressToken{} },
+	New: func() Checker {
+		return &progressToken{unknown: newWindow[heldToken](maxHeldProgress), reused: newWindow[heldToken](maxHeldProgress)}
+	},
 }
 
 // maxHeldProgress bounds the notifications and requests held for the
@@ -39,8 +41,8 @@ type progressToken struct {
 	loss    lossWatch
 	blind   bool                      // a frame was redacted: a token may have been rewritten
 	tokens  tokenTable[*session.Call] // the request of each token while it may be pending; nil once settled
-	unknown []heldToken
-	reused  []heldToken
+	unknown window[heldToken]
+	reused  window[heldToken]
 	once    repeats
 }
 
@@ -50,7 +52,6 @@ type heldToken struct {
 	key     tokenKey
 	at      Location
 	seq     int64
-	expires int64
 	method  string        // the notification or request
 	sender  string        // who sent it
 	old     *session.Call // the request in flight with the same token
@@ -62,7 +63,7 @@ func (r *progressToken) Damage(*Pass, session.Damage) { r.loss.damage() }
 func (r *progressToken) Frame(p *Pass, f *session.Frame) {
 	r.loss.see(f)
 	r.blind = r.blind || f.Redacted
-	r.expire(p, false)
+	r.expire(p)
 	if !judgeable(f) || f.Redacted {
 		return
 	}
@@ -82,12 +83,8 @@ func (r *progressToken) Frame(p *Pass, f *session.Frame) {
 	if r.tokens.known(key) {
 		return
 	}
-	if len(r.unknown) == maxHeldProgress {
-		r.judgeUnknown(p, r.unknown[0])
-		r.unknown = r.unknown[1:]
-	}
-	r.unknown = append(r.unknown, heldToken{key: key, at: Location{File: f.File, Line: f.Line}, seq: f.Seq,
-		expires: p.Session.Frames + session.ReorderWindow, method: m.Method, sender: f.Direction.Sender()})
+	r.unknown.hold(p, heldToken{key: key, at: Location{File: f.File, Line: f.Line}, seq: f.Seq,
+		method: m.Method, sender: f.Direction.Sender()}, r.judgeUnknown)
 }
 
 func (r *progressToken) request(p *Pass, f *session.Frame) {
@@ -103,42 +100,22 @@ func (r *progressToken) request(p *Pass, f *session.Frame) {
 		return
 	}
 	// the request explains the notifications recorded before it
-	kept := r.unknown[:0]
-	for _, h := range r.unknown {
-		if h.key != key {
-			kept = append(kept, h)
-		}
-	}
-	r.unknown = kept
+	r.unknown.drop(func(h heldToken) bool { return h.key == key })
 	prev := r.tokens.uses[key]
-	r.tokens.settle(func(c *session.Call) (*session.Call, bool) { return nil, settled(c) })
+	r.tokens.settle(func(c *session.Call) (*session.Call, bool) { return nil, c.Settled() })
 	r.tokens.put(key, f.Call)
 	if prev == nil || prev == f.Call || prev.State != session.Pending {
 		return
 	}
-	if len(r.reused) == maxHeldProgress {
-		r.judgeReuse(p, r.reused[0])
-		r.reused = r.reused[1:]
-	}
-	r.reused = append(r.reused, heldToken{key: key, at: Location{File: f.File, Line: f.Line}, seq: f.Seq,
-		expires: p.Session.Frames + session.ReorderWindow, method: callName(f.Call), sender: f.Direction.Sender(),
-		old: prev, subject: callSubjectStable(f.Call) + " progressToken"})
+	r.reused.hold(p, heldToken{key: key, at: Location{File: f.File, Line: f.Line}, seq: f.Seq,
+		method: callName(f.Call), sender: f.Direction.Sender(),
+		old: prev, subject: callSubject(f.Call) + " progressToken"}, r.judgeReuse)
 }
 
-// expire judges what waited out the reorder window (everything at the end).
-func (r *progressToken) expire(p *Pass, all bool) {
-	n := 0
-	for n < len(r.unknown) && (all || p.Session.Frames > r.unknown[n].expires) {
-		r.judgeUnknown(p, r.unknown[n])
-		n++
-	}
-	r.unknown = r.unknown[n:]
-	n = 0
-	for n < len(r.reused) && (all || p.Session.Frames > r.reused[n].expires) {
-		r.judgeReuse(p, r.reused[n])
-		n++
-	}
-	r.reused = r.reused[n:]
+// expire judges what waited out the reorder window.
+func (r *progressToken) expire(p *Pass) {
+	r.unknown.expire(p, r.judgeUnknown)
+	r.reused.expire(p, r.judgeReuse)
 }
 
 func (r *progressToken) judgeUnknown(p *Pass, h heldToken) {
@@ -162,4 +139,7 @@ func (r *progressToken) judgeReuse(p *Pass, h heldToken) {
 		Relate(h.old.File, h.old.Line, "request with this token sent here")
 }
 
-func (r *progressToken) End(p *Pass) { r.expire(p, true) }
+func (r *progressToken) End(p *Pass) {
+	r.unknown.flush(p, r.judgeUnknown)
+	r.reused.flush(p, r.judgeReuse)
+}

@@ -28,3 +28,18 @@ nothing.`,
 		p.Report(f, m.Method, "%s without an id, so it can never be answered", sent(f))
 	}),
 }
+
+// requestMethods are the methods every revision defines as requests (they
+// carry an id and get an answer); notifications are those under
+// "notifications/".
+var requestMethods = map[string]bool{
+	"initialize": true, "ping": true, "server/discover": true,
+	"tools/list": true, "tools/call": true,
+	"prompts/list": true, "prompts/get": true,
+	"resources/list": true, "resources/read": true, "resources/templates/list": true,
+	"resources/subscribe": true, "resources/unsubscribe": true,
+	"logging/setLevel": true, "completion/complete": true,
+	"sampling/createMessage": true, "roots/list": true, "elicitation/create": true,
+	"tasks/get": true, "tasks/result": true, "tasks/list": true, "tasks/cancel": true, "tasks/update": true,
+	"subscriptions/listen": true,
+}

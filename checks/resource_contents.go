@@ -55,16 +55,3 @@ tell which resource an item without a uri belongs to. A multi round-trip
 		}
 	}),
 }
-
-// completeResult reports a result that is the method's own: not a 2026-07-28
-// input_required or task answer, nor a 2025-11-25 task handle.
-func completeResult(r *session.ResultFields) bool {
-	if r.Task != nil {
-		return false
-	}
-	if len(r.ResultType) == 0 {
-		return true
-	}
-	rt, _ := r.ResultTypeString()
-	return rt == "complete"
-}

@@ -1,8 +1,6 @@
 package checks
 
 import (
-	"slices"
-
 	"github.com/mcpcheck/mcpcheck/facts"
 	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
 	"github.com/mcpcheck/mcpcheck/session"
@@ -52,16 +50,4 @@ interim ones); the 2026-07-28 SDKs do so when the result is built through them.`
 				Relate(f.Call.File, f.Call.Line, "request sent here")
 		}
 	}),
-}
-
-// legacyServer reports a server that showed it does not speak rev, the
-// revision of the request it answers: it negotiated an earlier one through
-// initialize, or its server/discover result does not list rev. Its results
-// follow its own revision, and clients read them so.
-func legacyServer(p *Pass, rev string) bool {
-	n := facts.Negotiation.Of(p)
-	if n.Negotiated != "" && n.Negotiated < session.ModernRevision {
-		return true
-	}
-	return n.Discovered && !slices.ContainsFunc(n.Supported, func(v string) bool { return session.NormalizeRevision(v) == rev })
 }

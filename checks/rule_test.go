@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpcheck/mcpcheck/facts"
+	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/session"
 
 	. "github.com/mcpcheck/mcpcheck/checks"
@@ -19,8 +20,8 @@ func runCapture(t *testing.T, capture string, cfg engine.Config) []*result.Findi
 	if cfg.Catalogue == nil {
 		cfg.Catalogue = cfg.Rules
 	}
-	src := session.Source{Name: "t.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(capture)), nil }}
-	res, err := engine.Run([]session.Source{src}, cfg)
+	src := readers.Source{Name: "t.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(capture)), nil }}
+	res, err := engine.Run([]readers.Source{src}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

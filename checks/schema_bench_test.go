@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"github.com/mcpcheck/mcpcheck/internal/toolschema"
-	"github.com/mcpcheck/mcpcheck/session"
 
 	. "github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/engine"
+	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/result"
 	"slices"
 )
@@ -128,11 +128,11 @@ func withoutRules(ids ...string) []*Rule {
 }
 
 func checkBytes(tb testing.TB, data []byte, rules []*Rule) *result.Result {
-	src := session.Source{Name: "schema-bench.jsonl", Open: func() (io.ReadCloser, error) {
+	src := readers.Source{Name: "schema-bench.jsonl", Open: func() (io.ReadCloser, error) {
 		return io.NopCloser(bytes.NewReader(data)), nil
 	}}
 	gate, _ := result.ParseGate(DefaultGate, All())
-	res, err := engine.Run([]session.Source{src}, engine.Config{Rules: rules, Gate: gate})
+	res, err := engine.Run([]readers.Source{src}, engine.Config{Rules: rules, Gate: gate})
 	if err != nil {
 		tb.Fatal(err)
 	}

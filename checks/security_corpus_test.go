@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpcheck/mcpcheck/internal/poisoning"
 	"github.com/mcpcheck/mcpcheck/internal/secrets"
 	"github.com/mcpcheck/mcpcheck/internal/sharedtest"
 
@@ -100,8 +101,8 @@ func TestSecurityMaliciousCorpus(t *testing.T) {
 	// The corpus plants every kind each rule knows.
 	kinds := []string{"tag characters spelling", "zero-width characters", "bidirectional controls",
 		"variation selectors", "confusable with tool", "differs only in case from tool"}
-	for _, label := range InstructionLabels() {
-		kinds = append(kinds, label+" ")
+	for _, k := range poisoning.Kinds() {
+		kinds = append(kinds, k+" ")
 	}
 	for _, k := range secrets.Kinds() {
 		kinds = append(kinds, " "+k.String()+" (sha256:")

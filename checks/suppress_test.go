@@ -8,10 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpcheck/mcpcheck/session"
-
 	. "github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/engine"
+	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/result"
 	"github.com/mcpcheck/mcpcheck/suppress"
 )
@@ -28,12 +27,12 @@ func suppressRun(t *testing.T, gate string, rules []*Rule, set *suppress.Suppres
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := session.Source{Name: "demo.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }}
+	src := readers.Source{Name: "demo.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }}
 	g, err := result.ParseGate(gate, All())
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := engine.Run([]session.Source{src}, engine.Config{Rules: rules, Gate: g, Suppressions: set})
+	res, err := engine.Run([]readers.Source{src}, engine.Config{Rules: rules, Gate: g, Suppressions: set})
 	if err != nil {
 		t.Fatal(err)
 	}

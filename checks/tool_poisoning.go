@@ -1,12 +1,17 @@
 package checks
 
 import (
+	"fmt"
 	"hash/fnv"
-	"strconv"
+	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mcpcheck/mcpcheck/facts"
 	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
+	"github.com/mcpcheck/mcpcheck/internal/poisoning"
+	"github.com/mcpcheck/mcpcheck/internal/secrets"
 	"github.com/mcpcheck/mcpcheck/mcp"
 	"github.com/mcpcheck/mcpcheck/session"
 )
@@ -136,35 +141,7 @@ func harmless(str []byte) bool {
 			return false
 		}
 	}
-	return !mayInstruct.Match(str)
-}
-
-// pathString renders a JSON path: .a.b[2]["x y"].
-func pathString(path []jsonscan.PathStep) string {
-	var b strings.Builder
-	for _, s := range path {
-		switch {
-		case s.Key == nil:
-			b.WriteString("[" + strconv.Itoa(s.Index) + "]")
-		case plainKey(s.Key):
-			b.WriteString("." + string(s.Key))
-		default:
-			b.WriteString(`["` + string(s.Key) + `"]`)
-		}
-	}
-	return b.String()
-}
-
-func plainKey(k []byte) bool {
-	if len(k) == 0 {
-		return false
-	}
-	for i, c := range k {
-		if !(c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && (c >= '0' && c <= '9' || c == '-')) {
-			return false
-		}
-	}
-	return true
+	return !poisoning.MayInstruct(str)
 }
 
 // judge reports one field: every kind of hidden or instruction-like content
@@ -193,7 +170,7 @@ func (c *toolPoisoning) judge(p *Pass, f *session.Frame, subject, what, text, ex
 		c.seen[key] = true
 	}
 	msg := what + ": " + strings.Join(kinds, ", ")
-	if pt.hidden() {
+	if pt.Hidden() {
 		msg += "; hidden at " + pt.excerpt(text)
 	}
 	p.Report(f, subject, "%s", msg)
@@ -209,7 +186,7 @@ func confusableNames(set *mcp.ToolSet) map[int]string {
 		if !t.HasName {
 			continue
 		}
-		sk := skeleton(t.Name)
+		sk := poisoning.Skeleton(t.Name)
 		j, ok := first[sk]
 		if !ok {
 			first[sk] = i
@@ -234,8 +211,8 @@ func confusableNames(set *mcp.ToolSet) map[int]string {
 		kind := "confusable with tool " + quoteName(orig)
 		var foreign []rune
 		for _, r := range name {
-			if r >= 0x80 {
-				foreign = addRune(foreign, r)
+			if r >= 0x80 && !slices.Contains(foreign, r) {
+				foreign = append(foreign, r)
 			}
 		}
 		if len(foreign) > 0 {
@@ -253,4 +230,84 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// poisonText is what poisoning.Inspect found in one field, worded for a
+// finding.
+type poisonText struct{ *poisoning.Text }
+
+func inspectText(s string) poisonText { return poisonText{poisoning.Inspect(s)} }
+
+// kinds lists what was found, hidden characters first, each with its
+// evidence, for a message.
+func (pt poisonText) kinds() []string {
+	var out []string
+	if pt.TagCount > 0 {
+		out = append(out, "tag characters spelling "+Quote(pt.Tags, 80))
+	}
+	if len(pt.ZeroWidth) > 0 {
+		out = append(out, "zero-width characters ("+codePoints(pt.ZeroWidth)+")")
+	}
+	if len(pt.Bidi) > 0 {
+		out = append(out, "bidirectional controls ("+codePoints(pt.Bidi)+")")
+	}
+	if len(pt.Selectors) > 0 {
+		out = append(out, "variation selectors outside an emoji ("+codePoints(pt.Selectors)+")")
+	}
+	for _, in := range pt.Instructions {
+		out = append(out, in.Kind+" "+Quote(in.Evidence, 60))
+	}
+	return out
+}
+
+// codePoints names runes for a message: U+200B, U+2060, the first three.
+func codePoints(rs []rune) string {
+	var parts []string
+	for i, r := range rs {
+		if i == 3 {
+			parts = append(parts, "…")
+			break
+		}
+		parts = append(parts, fmt.Sprintf("U+%04X", r))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// excerpt shows where the hidden characters are: a little of the text
+// before the first one and what follows, every hidden character escaped,
+// a long run of them cut short (what tag characters spell is shown apart).
+func (pt poisonText) excerpt(s string) string {
+	from := pt.FirstHidden
+	for n := 0; n < 12 && from > 0; n++ {
+		_, size := utf8.DecodeLastRuneInString(s[:from])
+		from -= size
+	}
+	text := secrets.Mask(s[from:min(len(s), from+maskWindow)])
+	var b strings.Builder
+	b.WriteByte('"')
+	shown, run := 0, 0
+	space := false
+	for _, r := range text {
+		if unicode.IsSpace(r) && !invisible(r) || r == '\n' || r == '\r' || r == '\t' {
+			space = true
+			continue
+		}
+		if shown == 40 || run == 4 && invisible(r) {
+			b.WriteString("…")
+			break
+		}
+		if space && shown > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		if invisible(r) {
+			run++
+		} else {
+			run = 0
+		}
+		writeQuotedRune(&b, r)
+		shown++
+	}
+	b.WriteByte('"')
+	return b.String()
 }

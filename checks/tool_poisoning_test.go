@@ -3,6 +3,8 @@ package checks
 import (
 	"strings"
 	"testing"
+
+	"github.com/mcpcheck/mcpcheck/internal/poisoning"
 )
 
 func tagText(s string) string {
@@ -79,49 +81,6 @@ func TestExcerptEscapesHiddenCharacters(t *testing.T) {
 	}
 }
 
-func TestSkeleton(t *testing.T) {
-	same := [][2]string{
-		{"read_file", "re\u0430d_file"},   // Cyrillic a
-		{"read_file", "Read_File"},        // case
-		{"list_files", "Iist_files"},      // capital I for l
-		{"delete_file", "de1ete_file"},    // digit one
-		{"write_file", "\uff57rite_file"}, // fullwidth w
-		{"get_root", "get_r00t"},          // zeros
-		{"search", "search\u200b"},        // hidden character
-		{"modify", "rnodify"},             // rn for m
-		{"cafe_menu", "caf\u00e9_menu"},   // accent
-		{"post", "p\u03bfst"},             // Greek omicron
-	}
-	for _, p := range same {
-		if skeleton(p[0]) != skeleton(p[1]) {
-			t.Errorf("skeleton(%q) = %q, skeleton(%q) = %q: want the same", p[0], skeleton(p[0]), p[1], skeleton(p[1]))
-		}
-	}
-	for _, p := range [][2]string{{"get_file", "get_files"}, {"list_items_v1", "list_items_v2"}, {"read-file", "read_file"}, {"tail_log", "tall_log"}} {
-		if skeleton(p[0]) == skeleton(p[1]) {
-			t.Errorf("skeleton(%q) = skeleton(%q): want different", p[0], p[1])
-		}
-	}
-}
-
-func TestQuotedMention(t *testing.T) {
-	for _, c := range []struct {
-		text string
-		want bool
-	}{
-		{`such as "ignore previous instructions".`, true},
-		{"such as \u201cignore previous instructions\u201d.", true},
-		{"such as `ignore previous instructions`.", true},
-		{`such as "ignore previous instructions'.`, false},
-		{`ignore previous instructions`, false},
-	} {
-		i := strings.Index(c.text, "ignore")
-		if got := quotedMention(c.text, i, i+len("ignore previous instructions")); got != c.want {
-			t.Errorf("quotedMention(%q) = %v", c.text, got)
-		}
-	}
-}
-
 // Any text is inspected without a panic, and a field with hidden
 // characters always has an excerpt.
 func FuzzInspectText(f *testing.F) {
@@ -130,15 +89,15 @@ func FuzzInspectText(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		pt := inspectText(s)
-		if pt.hidden() != (pt.firstHidden >= 0 && pt.firstHidden < len(s)) {
-			t.Fatalf("firstHidden %d of %q", pt.firstHidden, s)
+		if pt.Hidden() != (pt.FirstHidden >= 0 && pt.FirstHidden < len(s)) {
+			t.Fatalf("firstHidden %d of %q", pt.FirstHidden, s)
 		}
-		if pt.hidden() && len(pt.kinds()) == 0 {
+		if pt.Hidden() && len(pt.kinds()) == 0 {
 			t.Fatalf("hidden characters but no kind in %q", s)
 		}
-		if pt.hidden() {
+		if pt.Hidden() {
 			_ = pt.excerpt(s)
 		}
-		_ = skeleton(s)
+		_ = poisoning.Skeleton(s)
 	})
 }

@@ -36,7 +36,7 @@ and is not judged.`,
 		if m.Res.Content != nil {
 			what = "whose content is a JSON " + jsonscan.Kind(m.Res.Content) + ", not an array"
 		}
-		p.Report(f, callSubjectStable(c), "%s answered %s with a result %s", f.Direction.Sender(), callName(c), what).
+		p.Report(f, callSubject(c), "%s answered %s with a result %s", f.Direction.Sender(), callName(c), what).
 			Relate(c.File, c.Line, "request sent here")
 	}),
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/mcpcheck/mcpcheck/baseline"
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/facts"
-	"github.com/mcpcheck/mcpcheck/session"
+	"github.com/mcpcheck/mcpcheck/readers"
 )
 
 // baselineProbe reads the baseline as tool-drift does and notes what the
@@ -33,7 +33,7 @@ func (b *baselineProbe) End(p *checks.Pass) {
 func TestEngineRecordsTheBaseline(t *testing.T) {
 	t.Parallel()
 	capture := openCapture{sessions: 1, calls: 1, listing: func(int) string { return toolsResult("does its work") }}.bytes()
-	src := session.Source{Name: "listed.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(capture)), nil }}
+	src := readers.Source{Name: "listed.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(capture)), nil }}
 	run := func(t *testing.T, reads bool) (dir string, probe *baselineProbe) {
 		dir = t.TempDir()
 		probe = &baselineProbe{dir: dir}
@@ -43,7 +43,7 @@ func TestEngineRecordsTheBaseline(t *testing.T) {
 		}
 		cfg := Config{Rules: []*checks.Rule{r}}
 		checks.BaselineStore.Set(&cfg, baseline.NewStore(dir))
-		res, err := Run([]session.Source{src}, cfg)
+		res, err := Run([]readers.Source{src}, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/facts"
 	"github.com/mcpcheck/mcpcheck/internal/fingerprint"
+	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/result"
 	"github.com/mcpcheck/mcpcheck/session"
 	"github.com/mcpcheck/mcpcheck/suppress"
@@ -33,7 +34,11 @@ type Config struct {
 
 	// InputFormat reads every input as this capture format; nil detects
 	// the format of each (spec §2.2).
-	InputFormat session.Format
+	InputFormat readers.Format
+
+	// Reading tunes how inputs are read and correlated; the zero value is
+	// production's (readers.DefaultOptions).
+	Reading readers.Options
 
 	// Found, when set, counts findings as rules make them (the progress
 	// line's "findings so far"; it is read from another goroutine).
@@ -102,7 +107,7 @@ const (
 // Run reads every input once, runs the rules and assertions, and returns the
 // evaluated result. An error means nothing was checked (exit 2): an input
 // could not be opened or read, or is not a capture.
-func Run(inputs []session.Source, cfg Config) (*result.Result, error) {
+func Run(inputs []readers.Source, cfg Config) (*result.Result, error) {
 	if cfg.Catalogue == nil {
 		cfg.Catalogue = checks.All()
 	}
@@ -124,7 +129,7 @@ func Run(inputs []session.Source, cfg Config) (*result.Result, error) {
 	defer fr.live.close()
 	for _, in := range inputs {
 		fr.ordinals = map[string]int{} // sessions of each label so far in this file
-		if err := readInput(in, cfg.InputFormat, newDriver(&cfg, fr)); err != nil {
+		if err := readInput(in, cfg.InputFormat, cfg.Reading, newDriver(&cfg, fr)); err != nil {
 			res.Close()
 			return nil, err
 		}
@@ -153,13 +158,13 @@ type freezer struct {
 	live     liveSpill      // findings of open sessions past the memory budget
 }
 
-func readInput(in session.Source, format session.Format, h session.Handler) error {
+func readInput(in readers.Source, format readers.Format, o readers.Options, h session.Handler) error {
 	rc, err := in.Open()
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	return session.ReadAs(in.Name, rc, h, format)
+	return readers.ReadAs(in.Name, rc, h, format, o)
 }
 
 // driver is the session.Handler that feeds rules.

@@ -117,7 +117,7 @@ func (log *findingLog) settle() {
 		i := log.unsettled[0]
 		log.unsettled = log.unsettled[1:]
 		lc := &log.calls[i]
-		if !settled(lc.c) {
+		if !lc.c.Settled() {
 			log.unsettled = append(log.unsettled, i)
 			continue
 		}

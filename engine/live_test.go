@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/internal/racedetect"
+	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/result"
 	"github.com/mcpcheck/mcpcheck/session"
 )
@@ -90,13 +91,12 @@ func heldAtEOF(t *testing.T, c openCapture) (heap uint64, found int64) {
 	// Read from a file, so that the capture is not in the heap measured;
 	// on one goroutine, so that when the reader meets the end of the file
 	// every frame has been correlated (a pipeline's correlation trails it).
-	defer session.SetPipelineForTesting(session.PipelineNever)()
 	path := filepath.Join(t.TempDir(), "open.jsonl")
 	if err := os.WriteFile(path, c.bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var n atomic.Int64
-	src := session.Source{Name: "open.jsonl", Open: func() (io.ReadCloser, error) {
+	src := readers.Source{Name: "open.jsonl", Open: func() (io.ReadCloser, error) {
 		f, err := os.Open(path)
 		if err != nil {
 			return nil, err
@@ -111,7 +111,7 @@ func heldAtEOF(t *testing.T, c openCapture) (heap uint64, found int64) {
 			heap, found = ms.HeapAlloc, n.Load()
 		}}, f}, nil
 	}}
-	res, err := Run([]session.Source{src}, Config{Rules: checks.All(), Found: &n})
+	res, err := Run([]readers.Source{src}, Config{Rules: checks.All(), Found: &n, Reading: readers.Options{Limits: session.Limits{Pipeline: session.PipelineNever}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -15,7 +16,7 @@ import (
 func feed(t *testing.T, capture string, keys ...*Key) *Set {
 	t.Helper()
 	h := &setHandler{keys: Closure(keys)}
-	if err := session.Read("test.jsonl", strings.NewReader(capture), h); err != nil {
+	if err := readers.Read("test.jsonl", strings.NewReader(capture), h, readers.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if h.set == nil {
@@ -127,7 +128,7 @@ func TestOperationsKeepWhatWasIssued(t *testing.T) {
 		env(2, "s2c", `{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":"st-1","inputRequests":{"confirm":{"method":"elicitation/create","params":{}}}}}`) +
 		env(3, "c2s", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"book","requestState":"st-1","inputResponses":{"confirm":{}},`+meta+`}}`)
 	h := &opsHandler{}
-	if err := session.Read("t.jsonl", strings.NewReader(c), h); err != nil {
+	if err := readers.Read("t.jsonl", strings.NewReader(c), h, readers.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if h.issued.RequestState != "st-1" || !h.issued.HasRequestState || len(h.issued.InputRequests) != 1 || h.issued.Line != 2 {

@@ -80,6 +80,28 @@ func (c *Call) Duration() (d time.Duration, ok bool) {
 	return c.End.Sub(start), true
 }
 
+// Finished reports a call whose final result was recorded: answered (a late
+// answer after a cancellation included), not a task still running, not a
+// multi round-trip hop waiting for (or followed by) a retry.
+func (c *Call) Finished() bool {
+	switch {
+	case c.Answers == 0, c.State == Parked, c.State == TaskRunning:
+		return false
+	case c.Task != nil && !c.Task.Terminal:
+		return false
+	case c.Op != nil && c != c.Op.Last:
+		return false // an input_required hop: the operation went on
+	}
+	return true
+}
+
+// Settled reports a call that nothing recorded later can change: finished,
+// and neither a hop of a multi round-trip operation nor a task (the
+// session only changes an open call, or an operation's or task's).
+func (c *Call) Settled() bool {
+	return c.Finished() && c.Op == nil && c.Task == nil
+}
+
 // Operation is a multi round-trip request (2026-07-28): the first request and
 // every retry that carried requestState or inputResponses back.
 type Operation struct {

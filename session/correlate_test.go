@@ -1,7 +1,9 @@
-package session
+package session_test
 
 import (
 	"fmt"
+	"github.com/mcpcheck/mcpcheck/readers"
+	"github.com/mcpcheck/mcpcheck/session"
 	"strings"
 	"testing"
 )
@@ -10,20 +12,20 @@ import (
 func pairings(rec *recorder) string {
 	var out []string
 	for _, f := range rec.frames {
-		if f.Pairing != Unpaired {
+		if f.Pairing != session.Unpaired {
 			out = append(out, fmt.Sprintf("%d:%s", f.Line, f.Pairing))
 		}
 	}
 	return strings.Join(out, " ")
 }
 
-func byLine(rec *recorder, line int) *Frame {
+func byLine(rec *recorder, line int) *session.Frame {
 	for _, f := range rec.frames {
 		if f.Line == line {
 			return f
 		}
 	}
-	return &Frame{}
+	return &session.Frame{}
 }
 
 func httpEnv(seq int, dir, conn, raw string, extra ...string) string {
@@ -31,6 +33,7 @@ func httpEnv(seq int, dir, conn, raw string, extra ...string) string {
 }
 
 func TestIDsAreExactTokens(t *testing.T) {
+	t.Parallel()
 	rec := readString(t, lines(
 		env(1, "c2s", `{"jsonrpc":"2.0","id":1,"method":"ping"}`),
 		env(2, "c2s", `{"jsonrpc":"2.0","id":"1","method":"ping"}`),
@@ -50,6 +53,7 @@ func TestIDsAreExactTokens(t *testing.T) {
 }
 
 func TestAnswerRecordedBeforeItsRequest(t *testing.T) {
+	t.Parallel()
 	var ls []string
 	ls = append(ls, env(1, "s2c", `{"jsonrpc":"2.0","id":2,"result":{}}`))
 	ls = append(ls, env(2, "c2s", `{"jsonrpc":"2.0","id":2,"method":"ping"}`))
@@ -59,16 +63,16 @@ func TestAnswerRecordedBeforeItsRequest(t *testing.T) {
 	}
 	// the request is the 64th frame after the answer: still inside
 	ls = ls[:1]
-	for i := 0; i < ReorderWindow-1; i++ {
+	for i := 0; i < session.ReorderWindow-1; i++ {
 		ls = append(ls, env(2+i, "stderr", "", `"text":"log line"`))
 	}
-	rec = readString(t, lines(append(ls, env(1+ReorderWindow, "c2s", `{"jsonrpc":"2.0","id":2,"method":"ping"}`))...))
+	rec = readString(t, lines(append(ls, env(1+session.ReorderWindow, "c2s", `{"jsonrpc":"2.0","id":2,"method":"ping"}`))...))
 	if got := pairings(rec); got != "65:opened 1:answered" {
 		t.Errorf("at the edge of the window: %s", got)
 	}
 	// one frame later the answer is unmatched, and the request pending
-	ls = append(ls, env(1+ReorderWindow, "stderr", "", `"text":"log line"`))
-	ls = append(ls, env(2+ReorderWindow, "c2s", `{"jsonrpc":"2.0","id":2,"method":"ping"}`))
+	ls = append(ls, env(1+session.ReorderWindow, "stderr", "", `"text":"log line"`))
+	ls = append(ls, env(2+session.ReorderWindow, "c2s", `{"jsonrpc":"2.0","id":2,"method":"ping"}`))
 	rec = readString(t, lines(ls...))
 	if got := pairings(rec); got != "1:unmatched 66:opened" {
 		t.Errorf("beyond the window: %s", got)
@@ -79,6 +83,7 @@ func TestAnswerRecordedBeforeItsRequest(t *testing.T) {
 }
 
 func TestHTTPConnections(t *testing.T) {
+	t.Parallel()
 	rec := readString(t, lines(
 		httpEnv(1, "c2s", "a", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`),
 		httpEnv(2, "s2c", "a", `{"jsonrpc":"2.0","id":7,"method":"roots/list"}`),
@@ -97,7 +102,7 @@ func TestHTTPConnections(t *testing.T) {
 			t.Errorf("%s lacks %s", got, want)
 		}
 	}
-	if rec.frames[3].Call == nil || rec.frames[3].Call.State != Cancelled {
+	if rec.frames[3].Call == nil || rec.frames[3].Call.State != session.Cancelled {
 		t.Errorf("cross-connection cancel did not cancel: %+v", rec.frames[3].Call)
 	}
 	if u := rec.sessions[0].Unfinished(); len(u) != 0 {
@@ -106,6 +111,7 @@ func TestHTTPConnections(t *testing.T) {
 }
 
 func TestIDLessErrorPairsWithItsExchange(t *testing.T) {
+	t.Parallel()
 	rec := readString(t, lines(
 		httpEnv(1, "c2s", "a", `{"jsonrpc":"2.0","id":13,"method":"logging/setLevel","params":{"level":"debug"}}`, `"mcp_protocol_version":"2026-07-28"`),
 		httpEnv(2, "s2c", "a", `{"jsonrpc":"2.0","error":{"code":-32602,"message":"missing _meta"}}`, `"status":400`),
@@ -118,12 +124,13 @@ func TestIDLessErrorPairsWithItsExchange(t *testing.T) {
 	if got := pairings(rec); got != "1:opened 2:answered 3:opened 4:answered 5:opened 6:unmatched" {
 		t.Errorf("got %s", got)
 	}
-	if c := rec.frames[1].Call; c == nil || c.State != Failed || c.ID.String() != "13" {
+	if c := rec.frames[1].Call; c == nil || c.State != session.Failed || c.ID.String() != "13" {
 		t.Errorf("call %+v", c)
 	}
 }
 
 func TestVersionProbe(t *testing.T) {
+	t.Parallel()
 	probe := env(1, "c2s", `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
 	rejected := env(2, "s2c", `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`)
 	initialize := env(3, "c2s", `{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
@@ -149,6 +156,7 @@ func TestVersionProbe(t *testing.T) {
 }
 
 func TestStatesAndSeqGaps(t *testing.T) {
+	t.Parallel()
 	rec := readString(t, lines(
 		env(1, "c2s", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}`),
 		env(2, "c2s", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"b"}}`),
@@ -164,7 +172,7 @@ func TestStatesAndSeqGaps(t *testing.T) {
 	if got, want := pairings(rec), "1:opened 2:reused 3:answered 5:opened 6:cancelling 7:late 8:untracked 9:opened 4:duplicate"; got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
-	if rec.frames[0].Call.State != Superseded || rec.frames[1].Call.Superseded != rec.frames[0].Call {
+	if rec.frames[0].Call.State != session.Superseded || rec.frames[1].Call.Superseded != rec.frames[0].Call {
 		t.Error("the reused id did not supersede the call in flight")
 	}
 	s := rec.sessions[0]
@@ -177,6 +185,7 @@ func TestStatesAndSeqGaps(t *testing.T) {
 }
 
 func TestTasksStayOpenUntilTerminal(t *testing.T) {
+	t.Parallel()
 	capture := []string{
 		env(1, "c2s", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"build","task":{"ttl":60000}}}`),
 		env(2, "s2c", `{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t-1","status":"working","createdAt":"2026-09-01T10:00:00Z"}}}`),
@@ -184,13 +193,13 @@ func TestTasksStayOpenUntilTerminal(t *testing.T) {
 		env(4, "s2c", `{"jsonrpc":"2.0","id":2,"result":{"taskId":"t-1","status":"working"}}`),
 	}
 	rec := readString(t, lines(capture...))
-	if u := rec.sessions[0].Unfinished(); len(u) != 1 || u[0].State != TaskRunning {
+	if u := rec.sessions[0].Unfinished(); len(u) != 1 || u[0].State != session.TaskRunning {
 		t.Fatalf("a running task must be unfinished: %v", u)
 	}
 	capture = append(capture, env(5, "s2c", `{"jsonrpc":"2.0","method":"notifications/tasks/status","params":{"taskId":"t-1","status":"failed","statusMessage":"compiler crashed"}}`))
 	rec = readString(t, lines(capture...))
 	f := rec.frames[4]
-	if f.Task == nil || f.Task.Status != "failed" || f.Task.Call.State != Failed || f.Task.Call.EndLine != 5 {
+	if f.Task == nil || f.Task.Status != "failed" || f.Task.Call.State != session.Failed || f.Task.Call.EndLine != 5 {
 		t.Fatalf("terminal status not recorded: %+v", f.Task)
 	}
 	if u := rec.sessions[0].Unfinished(); len(u) != 0 {
@@ -199,6 +208,7 @@ func TestTasksStayOpenUntilTerminal(t *testing.T) {
 }
 
 func TestMultiRoundTripOperations(t *testing.T) {
+	t.Parallel()
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}`
 	rec := readString(t, lines(
 		env(1, "c2s", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"deploy",`+meta+`}}`),
@@ -217,59 +227,61 @@ func TestMultiRoundTripOperations(t *testing.T) {
 	if rev := rec.sessions[0].Revision; rev != "2026-07-28" {
 		t.Errorf("a session without initialize takes its requests' revision: %q", rev)
 	}
-	if u := rec.sessions[0].Unfinished(); len(u) != 1 || u[0].ID.String() != "4" || u[0].State != Parked {
+	if u := rec.sessions[0].Unfinished(); len(u) != 1 || u[0].ID.String() != "4" || u[0].State != session.Parked {
 		t.Errorf("the parked operation must be unfinished: %v", u)
 	}
 }
 
 func TestParkedOperationsAreCapped(t *testing.T) {
+	t.Parallel()
 	var ls []string
-	for i := 1; i <= MaxParkedOperations+3; i++ {
+	for i := 1; i <= session.MaxParkedOperations+3; i++ {
 		ls = append(ls,
 			env(2*i-1, "c2s", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"t%d"}}`, i, i)),
 			env(2*i, "s2c", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"resultType":"input_required","requestState":"s%d"}}`, i, i)))
 	}
 	rec := readString(t, lines(ls...))
 	s := rec.sessions[0]
-	if s.RetiredOperations != 3 || len(s.Unfinished()) != MaxParkedOperations {
+	if s.RetiredOperations != 3 || len(s.Unfinished()) != session.MaxParkedOperations {
 		t.Errorf("retired %d, parked %d", s.RetiredOperations, len(s.Unfinished()))
 	}
 }
 
 func TestMessageKinds(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		raw     string
-		kind    Kind
+		kind    session.Kind
 		problem string
 	}{
-		{`{"jsonrpc":"2.0","id":1,"method":"ping"}`, Request, ""},
-		{`{"jsonrpc":"2.0","method":"notifications/initialized"}`, Notification, ""},
-		{`{"jsonrpc":"2.0","id":1,"result":{}}`, Response, ""},
-		{`{"jsonrpc":"2.0","id":1}`, Response, ""},
-		{`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, Invalid, "array"},
-		{`"hello"`, Invalid, "string"},
-		{`42`, Invalid, "number"},
-		{`{"level":"info","msg":"started"}`, Invalid, "none of the JSON-RPC members"},
-		{`{"jsonrpc":"2.0","id":1,"method":7}`, Invalid, "method is a JSON number"},
-		{`{"jsonrpc":"2.0","id":1,"method":"ping","params":"x"}`, Invalid, "params is a JSON string"},
-		{`{"jsonrpc":"2.0","id":1,"error":{"code":"oops","message":"x"}}`, Invalid, "integer code"},
-		{`{"jsonrpc":"2.0","id":1,"error":{"code":-32601.5,"message":"x"}}`, Invalid, "integer code"},
+		{`{"jsonrpc":"2.0","id":1,"method":"ping"}`, session.Request, ""},
+		{`{"jsonrpc":"2.0","method":"notifications/initialized"}`, session.Notification, ""},
+		{`{"jsonrpc":"2.0","id":1,"result":{}}`, session.Response, ""},
+		{`{"jsonrpc":"2.0","id":1}`, session.Response, ""},
+		{`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, session.Invalid, "array"},
+		{`"hello"`, session.Invalid, "string"},
+		{`42`, session.Invalid, "number"},
+		{`{"level":"info","msg":"started"}`, session.Invalid, "none of the JSON-RPC members"},
+		{`{"jsonrpc":"2.0","id":1,"method":7}`, session.Invalid, "method is a JSON number"},
+		{`{"jsonrpc":"2.0","id":1,"method":"ping","params":"x"}`, session.Invalid, "params is a JSON string"},
+		{`{"jsonrpc":"2.0","id":1,"error":{"code":"oops","message":"x"}}`, session.Invalid, "integer code"},
+		{`{"jsonrpc":"2.0","id":1,"error":{"code":-32601.5,"message":"x"}}`, session.Invalid, "integer code"},
 	}
 	for _, c := range cases {
-		m := decodeMessage([]byte(c.raw))
+		m := session.DecodeMessage([]byte(c.raw))
 		if m.Kind != c.kind || !strings.Contains(m.Problem, c.problem) {
 			t.Errorf("%s: kind %v problem %q, want %v %q", c.raw, m.Kind, m.Problem, c.kind, c.problem)
 		}
 	}
-	for tok, kind := range map[string]IDKind{`1`: IDInteger, `-3`: IDInteger, `1.0`: IDInteger, `1.5`: IDFraction, `1e3`: IDInteger, `12345678901234567890`: IDInteger, `1e400`: IDInteger, `1e-400`: IDFraction, `100e-2`: IDInteger, `123e-2`: IDFraction, `-0.0e9`: IDInteger, `-0.5`: IDFraction, `"a"`: IDString, `null`: IDNull, `true`: IDOther, `{"a":1}`: IDOther, `[1]`: IDOther} {
-		if got := MakeID([]byte(tok)).Kind(); got != kind {
+	for tok, kind := range map[string]session.IDKind{`1`: session.IDInteger, `-3`: session.IDInteger, `1.0`: session.IDInteger, `1.5`: session.IDFraction, `1e3`: session.IDInteger, `12345678901234567890`: session.IDInteger, `1e400`: session.IDInteger, `1e-400`: session.IDFraction, `100e-2`: session.IDInteger, `123e-2`: session.IDFraction, `-0.0e9`: session.IDInteger, `-0.5`: session.IDFraction, `"a"`: session.IDString, `null`: session.IDNull, `true`: session.IDOther, `{"a":1}`: session.IDOther, `[1]`: session.IDOther} {
+		if got := session.MakeID([]byte(tok)).Kind(); got != kind {
 			t.Errorf("MakeID(%s).Kind() = %v, want %v", tok, got, kind)
 		}
 	}
 	// an integer beyond 64 bits is one no peer's integer type holds
 	for tok, fits := range map[string]bool{`1e400`: false, `1e20`: false, `1e19`: true, `18446744073709551615`: true, `18446744073709551616`: false,
 		`-9223372036854775808`: true, `-9223372036854775809`: false, `2.5e1`: true, `1e-400`: false, `0`: true} {
-		if got := MakeID([]byte(tok)).IntegerFits64(); got != fits {
+		if got := session.MakeID([]byte(tok)).IntegerFits64(); got != fits {
 			t.Errorf("MakeID(%s).IntegerFits64() = %v, want %v", tok, got, fits)
 		}
 	}
@@ -279,6 +291,7 @@ func TestMessageKinds(t *testing.T) {
 // used the same id: ids may be reused once answered (2026-07-28), and HTTP
 // ids are scoped per connection.
 func TestEarlyAnswerWithAReusedID(t *testing.T) {
+	t.Parallel()
 	rec := readString(t, lines(
 		httpEnv(1, "c2s", "a", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`),
 		httpEnv(2, "s2c", "a", `{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`),
@@ -293,8 +306,7 @@ func TestEarlyAnswerWithAReusedID(t *testing.T) {
 // Held answers are bounded in bytes: past the budget the oldest is decided
 // at once, and its request, when it comes, finds nothing to pair with.
 func TestHeldAnswersAreBounded(t *testing.T) {
-	maxHeldBytes = 16 << 20
-	t.Cleanup(func() { maxHeldBytes = 64 << 20 })
+	t.Parallel()
 	big := strings.Repeat("x", 6<<20)
 	var ls []string
 	for i := 1; i <= 4; i++ {
@@ -303,7 +315,7 @@ func TestHeldAnswersAreBounded(t *testing.T) {
 	ls = append(ls,
 		env(5, "c2s", `{"jsonrpc":"2.0","id":104,"method":"tools/call","params":{"name":"read"}}`),
 		env(6, "c2s", `{"jsonrpc":"2.0","id":101,"method":"tools/call","params":{"name":"read"}}`))
-	rec := readString(t, lines(ls...))
+	rec := readStringWith(t, lines(ls...), readers.Options{Limits: session.Limits{MaxHeldBytes: 16 << 20}})
 	if got, want := pairings(rec), "1:unmatched 2:unmatched 5:opened 4:answered 6:opened 3:unmatched"; got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
@@ -311,38 +323,13 @@ func TestHeldAnswersAreBounded(t *testing.T) {
 
 // A JSON body that is not JSON-RPC on an HTTP error answers its exchange.
 func TestHTTPErrorWithNonJSONRPCBody(t *testing.T) {
+	t.Parallel()
 	rec := readString(t, lines(
 		httpEnv(1, "c2s", "a", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`),
 		httpEnv(2, "s2c", "a", `{"error":"invalid_token","error_description":"expired"}`, `"status":401`),
 	))
-	if f := rec.frames[1]; !f.HTTPErrorBody() || f.Pairing != Answered || f.Call == nil || f.Call.State != Failed {
+	if f := rec.frames[1]; !f.HTTPErrorBody() || f.Pairing != session.Answered || f.Call == nil || f.Call.State != session.Failed {
 		t.Errorf("frame %+v", f)
-	}
-}
-
-// The finished-call ring forgets the oldest calls, and its index with them.
-func TestFinishedCallsRing(t *testing.T) {
-	r := newFinishedCalls()
-	s := &Session{}
-	for i := 0; i < recentCalls+10; i++ {
-		r.add(s, &Call{Dir: ClientToServer, ID: MakeID([]byte(fmt.Sprint(i % 20))), Conn: fmt.Sprint(i)})
-	}
-	newest := recentCalls + 9
-	for newest%20 != 3 {
-		newest--
-	}
-	if c := r.find(s, ClientToServer, MakeID([]byte("3")), fmt.Sprint(newest)); c == nil || c.Conn != fmt.Sprint(newest) {
-		t.Error("the newest call of an id on its connection is not found")
-	}
-	if c := r.find(s, ClientToServer, MakeID([]byte("3")), "3"); c != nil {
-		t.Error("an evicted call is still found")
-	}
-	total := 0
-	for _, cs := range r.index {
-		total += len(cs)
-	}
-	if total != recentCalls {
-		t.Errorf("index holds %d calls, the ring %d", total, recentCalls)
 	}
 }
 
@@ -350,13 +337,14 @@ func TestFinishedCallsRing(t *testing.T) {
 // session's; `draft` is 2026-07-28. A session whose initialize was never
 // answered takes the version the client offered.
 func TestRevisions(t *testing.T) {
+	t.Parallel()
 	rec := readString(t, lines(
 		env(1, "c2s", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`),
 		env(2, "c2s", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"draft"}}}`),
 		env(3, "c2s", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, `"mcp_protocol_version":"draft"`),
 		env(4, "c2s", `{"jsonrpc":"2.0","id":3,"method":"ping"}`),
 	))
-	for i, want := range []string{"", ModernRevision, ModernRevision, ""} {
+	for i, want := range []string{"", session.ModernRevision, session.ModernRevision, ""} {
 		if got := rec.frames[i].Call.Revision; got != want {
 			t.Errorf("frame %d: revision %q, want %q", i+1, got, want)
 		}
@@ -382,6 +370,7 @@ const (
 // The fallback initialize may be recorded before the rejection of the probe
 // that triggered it: the rejection is still negotiation.
 func TestProbeFallbackRecordedBeforeTheRejection(t *testing.T) {
+	t.Parallel()
 	for _, code := range []string{"-32601", "-32602", "-32022"} {
 		rec := readString(t, lines(
 			env(1, "c2s", discover),
@@ -421,6 +410,7 @@ func TestProbeFallbackRecordedBeforeTheRejection(t *testing.T) {
 // Over HTTP the rejection may carry no id: it answers the probe's exchange,
 // not the initialize recorded after the probe on the same connection.
 func TestProbeFallbackRecordedFirstOverHTTP(t *testing.T) {
+	t.Parallel()
 	nullID := `{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request: Server not initialized"}}`
 	cases := []struct {
 		name      string
@@ -444,7 +434,7 @@ func TestProbeFallbackRecordedFirstOverHTTP(t *testing.T) {
 		if got, want := pairings(rec), "1:opened 2:opened 3:probe-fallback 4:answered"; got != want {
 			t.Errorf("%s: got %s, want %s", c.name, got, want)
 		}
-		if f := byLine(rec, 3); f.Call == nil || f.Call.Method != "server/discover" || f.Call.State != Failed {
+		if f := byLine(rec, 3); f.Call == nil || f.Call.Method != "server/discover" || f.Call.State != session.Failed {
 			t.Errorf("%s: the rejection answered %+v", c.name, f.Call)
 		}
 		if u := rec.sessions[0].Unfinished(); len(u) != 0 {
@@ -457,7 +447,7 @@ func TestProbeFallbackRecordedFirstOverHTTP(t *testing.T) {
 		webEnv(2, "c2s", "a", `{"jsonrpc":"2.0","id":2,"method":"ping"}`),
 		webEnv(3, "s2c", "a", nullID, `"status":400`),
 	))
-	if f := byLine(rec, 3); f.Call == nil || f.Call.Method != "ping" || f.Pairing != Answered {
+	if f := byLine(rec, 3); f.Call == nil || f.Call.Method != "ping" || f.Pairing != session.Answered {
 		t.Errorf("a ping recorded after the probe: %+v", f.Call)
 	}
 	// with no initialize at all the rejection stays an error answer
@@ -472,6 +462,7 @@ func TestProbeFallbackRecordedFirstOverHTTP(t *testing.T) {
 
 // Two probes turned down before the client's next request share its verdict.
 func TestSeveralHeldProbes(t *testing.T) {
+	t.Parallel()
 	rec := readString(t, lines(
 		webEnv(1, "c2s", "a", discover),
 		webEnv(2, "c2s", "b", strings.Replace(discover, `"id":1`, `"id":7`, 1)),
@@ -484,15 +475,15 @@ func TestSeveralHeldProbes(t *testing.T) {
 	}
 	// past the bound the oldest are decided early, as error answers
 	var ls []string
-	for i := 1; i <= maxHeldProbes+2; i++ {
+	for i := 1; i <= session.MaxHeldProbes+2; i++ {
 		ls = append(ls, webEnv(i, "c2s", fmt.Sprint("c", i), strings.Replace(discover, `"id":1`, fmt.Sprintf(`"id":%d`, i), 1)))
 	}
-	for i := 1; i <= maxHeldProbes+2; i++ {
-		ls = append(ls, webEnv(maxHeldProbes+2+i, "s2c", fmt.Sprint("c", i), "", `"status":400`))
+	for i := 1; i <= session.MaxHeldProbes+2; i++ {
+		ls = append(ls, webEnv(session.MaxHeldProbes+2+i, "s2c", fmt.Sprint("c", i), "", `"status":400`))
 	}
-	rec = readString(t, lines(append(ls, webEnv(2*maxHeldProbes+5, "c2s", "c1", initialize))...))
+	rec = readString(t, lines(append(ls, webEnv(2*session.MaxHeldProbes+5, "c2s", "c1", initialize))...))
 	fallbacks := strings.Count(pairings(rec), "probe-fallback")
-	if answered := strings.Count(pairings(rec), "answered"); fallbacks != maxHeldProbes || answered != 2 {
+	if answered := strings.Count(pairings(rec), "answered"); fallbacks != session.MaxHeldProbes || answered != 2 {
 		t.Errorf("%d fallbacks, %d answered: %s", fallbacks, answered, pairings(rec))
 	}
 }
@@ -508,6 +499,7 @@ const (
 // A retry recorded before the input_required result that issued its state
 // is linked when the result arrives, and delivered after it.
 func TestRetryRecordedBeforeInputRequired(t *testing.T) {
+	t.Parallel()
 	rec := readString(t, lines(
 		env(1, "c2s", deploy),
 		env(2, "c2s", retry2),
@@ -521,7 +513,7 @@ func TestRetryRecordedBeforeInputRequired(t *testing.T) {
 	if op := retry.Op; op == nil || op.Requests != 2 || op.First.ID.String() != "1" || op.Parked || op.Last != retry {
 		t.Fatalf("not linked: %+v", retry.Op)
 	}
-	if first := byLine(rec, 1).Call; first.State != Completed || retry.State != Completed {
+	if first := byLine(rec, 1).Call; first.State != session.Completed || retry.State != session.Completed {
 		t.Errorf("states %v %v", first.State, retry.State)
 	}
 	if u := rec.sessions[0].Unfinished(); len(u) != 0 {
@@ -530,7 +522,7 @@ func TestRetryRecordedBeforeInputRequired(t *testing.T) {
 	// a handler sees each frame as it would in capture order: the result
 	// parks its call, the retry then continues the operation
 	snap := &snapshots{}
-	if err := Read("test.jsonl", strings.NewReader(lines(env(1, "c2s", deploy), env(2, "c2s", retry2), env(3, "s2c", needs1))), snap); err != nil {
+	if err := readers.Read("test.jsonl", strings.NewReader(lines(env(1, "c2s", deploy), env(2, "c2s", retry2), env(3, "s2c", needs1))), snap, readers.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := strings.Join(snap.seen, " "), "1:pending/- 3:parked/1 2:pending/2"; got != want {
@@ -558,6 +550,7 @@ func TestRetryRecordedBeforeInputRequired(t *testing.T) {
 // A retry that no input_required explains stays unlinked and is delivered
 // when it is answered, or when the reorder window closes.
 func TestUnexplainedRetry(t *testing.T) {
+	t.Parallel()
 	stale := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"deploy","requestState":"st-0","inputResponses":{"region":{"action":"accept"}},` + mrtrMeta + `}}`
 	rec := readString(t, lines(
 		env(1, "c2s", deploy),
@@ -571,7 +564,7 @@ func TestUnexplainedRetry(t *testing.T) {
 	if c := byLine(rec, 2).Call; c.Op != nil {
 		t.Errorf("linked to %+v", c.Op)
 	}
-	if u := rec.sessions[0].Unfinished(); len(u) != 1 || u[0].State != Parked || u[0].ID.String() != "1" {
+	if u := rec.sessions[0].Unfinished(); len(u) != 1 || u[0].State != session.Parked || u[0].ID.String() != "1" {
 		t.Errorf("the parked call must stay unfinished: %v", u)
 	}
 
@@ -587,12 +580,12 @@ func TestUnexplainedRetry(t *testing.T) {
 	// past the window the retry is delivered unlinked, and a result after
 	// that parks its call
 	ls := []string{env(1, "c2s", deploy), env(2, "c2s", retry2)}
-	for i := 0; i < ReorderWindow; i++ {
+	for i := 0; i < session.ReorderWindow; i++ {
 		ls = append(ls, env(3+i, "stderr", "", `"text":"working"`))
 	}
-	ls = append(ls, env(3+ReorderWindow, "s2c", needs1))
+	ls = append(ls, env(3+session.ReorderWindow, "s2c", needs1))
 	rec = readString(t, lines(ls...))
-	if got, want := pairings(rec), fmt.Sprintf("1:opened 2:opened %d:answered", 3+ReorderWindow); got != want {
+	if got, want := pairings(rec), fmt.Sprintf("1:opened 2:opened %d:answered", 3+session.ReorderWindow); got != want {
 		t.Errorf("window: got %s, want %s", got, want)
 	}
 	if byLine(rec, 2).Call.Op != nil || len(rec.sessions[0].Unfinished()) != 2 {
@@ -602,13 +595,12 @@ func TestUnexplainedRetry(t *testing.T) {
 
 // Held retries count against the file's byte budget like held answers.
 func TestHeldRetriesAreBounded(t *testing.T) {
-	maxHeldBytes = 8 << 20
-	t.Cleanup(func() { maxHeldBytes = 64 << 20 })
+	t.Parallel()
 	big := strings.Repeat("x", 6<<20)
-	rec := readString(t, lines(
+	rec := readStringWith(t, lines(
 		env(1, "c2s", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a","requestState":"`+big+`"}}`),
 		env(2, "c2s", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"b","requestState":"`+big+`"}}`),
-	))
+	), readers.Options{Limits: session.Limits{MaxHeldBytes: 8 << 20}})
 	if got, want := pairings(rec), "1:opened 2:opened"; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
@@ -617,6 +609,7 @@ func TestHeldRetriesAreBounded(t *testing.T) {
 // Transport plumbing: the legacy HTTP+SSE endpoint event and its 202
 // acknowledgements, and a 405 that answers no recorded request.
 func TestTransportPlumbing(t *testing.T) {
+	t.Parallel()
 	rec := readString(t, lines(
 		webEnv(1, "s2c", "sse", "", `"status":200`, `"text":"/messages?sessionId=2b7c9e4a"`),
 		webEnv(2, "s2c", "sse", "", `"status":200`, `"text":"http://127.0.0.1:3001/messages/?session_id=9f3c"`),
@@ -631,7 +624,7 @@ func TestTransportPlumbing(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 	for _, f := range rec.frames {
-		if f.TransportPlumbing() != (f.Pairing == Plumbing) {
+		if f.TransportPlumbing() != (f.Pairing == session.Plumbing) {
 			t.Errorf("line %d: TransportPlumbing disagrees with its pairing", f.Line)
 		}
 	}
@@ -656,7 +649,7 @@ func TestTransportPlumbing(t *testing.T) {
 // round trips of its operation.
 type snapshots struct{ seen []string }
 
-func (r *snapshots) Frame(s *Session, f *Frame) {
+func (r *snapshots) Frame(s *session.Session, f *session.Frame) {
 	if c := f.Call; c != nil {
 		n := "-"
 		if c.Op != nil {
@@ -665,8 +658,8 @@ func (r *snapshots) Frame(s *Session, f *Frame) {
 		r.seen = append(r.seen, fmt.Sprintf("%d:%s/%s", f.Line, c.State, n))
 	}
 }
-func (r *snapshots) Damage(*Session, Damage) {}
-func (r *snapshots) End(*Session)            {}
+func (r *snapshots) Damage(*session.Session, session.Damage) {}
+func (r *snapshots) End(*session.Session)                    {}
 
 // revisionRecorder notes each frame's revision when it is delivered, as the
 // checks driver asks it.
@@ -675,7 +668,7 @@ type revisionRecorder struct {
 	revs []string
 }
 
-func (r *revisionRecorder) Frame(s *Session, f *Frame) {
+func (r *revisionRecorder) Frame(s *session.Session, f *session.Frame) {
 	r.recorder.Frame(s, f)
 	r.revs = append(r.revs, f.Revision(s))
 }
@@ -685,6 +678,7 @@ func (r *revisionRecorder) Frame(s *Session, f *Frame) {
 // none, and a legacy handshake overrides it. A client request that shows
 // no revision stays unknown, and so does its answer.
 func TestRevisionOfAHandshakelessSession(t *testing.T) {
+	t.Parallel()
 	notify := `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`
 	cases := []struct {
 		name string
@@ -695,7 +689,7 @@ func TestRevisionOfAHandshakelessSession(t *testing.T) {
 			env(1, "c2s", discover),
 			env(2, "s2c", `{"jsonrpc":"2.0","id":1,"result":{"supportedVersions":["2026-07-28"],"capabilities":{},"resultType":"complete","ttlMs":0,"cacheScope":"public"}}`),
 			env(3, "s2c", notify),
-		}, ModernRevision},
+		}, session.ModernRevision},
 		{"rejected probe", []string{
 			env(1, "c2s", discover),
 			env(2, "s2c", `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`),
@@ -711,7 +705,7 @@ func TestRevisionOfAHandshakelessSession(t *testing.T) {
 	}
 	for _, c := range cases {
 		rec := &revisionRecorder{}
-		if err := Read("test.jsonl", strings.NewReader(lines(c.ls...)), rec); err != nil {
+		if err := readers.Read("test.jsonl", strings.NewReader(lines(c.ls...)), rec, readers.Options{}); err != nil {
 			t.Fatal(err)
 		}
 		for i, f := range rec.frames {
@@ -728,7 +722,7 @@ func TestRevisionOfAHandshakelessSession(t *testing.T) {
 		env(4, "s2c", `{"jsonrpc":"2.0","id":2,"result":{}}`),
 		env(5, "s2c", `{"jsonrpc":"2.0","id":7,"method":"roots/list"}`),
 	)
-	if err := Read("test.jsonl", strings.NewReader(capture), rec); err != nil {
+	if err := readers.Read("test.jsonl", strings.NewReader(capture), rec, readers.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Join(rec.revs, ","); got != "2026-07-28,2026-07-28,,,2026-07-28" {

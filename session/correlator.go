@@ -10,11 +10,16 @@ import (
 var ErrNoSession = errors.New("no frame belongs to a session")
 
 // Correlator turns the frames and damage of one capture file, in file
-// order, into correlated sessions for a Handler. Every format feeds one, so
-// correlation does not depend on how a capture was recorded.
+// order, into correlated sessions for a Handler. Every format (package
+// readers) feeds one, so correlation does not depend on how a capture was
+// recorded: it adds frames (Add), reports damage (Damage), may stage an
+// envelope's bytes to decode its message in place (Stage, sink.go), and
+// finishes (Finish). A format reads nothing else of correlation but what
+// sink.go exports.
 type Correlator struct {
 	file       string
 	h          Handler
+	limits     Limits
 	sessions   map[string]*Session
 	order      []*Session
 	last       *Session // the session of the previous frame, home for damage
@@ -29,7 +34,7 @@ type Correlator struct {
 	early       map[string]int32
 	earlyChains []deferredSession
 
-	// sessions past maxLiveSessions, correlated after the file (defer.go)
+	// sessions past Limits.MaxLiveSessions, correlated after the file (defer.go)
 	deferred  map[string]int32
 	later     []deferredSession
 	lastLater int32 // the previous frame's session when it is deferred, else -1
@@ -37,15 +42,22 @@ type Correlator struct {
 
 	// overlap lets Add and Damage hand their input to a second goroutine
 	// (pipeline.go), started on the first of them; a format whose reader
-	// reads correlation's state turns it off before adding anything.
+	// reads correlation's state turns it off (Sequential) before adding
+	// anything.
 	overlap bool
 	pipe    *pipeline
 }
 
 // NewCorrelator returns a correlator for the capture file named file that
-// reports to h.
-func NewCorrelator(file string, h Handler) *Correlator {
-	return &Correlator{file: file, h: h, sessions: map[string]*Session{}, shared: newFileState(), lastLater: -1}
+// reports to h, within limits l (a zero field is its default). It runs a
+// pipeline when l.Pipeline and h allow; a format whose reader reads
+// correlation's state calls Sequential before adding anything.
+func NewCorrelator(file string, h Handler, l Limits) *Correlator {
+	l = l.orDefaults()
+	c := &Correlator{file: file, h: h, limits: l, sessions: map[string]*Session{}, shared: newFileState(l.MaxHeldBytes), lastLater: -1}
+	c.overlap = overlaps(h, l.Pipeline)
+	c.spill.maxLive = l.MaxLiveSessions
+	return c
 }
 
 // Add correlates f as the next frame of the session f.SessionID, which is
@@ -189,7 +201,7 @@ func (c *Correlator) addDamage(d Damage, sv Survived) {
 // Finish ends every session, in first-seen order, after delivering the
 // damage still waiting for a session that never appeared. It returns
 // ErrNoSession when no frame was added; a second call does nothing more.
-// What kept the sessions past maxLiveSessions from being read back is Err.
+// What kept the sessions past Limits.MaxLiveSessions from being read back is Err.
 func (c *Correlator) Finish() error {
 	c.stopPipeline()
 	if c.finished {

@@ -1,35 +1,10 @@
 package session
 
-import (
-	"errors"
-	"fmt"
-)
+import "errors"
 
 var errDamagedSpill = errors.New("sessions: a damaged record in the temporary file")
 
-// MaxLiveSessions is how many sessions of one capture file are correlated
-// as the file is read. The frames of later sessions wait in a temporary
-// file, and each of those sessions is correlated on its own once the file
-// has been read: a file of any number of sessions keeps the state of at
-// most this many, plus a small index entry per later session (spec §2.4).
-const MaxLiveSessions = 256
-
-// maxLiveSessions is MaxLiveSessions, smaller in tests.
-var maxLiveSessions = MaxLiveSessions
-
-// SetLiveSessionsForTesting makes every Read started from now on correlate
-// at most n sessions of a file as it is read (n >= 1), until restore is
-// called. The findings must be the same for any n.
-func SetLiveSessionsForTesting(n int) (restore func()) {
-	if n < 1 {
-		panic(fmt.Sprintf("session: %d live sessions", n))
-	}
-	old := maxLiveSessions
-	maxLiveSessions = n
-	return func() { maxLiveSessions = old }
-}
-
-// deferredSession is a session past maxLiveSessions: its records in the
+// deferredSession is a session past Limits.MaxLiveSessions: its records in the
 // spill file, first to last. The first names it (its id is the map key
 // until then: this index is all a waiting session costs).
 type deferredSession struct {
@@ -37,11 +12,11 @@ type deferredSession struct {
 }
 
 // deferFrame keeps f in the spill when its session is deferred, or is a
-// new session past maxLiveSessions; false means f's session is live.
+// new session past Limits.MaxLiveSessions; false means f's session is live.
 func (c *Correlator) deferFrame(f *Frame) bool {
 	i, ok := c.deferred[f.SessionID]
 	if !ok {
-		if len(c.sessions) < maxLiveSessions {
+		if len(c.sessions) < c.limits.MaxLiveSessions {
 			return false
 		}
 		if c.deferred == nil {

@@ -1,13 +1,12 @@
-package session
+package session_test
 
 import (
 	"fmt"
-	"math/rand/v2"
-	"reflect"
+	"github.com/mcpcheck/mcpcheck/readers"
+	"github.com/mcpcheck/mcpcheck/session"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 // eventLog records, per session, what a handler is told, in order.
@@ -16,20 +15,20 @@ type eventLog struct {
 	ends      []string
 }
 
-func (l *eventLog) add(s *Session, format string, args ...any) {
+func (l *eventLog) add(s *session.Session, format string, args ...any) {
 	if l.bySession == nil {
 		l.bySession = map[string][]string{}
 	}
 	l.bySession[s.ID] = append(l.bySession[s.ID], fmt.Sprintf(format, args...))
 }
 
-func (l *eventLog) Frame(s *Session, f *Frame) {
+func (l *eventLog) Frame(s *session.Session, f *session.Frame) {
 	l.add(s, "frame %d seq %d %s %s gap %d", f.Line, f.Seq, f.Direction, f.Pairing, f.GapBefore)
 }
-func (l *eventLog) Damage(s *Session, d Damage) {
+func (l *eventLog) Damage(s *session.Session, d session.Damage) {
 	l.add(s, "damage %d %s (+%d)", d.Line, d.Reason, d.More)
 }
-func (l *eventLog) End(s *Session) {
+func (l *eventLog) End(s *session.Session) {
 	l.ends = append(l.ends, s.ID)
 	var pending []string
 	for _, c := range s.Unfinished() {
@@ -43,6 +42,7 @@ func (l *eventLog) End(s *Session) {
 // damage that names it or follows its frames, damage that named it before
 // it appeared, and answers recorded before their requests.
 func TestDeferredSessionsCorrelateAsLiveOnes(t *testing.T) {
+	t.Parallel()
 	env := func(id string, seq int, dir, raw string) string {
 		return fmt.Sprintf(`{"session_id":%q,"server_label":"lbl-%s","seq":%d,"ts":"2026-09-01T10:00:%02dZ","direction":%q,"transport":"stdio","raw":%s}`, id, id, seq, seq, dir, raw)
 	}
@@ -62,14 +62,14 @@ func TestDeferredSessionsCorrelateAsLiveOnes(t *testing.T) {
 	}, "\n") + "\n"
 
 	read := func(live int) *eventLog {
-		defer SetLiveSessionsForTesting(live)()
 		var l eventLog
-		if err := Read("mixed.jsonl", strings.NewReader(capture), &l); err != nil {
+		o := readers.Options{Limits: session.Limits{MaxLiveSessions: live}}
+		if err := readers.Read("mixed.jsonl", strings.NewReader(capture), &l, o); err != nil {
 			t.Fatal(err)
 		}
 		return &l
 	}
-	normal, deferred := read(MaxLiveSessions), read(1)
+	normal, deferred := read(session.MaxLiveSessions), read(1)
 	if !slices.Equal(normal.ends, deferred.ends) || !slices.Equal(normal.ends, []string{"A", "B", "C", "D"}) {
 		t.Errorf("sessions end in %v deferred, %v live; want A B C D", deferred.ends, normal.ends)
 	}
@@ -85,91 +85,5 @@ func TestDeferredSessionsCorrelateAsLiveOnes(t *testing.T) {
 	}
 	if c := strings.Join(normal.bySession["C"], "\n"); !strings.Contains(c, "damage 2") || !strings.Contains(c, "missing 0") {
 		t.Errorf("session C:\n%s", c)
-	}
-}
-
-// fillValue sets every exported field reachable from v to a non-zero value.
-func fillValue(t *testing.T, v reflect.Value, rng *rand.Rand) {
-	switch v.Kind() {
-	case reflect.String:
-		v.SetString(fmt.Sprintf("s%d\x00\"é", rng.IntN(1000)))
-	case reflect.Bool:
-		v.SetBool(true)
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		v.SetInt(int64(1 + rng.IntN(100)))
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		v.SetUint(uint64(1 + rng.IntN(100)))
-	case reflect.Float32, reflect.Float64:
-		v.SetFloat(1.5)
-	case reflect.Pointer:
-		v.Set(reflect.New(v.Type().Elem()))
-		fillValue(t, v.Elem(), rng)
-	case reflect.Slice:
-		s := reflect.MakeSlice(v.Type(), 2, 2)
-		for i := 0; i < 2; i++ {
-			fillValue(t, s.Index(i), rng)
-		}
-		v.Set(s)
-	case reflect.Struct:
-		if v.Type() == timeType {
-			v.Set(reflect.ValueOf(time.Date(2026, 9, 1, 10, 0, 0, 123456789, time.UTC)))
-			return
-		}
-		for i := 0; i < v.NumField(); i++ {
-			if v.Type().Field(i).IsExported() {
-				fillValue(t, v.Field(i), rng)
-			}
-		}
-	default:
-		t.Fatalf("a field of kind %s: the spill cannot carry it", v.Kind())
-	}
-}
-
-var timeType = reflect.TypeOf(time.Time{})
-
-// Every field a format may set on a frame survives the spill, whatever is
-// added to Frame later; the fields correlation sets are not carried.
-func TestSpillCarriesEveryFrameField(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	var f Frame
-	v := reflect.ValueOf(&f).Elem()
-	for i := 0; i < v.NumField(); i++ {
-		sf := v.Type().Field(i)
-		if sf.IsExported() && !spillSkip[sf.Name] {
-			fillValue(t, v.Field(i), rng)
-		}
-	}
-	got, err := decodeFrame(encodeFrame(nil, &f))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(got, &f) {
-		t.Errorf("round trip:\n got %+v\nwant %+v", got, &f)
-	}
-	for name := range spillSkip {
-		if _, ok := v.Type().FieldByName(name); !ok {
-			t.Errorf("spillSkip names %s, which Frame no longer has", name)
-		}
-	}
-	// a frame without raw keeps a nil Raw, one with an empty raw an empty one
-	for _, raw := range [][]byte{nil, {}} {
-		got, err := decodeFrame(encodeFrame(nil, &Frame{Raw: raw}))
-		if err != nil || (got.Raw == nil) != (raw == nil) {
-			t.Errorf("raw %#v came back as %#v (%v)", raw, got.Raw, err)
-		}
-	}
-	dr := &damageRecord{D: Damage{File: "f", Line: 3, Reason: "torn", More: 2}, Named: true, Dir: ServerToClient, Seqs: []int64{4, 5}}
-	back, err := decodeDamage(encodeDamage(nil, dr))
-	if err != nil || !reflect.DeepEqual(back, dr) {
-		t.Errorf("damage round trip: %+v (%v)", back, err)
-	}
-	// and every field of a damage record, whatever is added to Damage later
-	full := &damageRecord{}
-	fillValue(t, reflect.ValueOf(full).Elem(), rng)
-	if back, err := decodeDamage(encodeDamage(nil, full)); err != nil || !reflect.DeepEqual(back, full) {
-		t.Errorf("damage round trip:\n got %+v (%v)\nwant %+v", back, err, full)
-	}
-	if _, err := decodeFrame([]byte{0xff, 0xff}); err == nil {
-		t.Error("a damaged record decodes")
 	}
 }

@@ -1,8 +1,9 @@
-// Package session reads captured MCP traffic and correlates it into calls.
+// Package session is the capture model (Frame, Message, Call, Session) and
+// correlation: it turns the frames of one capture file into calls.
 //
-// A capture is read in one streaming pass: every envelope becomes a Frame,
-// decoded once, annotated with the Call it opens, answers or cancels, and
-// handed to a Handler. Nothing keeps frames after the handler returns, so
+// The formats of package readers feed a Correlator (its exported sink) in
+// one streaming pass: every frame is decoded once, annotated with the Call
+// it opens, answers or cancels, and handed to a Handler. Nothing keeps frames after the handler returns, so
 // memory is bounded by open calls and small per-session state, never by the
 // size of the capture.
 package session

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
+	"github.com/mcpcheck/mcpcheck/internal/racedetect"
 )
 
 // TestKnownStrings: the version and a known method cost no allocation and
@@ -18,10 +19,13 @@ func TestKnownStrings(t *testing.T) {
 			t.Errorf("knownString(%s) = %q, %v; want %q, %v", v, got, ok, want, wantOK)
 		}
 	}
-	raw := json.RawMessage(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	if n := testing.AllocsPerRun(100, func() { decodeMessage(raw) }); n != 0 {
-		t.Errorf("decoding a notification of a known method: %v allocations", n)
-	}
+	t.Run("allocations", func(t *testing.T) {
+		racedetect.SkipUnderRace(t)
+		raw := json.RawMessage(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		if n := testing.AllocsPerRun(100, func() { decodeMessage(raw) }); n != 0 {
+			t.Errorf("decoding a notification of a known method: %v allocations", n)
+		}
+	})
 }
 
 // TestIDCache: ids read through the cache are MakeID's, and an answer's id
@@ -35,9 +39,12 @@ func TestIDCache(t *testing.T) {
 	}
 	c.make([]byte(`10421`))     // the request
 	answer := []byte(` 10421 `) // its answer, from other bytes
-	if n := testing.AllocsPerRun(100, func() { c.make(answer) }); n != 0 {
-		t.Errorf("an answer's id: %v allocations", n)
-	}
+	t.Run("allocations", func(t *testing.T) {
+		racedetect.SkipUnderRace(t)
+		if n := testing.AllocsPerRun(100, func() { c.make(answer) }); n != 0 {
+			t.Errorf("an answer's id: %v allocations", n)
+		}
+	})
 }
 
 // A plain integer id below smallIDCount is made once for the process: the
@@ -47,12 +54,15 @@ func TestSmallIDs(t *testing.T) {
 	var first idCache
 	first.make([]byte(`31337`))
 	again := []byte(`31337`)
-	if n := testing.AllocsPerRun(100, func() {
-		var second idCache // a reader that has not seen it
-		second.make(again)
-	}); n != 0 {
-		t.Errorf("a repeated small id in another reader: %v allocations", n)
-	}
+	t.Run("allocations", func(t *testing.T) {
+		racedetect.SkipUnderRace(t)
+		if n := testing.AllocsPerRun(100, func() {
+			var second idCache // a reader that has not seen it
+			second.make(again)
+		}); n != 0 {
+			t.Errorf("a repeated small id in another reader: %v allocations", n)
+		}
+	})
 	for _, raw := range []string{`65536`, `012`, `-3`, `3.0`} {
 		if _, ok := smallIDs.token([]byte(raw)); ok {
 			t.Errorf("%s is taken as a small id: its token is its own spelling", raw)

@@ -1,11 +1,15 @@
-package session
+package session_test
 
-import "testing"
+import (
+	"github.com/mcpcheck/mcpcheck/session"
+	"testing"
+)
 
 // A member name used twice anywhere in a message makes it invalid, but it
 // is still correlated as what it reads as: its request is not left
 // pending, nor its answer unmatched.
 func TestDuplicateMemberInMessage(t *testing.T) {
+	t.Parallel()
 	rec := readString(t, lines(
 		env(1, "c2s", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"a.txt","path":"/etc/passwd"}}}`),
 		env(2, "s2c", `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"ok","text":"denied"}],"isError":true}}`),
@@ -15,18 +19,18 @@ func TestDuplicateMemberInMessage(t *testing.T) {
 		env(6, "s2c", `[{"jsonrpc":"2.0","id":4,"result":{"tools":[]}},{"jsonrpc":"2.0","id":5,"result":{"prompts":[]}}]`),
 	))
 	want := []struct {
-		kind    Kind
+		kind    session.Kind
 		problem string
-		pairing Pairing
+		pairing session.Pairing
 	}{
-		{Invalid, `an object with the member "path" twice in arguments`, Opened},
-		{Invalid, `an object with the member "text" twice in content`, Answered},
-		{Invalid, `a message with the member "id" twice`, Opened},
-		{Response, "", Answered},
-		{Request, "", Opened},
-		{Invalid, `an object with the member "cursor" twice in params`, Opened},
-		{Response, "", Answered},
-		{Response, "", Answered},
+		{session.Invalid, `an object with the member "path" twice in arguments`, session.Opened},
+		{session.Invalid, `an object with the member "text" twice in content`, session.Answered},
+		{session.Invalid, `a message with the member "id" twice`, session.Opened},
+		{session.Response, "", session.Answered},
+		{session.Request, "", session.Opened},
+		{session.Invalid, `an object with the member "cursor" twice in params`, session.Opened},
+		{session.Response, "", session.Answered},
+		{session.Response, "", session.Answered},
 	}
 	if len(rec.frames) != len(want) {
 		t.Fatalf("%d frames", len(rec.frames))
@@ -40,7 +44,7 @@ func TestDuplicateMemberInMessage(t *testing.T) {
 	if f := rec.frames[2]; f.Call == nil || f.Call.ID.String() != "3" {
 		t.Errorf("the last id counts, as most decoders keep it: %+v", f.Call)
 	}
-	if c := rec.frames[1].Call; c == nil || c.State != Failed {
+	if c := rec.frames[1].Call; c == nil || c.State != session.Failed {
 		t.Errorf("the isError answer with a duplicate still fails its call: %+v", c)
 	}
 	if u := rec.sessions[0].Unfinished(); len(u) != 0 {

@@ -17,7 +17,7 @@ func (s *Session) hold(f *Frame) {
 // shed keeps the file's byte budget: past it this session's oldest held
 // frames are decided early.
 func (s *Session) shed() {
-	for s.shared.heldBytes > maxHeldBytes {
+	for s.shared.heldBytes > s.shared.maxHeld {
 		switch {
 		case len(s.orphans) > 0 && (len(s.retries) == 0 || s.orphans[0].expires <= s.retries[0].expires):
 			f := s.orphans[0].f

@@ -1,11 +1,11 @@
 package session
 
 import (
-	"runtime"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
+	"github.com/mcpcheck/mcpcheck/internal/wipe"
 )
 
 // With two cores a capture is read by two goroutines: the format's reader
@@ -29,41 +29,8 @@ var (
 	tinyBatches = batchSize{items: 2, arena: 512, borrow: 200}
 )
 
-// Pipeline modes (SetPipelineForTesting).
-const (
-	PipelineAuto   = iota // with two or more cores
-	PipelineAlways        // whenever the handler releases its frames
-	PipelineNever         // always sequential
-	PipelineTiny          // always, with batches of two items that borrow most messages
-)
-
-var pipelineMode atomic.Int32
-
 // livePipelines counts pipelines whose goroutine has not ended (tests).
 var livePipelines atomic.Int32
-
-// SetPipelineForTesting makes every Read started from now on read in
-// pipeline mode m (PipelineAuto, PipelineAlways, PipelineNever) until
-// restore is called. Findings must be the same in every mode.
-func SetPipelineForTesting(m int) (restore func()) {
-	old := pipelineMode.Swap(int32(m))
-	return func() { pipelineMode.Store(old) }
-}
-
-// overlaps reports whether a read for h runs in two goroutines. The
-// pipeline reuses its frames, so the handler must keep none of them.
-func overlaps(h Handler) bool {
-	if _, ok := h.(FrameReleaser); !ok {
-		return false
-	}
-	switch pipelineMode.Load() {
-	case PipelineAlways, PipelineTiny:
-		return true
-	case PipelineNever:
-		return false
-	}
-	return runtime.GOMAXPROCS(0) >= 2
-}
 
 // pipeline carries a Correlator's input from the reader's goroutine to the
 // one that correlates it.
@@ -100,10 +67,10 @@ func newPipeline(c *Correlator) *pipeline {
 		full:   make(chan *batch, pipelineBatches),
 		free:   make(chan *batch, pipelineBatches),
 		done:   make(chan struct{}),
-		poison: bufferSize() < ReadBufferSize || pipelineMode.Load() == PipelineTiny,
+		poison: c.limits.Poison || c.limits.Pipeline == PipelineTiny,
 		size:   realBatches,
 	}
-	if pipelineMode.Load() == PipelineTiny {
+	if c.limits.Pipeline == PipelineTiny {
 		p.size = tinyBatches
 	}
 	for range pipelineBatches {
@@ -132,7 +99,7 @@ func (p *pipeline) correlate() {
 				b.items[i].frame = poisoned
 				b.items[i].store = poisonedStore
 			}
-			wipeBytes(b.arena[:cap(b.arena)])
+			wipe.Bytes(b.arena[:cap(b.arena)])
 		} else {
 			clear(b.items) // nothing of a finished frame is held through the batch
 		}

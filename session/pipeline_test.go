@@ -1,8 +1,10 @@
-package session
+package session_test
 
 import (
 	"errors"
 	"fmt"
+	"github.com/mcpcheck/mcpcheck/readers"
+	"github.com/mcpcheck/mcpcheck/session"
 	"io"
 	"strings"
 	"testing"
@@ -33,25 +35,25 @@ func pipelineCapture() string {
 // what it keeps.
 type trace struct{ events []string }
 
-func (t *trace) Frame(s *Session, f *Frame) {
+func (t *trace) Frame(s *session.Session, f *session.Frame) {
 	t.events = append(t.events, fmt.Sprintf("frame %s:%d %s %s id=%s pairing=%s raw=%d bytes, ends %q res=%v",
 		s.ID, f.Line, f.Direction, f.Msg.Kind, f.Msg.ID, f.Pairing, len(f.Raw), tail(f.Raw), f.Msg.Res != nil))
 }
-func (t *trace) Damage(s *Session, d Damage) {
+func (t *trace) Damage(s *session.Session, d session.Damage) {
 	t.events = append(t.events, fmt.Sprintf("damage %s:%d %s", s.ID, d.Line, d.Reason))
 }
-func (t *trace) End(s *Session) {
+func (t *trace) End(s *session.Session) {
 	t.events = append(t.events, fmt.Sprintf("end %s frames=%d", s.ID, s.Frames))
 }
 func (*trace) ReleasesFrames() {}
 
 func tail(b []byte) string { return string(b[max(0, len(b)-12):]) }
 
-func readTrace(t *testing.T, mode int, capture string) []string {
+func readTrace(t *testing.T, mode session.PipelineMode, buf int, capture string) []string {
 	t.Helper()
-	defer SetPipelineForTesting(mode)()
 	tr := &trace{}
-	if err := Read("t.jsonl", strings.NewReader(capture), tr); err != nil {
+	o := readers.Options{ReadBuffer: buf, Limits: session.Limits{Pipeline: mode}}
+	if err := readers.Read("t.jsonl", strings.NewReader(capture), tr, o); err != nil {
 		t.Fatal(err)
 	}
 	return tr.events
@@ -62,25 +64,20 @@ func readTrace(t *testing.T, mode int, capture string) []string {
 // read, and the second goroutine has ended when Read returns.
 func TestPipelineKeepsOrder(t *testing.T) {
 	capture := pipelineCapture()
-	want := readTrace(t, PipelineNever, capture)
+	want := readTrace(t, session.PipelineNever, 0, capture)
 	t.Logf("sequential:\n%s", strings.Join(want, "\n"))
 	if len(want) != 14 {
 		t.Fatalf("sequential read gave %d events, want 14:\n%s", len(want), strings.Join(want, "\n"))
 	}
-	for _, mode := range []int{PipelineAlways, PipelineTiny} {
+	for _, mode := range []session.PipelineMode{session.PipelineAlways, session.PipelineTiny} {
 		for _, buf := range []int{0, 64} {
-			restore := func() {}
-			if buf > 0 {
-				restore = SetReadBufferForTesting(buf)
-			}
-			got := readTrace(t, mode, capture)
-			restore()
+			got := readTrace(t, mode, buf, capture)
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("mode %d, buffer %d:\n%s\nwant\n%s", mode, buf, strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
 		}
 	}
-	if n := livePipelines.Load(); n != 0 {
+	if n := session.LivePipelines(); n != 0 {
 		t.Errorf("%d pipeline goroutines still running after Read returned", n)
 	}
 }
@@ -103,18 +100,17 @@ func (f *failingReader) Read(p []byte) (int, error) {
 // returns the error, with what was queued correlated and the second
 // goroutine ended.
 func TestPipelineStopsOnReadError(t *testing.T) {
-	defer SetPipelineForTesting(PipelineTiny)()
 	boom := errors.New("disk on fire")
 	tr := &trace{}
 	capture := pipelineCapture()
-	err := Read("t.jsonl", &failingReader{r: strings.NewReader(capture), err: boom}, tr)
+	err := readers.Read("t.jsonl", &failingReader{r: strings.NewReader(capture), err: boom}, tr, readers.Options{Limits: session.Limits{Pipeline: session.PipelineTiny}})
 	if !errors.Is(err, boom) {
 		t.Fatalf("Read returned %v, want the read error", err)
 	}
 	if len(tr.events) == 0 {
 		t.Error("nothing queued before the error reached the handler")
 	}
-	if n := livePipelines.Load(); n != 0 {
+	if n := session.LivePipelines(); n != 0 {
 		t.Errorf("%d pipeline goroutines still running after Read failed", n)
 	}
 }
@@ -122,11 +118,10 @@ func TestPipelineStopsOnReadError(t *testing.T) {
 // TestPipelineNeedsAReleaser: a handler that may keep frames gets fresh
 // ones on the reader's goroutine, whatever the mode.
 func TestPipelineNeedsAReleaser(t *testing.T) {
-	defer SetPipelineForTesting(PipelineAlways)()
-	if overlaps(&recorder{}) {
+	if session.Overlaps(&recorder{}, session.PipelineAlways) {
 		t.Error("a handler that keeps frames would be given the pipeline's reused ones")
 	}
-	if !overlaps(&trace{}) {
+	if !session.Overlaps(&trace{}, session.PipelineAlways) {
 		t.Error("PipelineAlways does not overlap a releasing handler")
 	}
 }

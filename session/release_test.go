@@ -1,7 +1,9 @@
-package session
+package session_test
 
 import (
 	"fmt"
+	"github.com/mcpcheck/mcpcheck/readers"
+	"github.com/mcpcheck/mcpcheck/session"
 	"strings"
 	"testing"
 )
@@ -10,6 +12,7 @@ import (
 // open-call maps are released when they empty after holding many calls,
 // and the calls after the burst are correlated as before.
 func TestOpenCallMapsAreReleasedWhenEmpty(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	seq := 0
 	for id := 1; id <= 200; id++ {
@@ -20,13 +23,13 @@ func TestOpenCallMapsAreReleasedWhenEmpty(t *testing.T) {
 		seq++
 		b.WriteString(env(seq, "s2c", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{}}`, id), `"conn_id":"c1"`) + "\n")
 	}
-	var open []*Session
-	h := &funcHandler{end: func(s *Session) {
-		if s.open != nil || s.openByID != nil {
+	var open []*session.Session
+	h := &funcHandler{end: func(s *session.Session) {
+		if session.HoldsOpenMaps(s) {
 			open = append(open, s)
 		}
 	}}
-	if err := Read("burst.jsonl", strings.NewReader(b.String()), h); err != nil {
+	if err := readers.Read("burst.jsonl", strings.NewReader(b.String()), h, readers.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if len(open) != 0 || h.ends != 1 {
@@ -38,16 +41,16 @@ func TestOpenCallMapsAreReleasedWhenEmpty(t *testing.T) {
 	seq++
 	b.WriteString(env(seq, "s2c", `{"jsonrpc":"2.0","id":7,"result":{}}`, `"conn_id":"c2"`) + "\n")
 	rec := readString(t, b.String())
-	if last := rec.frames[len(rec.frames)-1]; last.Pairing != Answered {
+	if last := rec.frames[len(rec.frames)-1]; last.Pairing != session.Answered {
 		t.Errorf("the answer after the release is %v", last.Pairing)
 	}
 }
 
 type funcHandler struct {
-	end  func(*Session)
+	end  func(*session.Session)
 	ends int
 }
 
-func (h *funcHandler) Frame(*Session, *Frame)  {}
-func (h *funcHandler) Damage(*Session, Damage) {}
-func (h *funcHandler) End(s *Session)          { h.ends++; h.end(s) }
+func (h *funcHandler) Frame(*session.Session, *session.Frame)  {}
+func (h *funcHandler) Damage(*session.Session, session.Damage) {}
+func (h *funcHandler) End(s *session.Session)                  { h.ends++; h.end(s) }

@@ -32,11 +32,6 @@ const (
 // before they are released when they empty.
 const releaseEmptyAfter = 64
 
-// maxHeldBytes bounds the answers the sessions of a file hold back for the
-// reorder window; past it the oldest are decided early. (A variable for
-// tests.)
-var maxHeldBytes = 64 << 20
-
 // ModernRevision is the first revision without the initialize handshake.
 const ModernRevision = "2026-07-28"
 
@@ -112,9 +107,12 @@ type orphan struct {
 type fileState struct {
 	recent    *finishedCalls
 	heldBytes int // bytes of the answers held for the reorder window
+	maxHeld   int // Limits.MaxHeldBytes: past it the oldest are decided early
 }
 
-func newFileState() *fileState { return &fileState{recent: newFinishedCalls()} }
+func newFileState(maxHeld int) *fileState {
+	return &fileState{recent: newFinishedCalls(), maxHeld: maxHeld}
+}
 
 func newSession(file, id string, line int, shared *fileState, emit func(*Frame)) *Session {
 	// The maps are made on first use: a file may interleave many sessions.

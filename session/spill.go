@@ -10,7 +10,7 @@ import (
 
 // A file may interleave any number of sessions, and a session is only known
 // to end at the end of its file, so a file of 200,000 sessions would keep
-// 200,000 sessions' state to the end. The Correlator keeps maxLiveSessions
+// 200,000 sessions' state to the end. The Correlator keeps Limits.MaxLiveSessions
 // of them live; the frames and damage of the later ones wait in a temporary
 // file, one chain of records per session, and each of those sessions is
 // correlated on its own when the file has been read (defer.go). This file
@@ -27,6 +27,7 @@ type sessionSpill struct {
 	read    []byte // reused to read records back
 	enc     []byte // reused to encode a record
 	err     error
+	maxLive int // Limits.MaxLiveSessions, for messages
 }
 
 // scratch is a buffer to encode a record into.
@@ -80,7 +81,7 @@ func (sp *sessionSpill) add(tail int64, kind byte, payload []byte) int64 {
 
 func (sp *sessionSpill) fail(err error) {
 	if sp.err == nil {
-		sp.err = fmt.Errorf("sessions past the first %d: %w", maxLiveSessions, err)
+		sp.err = fmt.Errorf("sessions past the first %d: %w", sp.maxLive, err)
 	}
 }
 
@@ -126,13 +127,13 @@ func (sp *sessionSpill) record(off int64) (kind byte, payload []byte, next int64
 	n, err := sp.file.ReadAt(sp.read[:cap(sp.read)][:min(int64(cap(sp.read)), sp.flushed-off)], off)
 	head := sp.read[:n]
 	if n < spillRecordHead+1 {
-		return 0, nil, 0, fmt.Errorf("sessions past the first %d: reading back: %v", maxLiveSessions, errors.Join(err, errors.New("short record")))
+		return 0, nil, 0, fmt.Errorf("sessions past the first %d: reading back: %v", sp.maxLive, errors.Join(err, errors.New("short record")))
 	}
 	next = int64(binary.LittleEndian.Uint64(head))
 	kind = head[8]
 	size, w := binary.Uvarint(head[spillRecordHead:])
 	if w <= 0 || size > uint64(sp.flushed) {
-		return 0, nil, 0, fmt.Errorf("sessions past the first %d: reading back: a damaged record", maxLiveSessions)
+		return 0, nil, 0, fmt.Errorf("sessions past the first %d: reading back: a damaged record", sp.maxLive)
 	}
 	start := int64(spillRecordHead + w)
 	end := start + int64(size)
@@ -144,7 +145,7 @@ func (sp *sessionSpill) record(off int64) (kind byte, payload []byte, next int64
 	}
 	payload = sp.read[:size]
 	if _, err := sp.file.ReadAt(payload, off+start); err != nil {
-		return 0, nil, 0, fmt.Errorf("sessions past the first %d: reading back: %w", maxLiveSessions, err)
+		return 0, nil, 0, fmt.Errorf("sessions past the first %d: reading back: %w", sp.maxLive, err)
 	}
 	return kind, payload, next, nil
 }
@@ -156,7 +157,7 @@ func (sp *sessionSpill) close() {
 
 // The records hold frames as formats make them, before correlation, and
 // damage with what survived of it, field by field. Every field a format
-// may set is written here; defer_test.go (TestSpillCarriesEveryFrameField)
+// may set is written here; spillfields_test.go (TestSpillCarriesEveryFrameField)
 // fills every exported field of Frame but spillSkip, and of a damage
 // record, and fails when one does not read back, so a field added to
 // Frame or Damage cannot be forgotten.

@@ -12,9 +12,9 @@ import (
 	"github.com/mcpcheck/mcpcheck/baseline"
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/engine"
+	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/report"
 	"github.com/mcpcheck/mcpcheck/result"
-	"github.com/mcpcheck/mcpcheck/session"
 )
 
 // defaultBaselineDir is --baseline's default (spec §1.1):
@@ -53,7 +53,7 @@ func baselineStore(dir string, set, readOnly bool) (*baseline.Store, error) {
 	}
 	s.Now = now
 	if dir != "" && insideMcpsnoopState(dir) {
-		s.SetForeign(dir + " is inside the mcpsnoop state directory " + session.StateDir(getenv))
+		s.SetForeign(dir + " is inside the mcpsnoop state directory " + readers.StateDir(getenv))
 	}
 	return s, nil
 }
@@ -71,7 +71,7 @@ func insideMcpsnoopState(dir string) bool {
 		a, _ := filepath.Abs(p)
 		return a
 	}
-	rel, err := filepath.Rel(abs(session.StateDir(getenv)), abs(dir))
+	rel, err := filepath.Rel(abs(readers.StateDir(getenv)), abs(dir))
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
@@ -123,7 +123,7 @@ func runBaseline(args []string, stdin io.Reader, stdout io.Writer) (int, error) 
 			return exitUsage, usagef("baseline: %s; mcpcheck reads it but never writes there: pass --baseline with a directory of its own", why)
 		}
 	}
-	sources, err := session.Resolve(fs.Args(), stdin, getenv)
+	sources, err := readers.Resolve(fs.Args(), stdin, getenv)
 	if err != nil {
 		return exitUsage, err
 	}

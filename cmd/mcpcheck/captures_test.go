@@ -10,8 +10,8 @@ import (
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/engine"
 	"github.com/mcpcheck/mcpcheck/internal/sharedtest"
+	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/result"
-	"github.com/mcpcheck/mcpcheck/session"
 )
 
 // sharedCapture is a real capture recorded from a published MCP server; it
@@ -108,7 +108,7 @@ func TestRealCaptureGates(t *testing.T) {
 // disagrees and nothing is left pending.
 func TestRealCapture2026(t *testing.T) {
 	path := sharedCapture(t, "20-http-2026-mcp-proxy-goclient.jsonl")
-	srcs, err := session.Resolve([]string{path}, nil, os.Getenv)
+	srcs, err := readers.Resolve([]string{path}, nil, os.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func TestRealCaptureDeprecations(t *testing.T) {
 // findings of rule.
 func ruleFindings(t *testing.T, name, rule string) []*result.Finding {
 	t.Helper()
-	srcs, err := session.Resolve([]string{sharedCapture(t, name)}, nil, os.Getenv)
+	srcs, err := readers.Resolve([]string{sharedCapture(t, name)}, nil, os.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/report"
-	"github.com/mcpcheck/mcpcheck/session"
 )
 
 // The HAR, mcp-rewind and LogRocket fixtures of testdata/formats each have
@@ -102,9 +102,9 @@ func TestFormatsMatchTheirEnvelopeTwins(t *testing.T) {
 
 			// A reader that kept a frame's bytes past the frame gives other
 			// findings when the buffers are tiny and reused.
-			restore := session.SetReadBufferForTesting(64)
+			readOptions = readers.Options{ReadBuffer: 64}
 			_, small := checkJSON(t, baselines, formatFixture(p.capture))
-			restore()
+			readOptions = readers.Options{}
 			if a, b := findingLines(got), findingLines(small); a != b {
 				t.Errorf("with a 64-byte read buffer:\n%s\nwith the default:\n%s", b, a)
 			}
@@ -155,7 +155,7 @@ func TestFormatDetectionIsUnambiguous(t *testing.T) {
 		paths = append(paths, m...)
 	}
 	var names []string
-	for _, f := range session.Formats() {
+	for _, f := range readers.All() {
 		names = append(names, f.Name())
 	}
 	for _, name := range []string{"har", "mcp-rewind", "logrocket"} {
@@ -165,7 +165,7 @@ func TestFormatDetectionIsUnambiguous(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, path := range paths {
-		srcs, err := session.Resolve([]string{path}, nil, os.Getenv)
+		srcs, err := readers.Resolve([]string{path}, nil, os.Getenv)
 		if err != nil {
 			t.Errorf("%s: %v", path, err)
 			continue
@@ -178,7 +178,7 @@ func TestFormatDetectionIsUnambiguous(t *testing.T) {
 			head, _ := io.ReadAll(io.LimitReader(rc, 64<<10))
 			rc.Close()
 			var by []string
-			for _, f := range session.Formats() {
+			for _, f := range readers.All() {
 				if f.Detect(head) {
 					by = append(by, f.Name())
 				}

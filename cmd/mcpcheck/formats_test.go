@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/report"
-	"github.com/mcpcheck/mcpcheck/session"
 )
 
 // formatFixture is a capture of another format in testdata/formats.
@@ -154,7 +154,7 @@ func TestInputFormat(t *testing.T) {
 	for _, name := range []string{"mcpsnoop", "claude-desktop", "jsonrpc", "har", "mcp-rewind", "logrocket", "pcap"} {
 		code, _, errs := invoke(t, "", "--input-format", strings.ToUpper(name), formatFixture("claude-desktop/mcp.log"))
 		switch {
-		case session.Lookup(name) == nil:
+		case readers.Lookup(name) == nil:
 			if code != 2 || !strings.Contains(errs, "unknown format") || !strings.Contains(errs, strings.Join(formatNames(), ", ")) {
 				t.Errorf("%s (not registered): exit %d, stderr %q", name, code, errs)
 			}

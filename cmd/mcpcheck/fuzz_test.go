@@ -21,6 +21,7 @@ import (
 	"github.com/mcpcheck/mcpcheck/baseline"
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/engine"
+	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/report"
 	"github.com/mcpcheck/mcpcheck/result"
 	"github.com/mcpcheck/mcpcheck/session"
@@ -63,15 +64,21 @@ type rendered struct {
 
 // renderAll checks data and renders it in every format; ok is false when
 // data is not a capture.
-func renderAll(t *testing.T, data []byte, limits engine.Limits) (r rendered, ok bool) {
+func renderAll(t *testing.T, data []byte) (r rendered, ok bool) {
 	t.Helper()
-	src := session.Source{Name: "fuzz.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }}
+	return renderAllWith(t, data, readers.Options{}, engine.Limits{})
+}
+
+// renderAllWith is renderAll reading with options o, within limits.
+func renderAllWith(t *testing.T, data []byte, o readers.Options, limits engine.Limits) (r rendered, ok bool) {
+	t.Helper()
+	src := readers.Source{Name: "fuzz.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }}
 	gate, _ := result.ParseGate(checks.DefaultGate, checks.All())
-	cfg := engine.Config{Rules: checks.All(), Gate: gate, Limits: limits}
+	cfg := engine.Config{Rules: checks.All(), Gate: gate, Reading: o, Limits: limits}
 	store := baseline.NewMemory() // tool baselines of this run only, on a fixed clock
 	store.Now = func() time.Time { return time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC) }
 	checks.BaselineStore.Set(&cfg, store)
-	res, err := engine.Run([]session.Source{src}, cfg)
+	res, err := engine.Run([]readers.Source{src}, cfg)
 	if err != nil {
 		return r, false
 	}
@@ -112,7 +119,7 @@ func fuzzSummaryFile(t *testing.T) string {
 func FuzzPipeline(f *testing.F) {
 	seedPipeline(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r, ok := renderAll(t, data, engine.Limits{})
+		r, ok := renderAll(t, data)
 		if ok {
 			checkAgreement(t, r)
 		}
@@ -124,12 +131,8 @@ func FuzzPipeline(f *testing.F) {
 func FuzzPipelineUnderPressure(f *testing.F) {
 	seedPipeline(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		easy, ok := renderAll(t, data, engine.Limits{})
-		restore := []func(){session.SetReadBufferForTesting(16), session.SetLiveSessionsForTesting(1)}
-		hard, hardOK := renderAll(t, data, engine.SpillEverything())
-		for _, r := range restore {
-			r()
-		}
+		easy, ok := renderAll(t, data)
+		hard, hardOK := renderAllWith(t, data, readers.Options{ReadBuffer: 16, Limits: session.Limits{MaxLiveSessions: 1}}, engine.SpillEverything())
 		if ok != hardOK {
 			t.Fatalf("a capture with the normal reader: %v, under pressure: %v", ok, hardOK)
 		}

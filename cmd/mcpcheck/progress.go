@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcpcheck/mcpcheck/session"
+	"github.com/mcpcheck/mcpcheck/readers"
 )
 
 // progress is the --progress line on stderr: bytes read of the total, MB/s
@@ -62,7 +62,7 @@ func newProgress(mode string, stderr io.Writer) (*progress, error) {
 
 // wrap makes sources count the bytes read from them, and sums the sizes of
 // those that are files into the total (standard input has none).
-func (p *progress) wrap(sources []session.Source) {
+func (p *progress) wrap(sources []readers.Source) {
 	for i := range sources {
 		if info, err := os.Stat(sources[i].Name); err == nil && info.Mode().IsRegular() {
 			p.total += info.Size()

@@ -19,6 +19,7 @@ import (
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/engine"
 	"github.com/mcpcheck/mcpcheck/internal/atomicfile"
+	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/report"
 	"github.com/mcpcheck/mcpcheck/result"
 	"github.com/mcpcheck/mcpcheck/session"
@@ -58,6 +59,10 @@ type usageError struct{ msg string }
 func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// readOptions is how captures are read: production's defaults (the zero
+// value), smaller in tests that drive the whole command.
+var readOptions readers.Options
 
 // run is the whole command: it returns the exit code and writes nothing to
 // stdout unless the check ran.
@@ -232,7 +237,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		return exitUsage, err
 	}
 	note := func(msg string) { fmt.Fprintf(stderr, "mcpcheck: note: %s\n", msg) }
-	sources, err := session.ResolveNoting(fs.Args(), stdin, getenv, cfg.InputFormat, note)
+	sources, err := readers.ResolveNoting(fs.Args(), stdin, getenv, cfg.InputFormat, note)
 	if err != nil {
 		return exitUsage, err
 	}
@@ -290,9 +295,9 @@ func checkConfig(o *checkOptions, catalogue []*checks.Rule) (engine.Config, erro
 			rules = append(rules, r)
 		}
 	}
-	var input session.Format
+	var input readers.Format
 	if name := strings.TrimSpace(o.inputFormat); name != "" {
-		if input = session.Lookup(name); input == nil {
+		if input = readers.Lookup(name); input == nil {
 			return engine.Config{}, usagef("--input-format: unknown format %q; valid: %s", o.inputFormat, strings.Join(formatNames(), ", "))
 		}
 	}
@@ -307,14 +312,14 @@ func checkConfig(o *checkOptions, catalogue []*checks.Rule) (engine.Config, erro
 		return engine.Config{}, usagef("--max-round-trips: %d is not a number of requests; give N >= 1", o.maxRoundTrips)
 	}
 	a.MaxRoundTrips = o.maxRoundTrips
-	return engine.Config{Rules: rules, Catalogue: catalogue, Gate: gate, Assertions: a, InputFormat: input}, nil
+	return engine.Config{Rules: rules, Catalogue: catalogue, Gate: gate, Assertions: a, InputFormat: input, Reading: readOptions}, nil
 }
 
 // formatNames are the capture formats --input-format accepts: the
 // registered ones.
 func formatNames() []string {
 	var names []string
-	for _, f := range session.Formats() {
+	for _, f := range readers.All() {
 		names = append(names, f.Name())
 	}
 	return names
@@ -404,7 +409,7 @@ func stepSummaryWritable(format, path string) error {
 
 // outputsAreNotInputs refuses an --output file that is one of the captures
 // read: the report would replace the capture it is about.
-func outputsAreNotInputs(outs []output, sources []session.Source) error {
+func outputsAreNotInputs(outs []output, sources []readers.Source) error {
 	inputs := map[string]string{}
 	for _, src := range sources {
 		if src.Name != session.StdinName {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/engine"
+	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/report"
 	"github.com/mcpcheck/mcpcheck/report/sariftest"
 	"github.com/mcpcheck/mcpcheck/result"
@@ -123,7 +124,7 @@ func TestProjectCapturesFindings(t *testing.T) {
 
 func ruleCounts(t *testing.T, path string) map[string]int {
 	t.Helper()
-	srcs, err := session.Resolve([]string{path}, nil, os.Getenv)
+	srcs, err := readers.Resolve([]string{path}, nil, os.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,8 +16,8 @@ import (
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/engine"
 	"github.com/mcpcheck/mcpcheck/internal/atomicfile"
+	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/result"
-	"github.com/mcpcheck/mcpcheck/session"
 	"github.com/mcpcheck/mcpcheck/suppress"
 )
 
@@ -194,7 +194,7 @@ func suppressArgs(o *suppressOptions, args []string) ([]string, error) {
 // fillFromCaptures checks the captures and fills each entry from the
 // finding its fingerprint names; a fingerprint that names none is an error.
 func fillFromCaptures(entries []suppress.Suppression, captures []string, stdin io.Reader) error {
-	sources, err := session.Resolve(captures, stdin, getenv)
+	sources, err := readers.Resolve(captures, stdin, getenv)
 	if err != nil {
 		return err
 	}

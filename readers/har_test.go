@@ -1,0 +1,397 @@
+package readers
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/mcpcheck/mcpcheck/session"
+)
+
+// harX is one HAR entry for tests; zero fields are left out.
+type harX struct {
+	method, url string
+	reqHeaders  [][2]string
+	post        string      // postData.text
+	params      [][2]string // postData.params (name, JSON text)
+	status      int
+	statusText  string
+	resHeaders  [][2]string
+	mime, text  string
+	base64      bool
+	noText      bool
+}
+
+func (x harX) json() string {
+	hs := func(list [][2]string) []map[string]string {
+		out := []map[string]string{}
+		for _, h := range list {
+			out = append(out, map[string]string{"name": h[0], "value": h[1]})
+		}
+		return out
+	}
+	req := map[string]any{"method": x.method, "url": x.url, "httpVersion": "HTTP/1.1", "headers": hs(x.reqHeaders), "queryString": []any{}, "cookies": []any{}, "headersSize": -1, "bodySize": len(x.post)}
+	switch {
+	case x.params != nil:
+		req["postData"] = map[string]any{"mimeType": "application/json", "params": hs(x.params)}
+	case x.post != "":
+		req["postData"] = map[string]any{"mimeType": "application/json", "text": x.post}
+	}
+	content := map[string]any{"size": len(x.text), "mimeType": x.mime}
+	switch {
+	case x.noText:
+	case x.base64:
+		content["text"], content["encoding"] = base64.StdEncoding.EncodeToString([]byte(x.text)), "base64"
+	default:
+		content["text"] = x.text
+	}
+	res := map[string]any{"status": x.status, "statusText": x.statusText, "httpVersion": "HTTP/1.1", "headers": hs(x.resHeaders), "cookies": []any{}, "content": content, "redirectURL": "", "headersSize": -1, "bodySize": -1}
+	e := map[string]any{"startedDateTime": "2026-09-01T10:00:00.000Z", "time": 12.5, "request": req, "response": res, "cache": map[string]any{}, "timings": map[string]any{"send": 0, "wait": 12, "receive": 0.5}}
+	b, err := json.MarshalIndent(e, "      ", "  ")
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// harOf is a HAR document of the entries, one per line group, pretty
+// printed as devtools write it.
+func harOf(creator string, entries ...harX) string {
+	var parts []string
+	for _, e := range entries {
+		parts = append(parts, "      "+e.json())
+	}
+	return fmt.Sprintf("{\n  \"log\": {\n    \"version\": \"1.2\",\n    \"creator\": {\"name\": %q, \"version\": \"1\"},\n    \"pages\": [],\n    \"entries\": [\n%s\n    ]\n  }\n}\n",
+		creator, strings.Join(parts, ",\n"))
+}
+
+// entryLines are the lines the entries of a harOf document start on.
+func entryLines(doc string) []int {
+	var out []int
+	for i, l := range strings.Split(doc, "\n") {
+		if l == "      {" {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+func readHAR(t *testing.T, doc string) *recorder {
+	t.Helper()
+	return readHARWith(t, doc, Options{})
+}
+
+func readHARWith(t *testing.T, doc string, o Options) *recorder {
+	t.Helper()
+	rec := &recorder{}
+	if err := Read("test.har", strings.NewReader(doc), rec, o); err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	return rec
+}
+
+const mcpURL = "http://localhost:3001/mcp"
+
+var postHeaders = [][2]string{{"Accept", "application/json, text/event-stream"}, {"Content-Type", "application/json"}, {"Origin", "http://localhost:5173"}}
+
+func withSession(extra ...[2]string) [][2]string {
+	return append(append(append([][2]string{}, postHeaders...), [2]string{"Mcp-Session-Id", "s-1"}, [2]string{"MCP-Protocol-Version", "2025-11-25"}), extra...)
+}
+
+// frameSummary renders the frames for comparison: session, direction,
+// status, and the message or text.
+func frameSummary(rec *recorder) string {
+	var out []string
+	for _, f := range rec.frames {
+		body := string(f.Raw)
+		if f.HasText {
+			body = "text:" + f.Text
+		}
+		if body == "" {
+			body = "-"
+		}
+		out = append(out, fmt.Sprintf("%s %s %d %s", f.SessionID, f.Direction, f.Status, body))
+	}
+	return strings.Join(out, "\n")
+}
+
+func TestHARDetect(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		head string
+		want bool
+	}{
+		{`{"log": {"version": "1.2"`, true},
+		{"\n{\n  \"log\" :\n {", true},
+		{`{"log": "not an object"}`, false},
+		{`{"session_id":"s1","log":{}}`, false},
+		{`{"jsonrpc":"2.0","method":"log"}`, false},
+		{`[{"log":{}}]`, false},
+		{`{"lo`, false},
+	} {
+		if got := (har{}).Detect([]byte(c.head)); got != c.want {
+			t.Errorf("Detect(%q) = %v", c.head, got)
+		}
+	}
+}
+
+// What is not MCP traffic — the page, its scripts, CORS preflights, an
+// analytics beacon — is passed over; a 202 acknowledgement is a status.
+func TestHARKeepsOnlyMCPTraffic(t *testing.T) {
+	t.Parallel()
+	doc := harOf("WebInspector",
+		harX{method: "GET", url: "http://localhost:5173/", status: 200, mime: "text/html", text: "<!doctype html><title>app</title>"},
+		harX{method: "GET", url: "http://localhost:5173/app.js", status: 200, mime: "text/javascript", text: `fetch("/mcp",{method:"POST"})`},
+		harX{method: "POST", url: "http://localhost:5173/collect", reqHeaders: postHeaders, post: `{"event":"pageview"}`, status: 204},
+		harX{method: "OPTIONS", url: mcpURL, reqHeaders: [][2]string{{"Access-Control-Request-Method", "POST"}}, status: 204},
+		harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: `{"jsonrpc":"2.0","method":"notifications/initialized"}`, status: 202, statusText: "Accepted", noText: true},
+		harX{method: "GET", url: "http://localhost:5173/events", reqHeaders: [][2]string{{"Accept", "text/event-stream"}}, status: 200, mime: "text/event-stream", text: "data: {\"action\":\"reload\"}\n\n"},
+	)
+	rec := readHAR(t, doc)
+	want := "s-1 c2s 0 {\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\ns-1 s2c 202 -"
+	if got := frameSummary(rec); got != want {
+		t.Errorf("frames:\n%s\nwant:\n%s", got, want)
+	}
+	if f := rec.frames[0]; f.Accept != postHeaders[0][1] || f.ContentType != "application/json" || f.Origin != "http://localhost:5173" ||
+		f.MCPProtocolVersion != "2025-11-25" || f.Transport != "http" || f.Label != "localhost:3001/mcp" {
+		t.Errorf("request fields: %+v", f)
+	}
+	if at := entryLines(doc)[4]; rec.frames[0].Line != at || rec.frames[1].Line != at {
+		t.Errorf("lines %d %d, want the entry's line %d", rec.frames[0].Line, rec.frames[1].Line, at)
+	}
+}
+
+// Real writers: a body only in postData.params, a base64 answer, a header
+// listed twice in two cases, an event stream that opens with a priming
+// event.
+func TestHARWriterQuirks(t *testing.T) {
+	t.Parallel()
+	doc := harOf("mitmproxy",
+		harX{method: "POST", url: mcpURL, reqHeaders: withSession([2]string{"content-type", "application/json"}, [2]string{"mcp-param-region", "eu"}, [2]string{"Mcp-Param-Region", "eu"}),
+			params: [][2]string{{"jsonrpc", `"2.0"`}, {"id", "7"}, {"method", `"tools/call"`}, {"params", `{"name":"search","arguments":{"q":"x"}}`}, {"note", "not json"}},
+			status: 200, resHeaders: [][2]string{{"Content-Type", "application/json"}}, mime: "application/json", base64: true,
+			text: `{"jsonrpc":"2.0","id":7,"result":{"content":[]}}`},
+		harX{method: "POST", url: mcpURL, reqHeaders: withSession([2]string{"Mcp-Name", "a"}, [2]string{"mcp-name", "b"}), post: `{"jsonrpc":"2.0","id":8,"method":"tools/list"}`,
+			status: 200, resHeaders: [][2]string{{"content-type", "text/event-stream"}}, mime: "text/event-stream",
+			text: "id: 0\ndata:\n\n: keep-alive\n\nevent: message\r\nid: 1\r\ndata: {\"jsonrpc\":\"2.0\",\r\ndata: \"id\":8,\"result\":{\"tools\":[]}}\r\n\r\n"},
+	)
+	rec := readHAR(t, doc)
+	want := strings.Join([]string{
+		`s-1 c2s 0 {"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search","arguments":{"q":"x"}},"note":"not json"}`,
+		`s-1 s2c 200 {"jsonrpc":"2.0","id":7,"result":{"content":[]}}`,
+		`s-1 c2s 0 {"jsonrpc":"2.0","id":8,"method":"tools/list"}`,
+		"s-1 s2c 200 {\"jsonrpc\":\"2.0\",\n\"id\":8,\"result\":{\"tools\":[]}}",
+	}, "\n")
+	if got := frameSummary(rec); got != want {
+		t.Errorf("frames:\n%s\nwant:\n%s", got, want)
+	}
+	if f := rec.frames[0]; f.ContentType != "application/json" || len(f.ParamHeaders) != 1 || f.ParamHeaders[0] != (session.ParamHeader{Name: "mcp-param-region", Value: "eu"}) {
+		t.Errorf("a header listed twice: content type %q, param headers %+v", f.ContentType, f.ParamHeaders)
+	}
+	if f := rec.frames[2]; f.MCPName != "a, b" {
+		t.Errorf("Mcp-Name sent twice with two values reads %q, want them combined", f.MCPName)
+	}
+	if f := rec.frames[3]; f.ContentType != "text/event-stream" || f.Call == nil || f.Call.Method != "tools/list" {
+		t.Errorf("the event's answer: content type %q, call %+v", f.ContentType, f.Call)
+	}
+}
+
+// A server's request on a POST's event stream is answered by a POST of its
+// own (paired across entries); an error reply with a null id answers the
+// request of its own entry; a stream that broke off keeps what arrived.
+func TestHARPairing(t *testing.T) {
+	t.Parallel()
+	doc := harOf("WebInspector",
+		harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search"}}`,
+			status: 200, mime: "text/event-stream",
+			text: "id: 0\ndata:\n\nid: 1\ndata: {\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"roots/list\"}\n\nid: 2\ndata: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"content\":[]}}\n\n"},
+		harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: `{"jsonrpc":"2.0","id":0,"result":{"roots":[]}}`, status: 202, noText: true},
+		harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read"}}`,
+			status: 400, mime: "application/json", text: `{"jsonrpc":"2.0","id":null,"error":{"code":-32602,"message":"bad path"}}`},
+		harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"export"}}`,
+			status: 200, mime: "text/event-stream",
+			text: "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"started\"}}\n\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"half\"}}"},
+		harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"export"}}`,
+			status: 200, mime: "text/event-stream", text: "data: {\"jsonrpc\":\"2.0\",\"id\":5,\"res"},
+	)
+	rec := readHAR(t, doc)
+	at := entryLines(doc)
+	var got []string
+	for _, f := range rec.frames {
+		got = append(got, fmt.Sprintf("%d:%s", f.Line, f.Pairing))
+	}
+	want := fmt.Sprintf("%[1]d:opened %[1]d:opened %[1]d:answered %[2]d:answered %[2]d:unpaired %[3]d:opened %[3]d:answered %[4]d:opened %[4]d:unpaired %[4]d:unpaired %[5]d:opened",
+		at[0], at[1], at[2], at[3], at[4])
+	if strings.Join(got, " ") != want {
+		t.Errorf("pairings\n%s\nwant\n%s", strings.Join(got, " "), want)
+	}
+	if f := rec.frames[3]; f.Call == nil || f.Call.Method != "roots/list" || f.ConnID == f.Call.Conn {
+		t.Errorf("the client's answer to roots/list: %+v", f.Call)
+	}
+	if f := rec.frames[6]; f.Call == nil || f.Call.Name != "read" || f.Status != 400 {
+		t.Errorf("the null-id error answers its own POST: %+v", f.Call)
+	}
+	if len(rec.damage) != 1 || rec.damage[0].Line != at[4] || !strings.Contains(rec.damage[0].Reason, "breaks off inside an event") {
+		t.Errorf("damage %+v", rec.damage)
+	}
+	s := rec.sessions[0]
+	if u := s.Unfinished(); len(u) != 1 || u[0].Name != "export" || u[0].ID.String() != "4" {
+		t.Errorf("unfinished %v: the call whose stream broke off is pending, the one the damage may have answered is excused", u)
+	}
+}
+
+// One session per Mcp-Session-Id: the initialize answer assigns it, and a
+// version probe sent before joins the session that follows it. Without
+// session ids, one session per server URL.
+func TestHARSessions(t *testing.T) {
+	t.Parallel()
+	doc := harOf("Charles Proxy",
+		harX{method: "POST", url: mcpURL, reqHeaders: postHeaders, post: `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}`,
+			status: 400, mime: "application/json", text: `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`},
+		harX{method: "POST", url: "http://other.example/mcp", reqHeaders: postHeaders, post: `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+			status: 200, mime: "application/json", text: `{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`},
+		harX{method: "POST", url: mcpURL, reqHeaders: postHeaders, post: `{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`,
+			status: 200, resHeaders: [][2]string{{"mcp-session-id", "s-1"}}, mime: "application/json", text: `{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2025-11-25"}}`},
+		harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: `{"jsonrpc":"2.0","method":"notifications/initialized"}`, status: 202, noText: true},
+		harX{method: "GET", url: mcpURL, reqHeaders: [][2]string{{"Accept", "text/event-stream"}, {"Mcp-Session-Id", "s-1"}}, status: 405, noText: true},
+		harX{method: "DELETE", url: mcpURL + "?x=1", reqHeaders: [][2]string{{"Mcp-Session-Id", "s-1"}}, status: 200, noText: true},
+		harX{method: "POST", url: mcpURL, reqHeaders: postHeaders, post: `{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`,
+			status: 200, resHeaders: [][2]string{{"Mcp-Session-Id", "s-2"}}, mime: "application/json", text: `{"jsonrpc":"2.0","id":3,"result":{"protocolVersion":"2025-11-25"}}`},
+	)
+	rec := readHAR(t, doc)
+	at := entryLines(doc)
+	var got []string
+	for _, f := range rec.frames {
+		got = append(got, fmt.Sprintf("%s/%d", f.SessionID, f.Line))
+	}
+	// The entry of the other server waits for a session id until the end.
+	want := fmt.Sprintf("s-1/%[1]d s-1/%[1]d s-1/%[3]d s-1/%[3]d s-1/%[4]d s-1/%[4]d s-1/%[5]d s-1/%[6]d s-2/%[7]d s-2/%[7]d http://other.example/mcp/%[2]d http://other.example/mcp/%[2]d",
+		at[0], at[1], at[2], at[3], at[4], at[5], at[6])
+	if strings.Join(got, " ") != want {
+		t.Errorf("sessions\n%s\nwant\n%s", strings.Join(got, " "), want)
+	}
+	if len(rec.sessions) != 3 || rec.sessions[0].Label != "localhost:3001/mcp" || rec.sessions[2].Label != "other.example/mcp" {
+		t.Errorf("sessions %v", rec.sessions)
+	}
+	if f := rec.frames[1]; f.Call == nil || f.Call.Method != "server/discover" || f.Pairing != session.ProbeFallback {
+		t.Errorf("the probe's rejection, in the session it precedes: %s %+v", f.Pairing, f.Call)
+	}
+	if f := byLine(rec, at[4]); f.Status != 405 || f.Pairing != session.Plumbing {
+		t.Errorf("the GET's 405: %d %s", f.Status, f.Pairing)
+	}
+}
+
+// mcpsnoop's call-level export: one call per entry, no ids, headers or
+// notifications.
+func TestHARCallLevelExport(t *testing.T) {
+	t.Parallel()
+	call := func(url, params string, status int, statusText, answer string) harX {
+		return harX{method: "POST", url: url, post: params, status: status, statusText: statusText, mime: "application/json", text: answer, noText: answer == ""}
+	}
+	doc := harOf("mcpsnoop",
+		call("mcp://fs/initialize", `{"protocolVersion":"2025-11-25","capabilities":{}}`, 200, "OK", `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}}}`),
+		call("mcp://fs/tools/list", "", 200, "OK", `{"tools":[]}`),
+		call("mcp://fs/roots/list", "", 200, "OK", `{"roots":[]}`),
+		call("mcp://fs/tools/call/read%20file", `{"name":"read file","arguments":{}}`, 500, "Internal Server Error", `{"content":[{"type":"text","text":"ENOENT"}],"isError":true}`),
+		call("mcp://fs/resources/templates/list", "", 500, "Internal Server Error", `{"code":-32601,"message":"Method not found"}`),
+		call("mcp://fs/tools/call/slow", `{"name":"slow"}`, 0, "pending", ""),
+	)
+	rec := readHAR(t, doc)
+	want := strings.Join([]string{
+		`fs c2s 0 {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}`,
+		`fs s2c 0 {"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}}}}`,
+		`fs c2s 0 {"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`fs s2c 0 {"jsonrpc":"2.0","id":2,"result":{"tools":[]}}`,
+		`fs s2c 0 {"jsonrpc":"2.0","id":3,"method":"roots/list"}`,
+		`fs c2s 0 {"jsonrpc":"2.0","id":3,"result":{"roots":[]}}`,
+		`fs c2s 0 {"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"read file","arguments":{}}}`,
+		`fs s2c 0 {"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"ENOENT"}],"isError":true}}`,
+		`fs c2s 0 {"jsonrpc":"2.0","id":5,"method":"resources/templates/list"}`,
+		`fs s2c 0 {"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"Method not found"}}`,
+		`fs c2s 0 {"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"slow"}}`,
+	}, "\n")
+	if got := frameSummary(rec); got != want {
+		t.Errorf("frames:\n%s\nwant:\n%s", got, want)
+	}
+	if u := rec.sessions[0].Unfinished(); len(u) != 1 || u[0].Name != "slow" {
+		t.Errorf("unfinished %v", u)
+	}
+	if f := rec.frames[9]; f.Call == nil || f.Call.State != session.Failed || f.Transport != "" || f.ConnID != "" {
+		t.Errorf("the error: %+v", f)
+	}
+	// The export keeps no notifications: that is said once, before the
+	// first request after initialize, so that nothing concludes the client
+	// never sent notifications/initialized.
+	if len(rec.damage) != 1 || rec.damage[0].Line != entryLines(doc)[1] || !strings.Contains(rec.damage[0].Reason, "records no notifications") {
+		t.Errorf("damage %+v", rec.damage)
+	}
+}
+
+func TestHARNotACapture(t *testing.T) {
+	t.Parallel()
+	var nc *NotCaptureError
+	err := Read("page.har", strings.NewReader(harOf("WebInspector",
+		harX{method: "GET", url: "http://localhost:5173/", status: 200, mime: "text/html", text: "<html></html>"})), &recorder{}, Options{})
+	if !errors.As(err, &nc) || !strings.Contains(err.Error(), "no MCP traffic in the HAR: none of its 1 entry is a JSON-RPC exchange") {
+		t.Errorf("a HAR of a page only: %v", err)
+	}
+	err = Read("broken.har", strings.NewReader(`{"log": {"version": "1.2", "entries": [{"request": `), &recorder{}, Options{})
+	if !errors.As(err, &nc) || nc.Line != 1 {
+		t.Errorf("a HAR that breaks off before its first entry: %v", err)
+	}
+}
+
+// A HAR cut off inside an entry keeps the entries before it.
+func TestHARBreaksOff(t *testing.T) {
+	t.Parallel()
+	doc := harOf("WebInspector",
+		harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, status: 200, mime: "application/json", text: `{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`},
+		harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, status: 200, mime: "application/json", text: `{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}`},
+	)
+	cut := doc[:strings.LastIndex(doc, `"id\":2,\"result`)]
+	rec := readHAR(t, cut)
+	if len(rec.frames) != 2 || len(rec.damage) != 1 || !strings.HasPrefix(rec.damage[0].Reason, "the HAR breaks off: ") {
+		t.Errorf("frames %d, damage %+v", len(rec.frames), rec.damage)
+	}
+}
+
+// Memory does not grow with the entries: each is decoded and dropped.
+func TestHARLargeEntrySkipped(t *testing.T) {
+	t.Parallel()
+	doc := harOf("WebInspector",
+		harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, status: 200, mime: "application/json", text: `{"jsonrpc":"2.0","id":1,"result":{"tools":[],"pad":"` + strings.Repeat("x", 5000) + `"}}`},
+		harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, status: 200, mime: "application/json", text: `{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}`},
+	)
+	rec := readHARWith(t, doc, Options{MaxEnvelope: 4096})
+	if len(rec.frames) != 2 || len(rec.damage) != 1 || !strings.Contains(rec.damage[0].Reason, "a HAR entry of more than 4096 bytes was skipped") {
+		t.Errorf("frames %d, damage %+v", len(rec.frames), rec.damage)
+	}
+}
+
+// The legacy HTTP+SSE transport: the GET stream's endpoint event names
+// where the client POSTs, and those POSTs join the stream's session; the
+// answers on the stream pair with requests recorded after them (devtools
+// list the stream first, as it started first).
+func TestHARLegacySSE(t *testing.T) {
+	t.Parallel()
+	doc := harOf("WebInspector",
+		harX{method: "GET", url: "http://localhost:3002/sse", reqHeaders: [][2]string{{"Accept", "text/event-stream"}}, status: 200, mime: "text/event-stream",
+			text: "event: endpoint\ndata: /messages?sessionId=abc\n\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{\"protocolVersion\":\"2024-11-05\"}}\n\n"},
+		harX{method: "POST", url: "http://localhost:3002/messages?sessionId=abc", reqHeaders: postHeaders, post: `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05"}}`,
+			status: 202, mime: "text/plain", text: "Accepted"},
+	)
+	rec := readHAR(t, doc)
+	var got []string
+	for _, f := range rec.frames {
+		got = append(got, f.SessionID+" "+f.Pairing.String())
+	}
+	// (the answer is delivered after its request, which was recorded later)
+	want := "http://localhost:3002/messages?sessionId=abc plumbing http://localhost:3002/messages?sessionId=abc opened " +
+		"http://localhost:3002/messages?sessionId=abc answered http://localhost:3002/messages?sessionId=abc plumbing"
+	if strings.Join(got, " ") != want {
+		t.Errorf("frames\n%s\nwant\n%s", strings.Join(got, " "), want)
+	}
+}

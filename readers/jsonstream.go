@@ -1,0 +1,304 @@
+package readers
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
+)
+
+// jsonStream walks one large JSON document read from a stream (a HAR, a
+// LogRocket batch): it descends into the containers that hold the records
+// and hands out each record's bytes with the line it starts on, so memory
+// is bounded by the largest record kept, never by the document. It checks
+// only the structure it walks; a record is validated when it is decoded.
+type jsonStream struct {
+	r    *bufio.Reader
+	line int // line of the next unread byte
+	max  int // the largest value capture keeps
+	wipe bool
+
+	val []byte // the last captured value; reused by the next capture
+}
+
+func newJSONStream(r io.Reader, o Options) *jsonStream {
+	return &jsonStream{r: bufio.NewReaderSize(r, o.ReadBuffer), line: 1, max: o.MaxEnvelope, wipe: o.wipes()}
+}
+
+// streamError is a document that is not the JSON it should be, or that
+// ends inside a value.
+type streamError struct {
+	line int
+	msg  string
+}
+
+func (e *streamError) Error() string { return fmt.Sprintf("line %d: %s", e.line, e.msg) }
+
+// errValueTooLarge is what capture returns for a value of more than max
+// bytes, after skipping it.
+var errValueTooLarge = errors.New("value too large")
+
+func (s *jsonStream) fail(format string, args ...any) error {
+	return &streamError{line: s.line, msg: fmt.Sprintf(format, args...)}
+}
+
+// eof turns the end of the input inside a structure into a streamError;
+// other read errors pass unchanged.
+func (s *jsonStream) eof(err error, what string) error {
+	if errors.Is(err, io.EOF) {
+		return s.fail("the document ends inside %s", what)
+	}
+	return err
+}
+
+// peek returns the next byte that is not white space, without consuming
+// it. At the end of the input it returns io.EOF.
+func (s *jsonStream) peek() (byte, error) {
+	for {
+		c, err := s.r.ReadByte()
+		if err != nil {
+			return 0, err
+		}
+		switch c {
+		case '\n':
+			s.line++
+		case ' ', '\t', '\r':
+		default:
+			s.r.UnreadByte()
+			return c, nil
+		}
+	}
+}
+
+// expect consumes the next byte that is not white space, which must be c.
+func (s *jsonStream) expect(c byte, what string) error {
+	got, err := s.peek()
+	if err != nil {
+		return s.eof(err, what)
+	}
+	if got != c {
+		return s.fail("%q where %s should continue with %q", got, what, c)
+	}
+	s.r.ReadByte()
+	return nil
+}
+
+// maxName bounds a member name read while walking.
+const maxName = 64 << 10
+
+// object walks an object's members: fn is called with each member's name
+// and must consume its value (skip, capture, object or array).
+func (s *jsonStream) object(fn func(name string) error) error {
+	if err := s.expect('{', "an object"); err != nil {
+		return err
+	}
+	first := true
+	for {
+		c, err := s.peek()
+		if err != nil {
+			return s.eof(err, "an object")
+		}
+		switch {
+		case c == '}':
+			s.r.ReadByte()
+			return nil
+		case !first && c == ',':
+			s.r.ReadByte()
+			if c, err = s.peek(); err != nil {
+				return s.eof(err, "an object")
+			}
+		case !first:
+			return s.fail("%q after an object member", c)
+		}
+		if c != '"' {
+			return s.fail("%q where a member name should start", c)
+		}
+		name, err := s.capture(maxName)
+		if err != nil {
+			return s.eof(err, "a member name")
+		}
+		key, ok := unquoteName(name)
+		if !ok {
+			return s.fail("a member name that is not a JSON string")
+		}
+		if err := s.expect(':', "an object member"); err != nil {
+			return err
+		}
+		if err := fn(key); err != nil {
+			return err
+		}
+		first = false
+	}
+}
+
+// array walks an array's elements: fn is called at each element and must
+// consume it.
+func (s *jsonStream) array(fn func() error) error {
+	if err := s.expect('[', "an array"); err != nil {
+		return err
+	}
+	first := true
+	for {
+		c, err := s.peek()
+		if err != nil {
+			return s.eof(err, "an array")
+		}
+		switch {
+		case c == ']':
+			s.r.ReadByte()
+			return nil
+		case !first && c == ',':
+			s.r.ReadByte()
+		case !first:
+			return s.fail("%q after an array element", c)
+		}
+		if err := fn(); err != nil {
+			return err
+		}
+		first = false
+	}
+}
+
+// skip consumes one value of any size without keeping it.
+func (s *jsonStream) skip() error {
+	_, err := s.scan(false, 0)
+	return err
+}
+
+// capture consumes one value and returns its bytes, valid until the next
+// capture. A value of more than max bytes is consumed and dropped
+// (errValueTooLarge).
+func (s *jsonStream) capture(max int) ([]byte, error) {
+	if s.wipe {
+		// Overwrite what the previous value left, so that a test run with a
+		// tiny buffer catches anyone keeping those bytes.
+		s.val = s.val[:cap(s.val)]
+		for i := range s.val {
+			s.val[i] = 'x'
+		}
+	}
+	s.val = s.val[:0]
+	over, err := s.scan(true, max)
+	if err != nil {
+		return nil, err
+	}
+	if over {
+		return nil, errValueTooLarge
+	}
+	return s.val, nil
+}
+
+// scan consumes the next value, tracking strings and nesting only, and,
+// with keep, appends its bytes to s.val up to max.
+func (s *jsonStream) scan(keep bool, max int) (oversized bool, err error) {
+	c, err := s.peek()
+	if err != nil {
+		return false, s.eof(err, "a value")
+	}
+	depth, inString, escaped := 0, false, false
+	scalar := false
+	switch c {
+	case '{', '[':
+	case '"':
+	case '}', ']', ',', ':':
+		return false, s.fail("%q where a value should start", c)
+	default:
+		scalar = true // a number or a literal: it ends at the next delimiter
+	}
+	started := false
+	for {
+		buf, rerr := s.r.Peek(1)
+		if len(buf) == 0 {
+			if rerr == nil {
+				rerr = io.ErrNoProgress
+			}
+			if scalar && started && errors.Is(rerr, io.EOF) {
+				return oversized, nil // a scalar that ends the input
+			}
+			return false, s.eof(rerr, "a value")
+		}
+		buf, _ = s.r.Peek(s.r.Buffered())
+		end, done := -1, false
+		for i, b := range buf {
+			if !started {
+				started = true
+				switch b {
+				case '{', '[':
+					depth = 1
+				case '"':
+					inString = true
+				}
+				continue
+			}
+			if b == '\n' {
+				s.line++
+			}
+			if inString {
+				switch {
+				case escaped:
+					escaped = false
+				case b == '\\':
+					escaped = true
+				case b == '"':
+					inString = false
+					if depth == 0 {
+						end, done = i+1, true
+					}
+				}
+			} else if scalar {
+				switch b {
+				case ',', '}', ']', ' ', '\t', '\r', '\n', ':':
+					if b == '\n' {
+						s.line-- // not consumed: counted when read again
+					}
+					end, done = i, true
+				}
+			} else {
+				switch b {
+				case '"':
+					inString = true
+				case '{', '[':
+					depth++
+				case '}', ']':
+					depth--
+					if depth == 0 {
+						end, done = i+1, true
+					}
+				}
+			}
+			if done {
+				break
+			}
+		}
+		if !done {
+			end = len(buf)
+		}
+		if keep && !oversized {
+			if len(s.val)+end > max {
+				oversized = true
+			} else {
+				s.val = append(s.val, buf[:end]...)
+			}
+		}
+		s.r.Discard(end)
+		if done {
+			return oversized, nil
+		}
+	}
+}
+
+// unquoteName decodes a member name token.
+func unquoteName(tok []byte) (string, bool) {
+	if len(tok) < 2 || tok[0] != '"' || tok[len(tok)-1] != '"' {
+		return "", false
+	}
+	inner := tok[1 : len(tok)-1]
+	for _, c := range inner {
+		if c == '\\' {
+			return jsonscan.String(tok)
+		}
+	}
+	return string(inner), true
+}

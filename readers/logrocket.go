@@ -1,0 +1,426 @@
+package readers
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
+	"github.com/mcpcheck/mcpcheck/session"
+)
+
+// logRocket is the event payload of LogRocket's MCP replay recorder for Go
+// servers (spec §2.2 item 5): RequestEvent objects, each a request the
+// server handled with its outcome, or EventBatch objects (appID, sdk,
+// release, events) as uploaded. A file may hold one batch, several (one per
+// line), an array of either, or events one per line. A batch is walked
+// event by event, so hundreds of MB are read in bounded memory.
+type logRocket struct{}
+
+func (logRocket) Name() string { return "logrocket" }
+
+// Patterns are deliberately narrow: a directory of captures often holds
+// other JSON files.
+func (logRocket) Patterns() []string { return []string{"*.logrocket.json", "*.logrocket.jsonl"} }
+
+// Detect: the first object (or the first object of an array) is an
+// EventBatch (appID and sdk, or events) or a RequestEvent (startTime,
+// durationMs and method, and no JSON-RPC or mcpsnoop member).
+func (logRocket) Detect(head []byte) bool {
+	names := headMembers(head)
+	has := func(n string) bool { return slices.Contains(names, n) }
+	switch {
+	case has("jsonrpc") || has("session_id") || has("direction"):
+		return false
+	case has("events") || (has("appID") && has("sdk")):
+		return true
+	}
+	return has("startTime") && has("durationMs") && has("method")
+}
+
+// headMembers returns the names of the top-level members of the first
+// object of head (or of the first element of a top-level array), as far as
+// head reaches.
+func headMembers(head []byte) []string {
+	i := jsonscan.SkipSpace(head, 0)
+	if i < len(head) && head[i] == '[' {
+		i = jsonscan.SkipSpace(head, i+1)
+	}
+	if i >= len(head) || head[i] != '{' {
+		return nil
+	}
+	var names []string
+	i++
+	for {
+		i = jsonscan.SkipSpace(head, i)
+		if i >= len(head) || head[i] != '"' {
+			return names
+		}
+		end, err := jsonscan.SkipString(head, i)
+		if err != nil {
+			return names
+		}
+		name, _ := jsonscan.String(head[i:end])
+		names = append(names, name)
+		i = jsonscan.SkipSpace(head, end)
+		if i >= len(head) || head[i] != ':' {
+			return names
+		}
+		if i, err = jsonscan.SkipValue(head, jsonscan.SkipSpace(head, i+1), 1); err != nil {
+			return names
+		}
+		i = jsonscan.SkipSpace(head, i)
+		if i >= len(head) || head[i] != ',' {
+			return names
+		}
+		i++
+	}
+}
+
+// truncatedMarker ends a value the recorder cut at its MaxValueLength.
+const truncatedMarker = "[truncated by logrocket-mcp-replay-go]"
+
+func (logRocket) Read(name string, r io.Reader, c *session.Correlator, o Options) error {
+	js := newJSONStream(r, o)
+	rd := &lrReader{name: name, c: c, maxEnvelope: o.MaxEnvelope, ids: map[string]int64{}, gens: map[string]*generation{}, gap: noteGap{recorder: "LogRocket"}}
+	var err error
+	for err == nil {
+		var ch byte
+		if ch, err = js.peek(); err != nil {
+			break
+		}
+		switch ch {
+		case '{':
+			err = rd.object(js)
+		case '[':
+			err = js.array(func() error {
+				if ch, err := js.peek(); err == nil && ch == '{' {
+					return rd.object(js)
+				}
+				return js.skip()
+			})
+		default:
+			err = js.fail("%q where an event or a batch should start", ch)
+		}
+	}
+	var se *streamError
+	switch {
+	case errors.Is(err, io.EOF):
+	case errors.As(err, &se) && rd.events == 0:
+		return &NotCaptureError{File: name, Line: se.line, Reason: "LogRocket events that are not valid JSON: " + se.msg}
+	case errors.As(err, &se):
+		c.Damage(session.Damage{File: name, Line: se.line, Reason: "the events break off: " + se.msg}, session.Survived{})
+	default:
+		return fmt.Errorf("%s:%d: %w", name, js.line, err)
+	}
+	if c.Finish() != nil {
+		return &NotCaptureError{File: name, Reason: "no RequestEvent in it"}
+	}
+	return nil
+}
+
+type lrReader struct {
+	name        string
+	c           *session.Correlator
+	maxEnvelope int // Options.MaxEnvelope
+	events      int
+	appID       string           // of the batch being read
+	ids         map[string]int64 // per session: the last request id given
+	gens        map[string]*generation
+	gap         noteGap
+}
+
+// generation counts the initializes of one server process.
+type generation struct {
+	n           int
+	initialized bool
+}
+
+// keptMember is a top-level member kept while it is not known whether its
+// object is a batch or an event.
+type keptMember struct {
+	name string
+	val  []byte
+}
+
+// object reads a batch (its events one by one) or a single event.
+func (rd *lrReader) object(js *jsonStream) error {
+	line := js.line
+	var kept []keptMember
+	batch := false
+	err := js.object(func(name string) error {
+		if name == "events" {
+			batch = true
+			if ch, err := js.peek(); err != nil || ch != '[' {
+				return js.skip()
+			}
+			return js.array(func() error {
+				at := js.line
+				if _, err := js.peek(); err == nil {
+					at = js.line
+				}
+				raw, err := js.capture(rd.maxEnvelope)
+				switch {
+				case errors.Is(err, errValueTooLarge):
+					rd.c.Damage(session.Damage{File: rd.name, Line: at, Reason: fmt.Sprintf("an event of more than %s was skipped", sizeText(rd.maxEnvelope))}, session.Survived{})
+					return nil
+				case err != nil:
+					return err
+				}
+				rd.event(at, func(fn func(name, val []byte)) error { return jsonscan.EachMember(raw, fn) })
+				return nil
+			})
+		}
+		val, err := js.capture(rd.maxEnvelope)
+		if errors.Is(err, errValueTooLarge) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if name == "appID" {
+			rd.appID, _ = jsonscan.String(val)
+		}
+		kept = append(kept, keptMember{name, bytes.Clone(val)})
+		return nil
+	})
+	if err != nil || batch {
+		return err
+	}
+	rd.event(line, func(fn func(name, val []byte)) error {
+		for _, m := range kept {
+			if !validJSON(m.val) {
+				return fmt.Errorf("member %q is not valid JSON", m.name)
+			}
+			fn([]byte(m.name), m.val)
+		}
+		return nil
+	})
+	return nil
+}
+
+// lrEvent is a RequestEvent, decoded.
+type lrEvent struct {
+	start, duration int64
+	method, target  string
+	requestID       []byte
+	params, result  []byte
+	errMessage      string
+	errCode         int64
+	headers         httpHeaders
+	serverURL       string
+	protocol        string
+	instance        string
+	seq             int64
+}
+
+func (rd *lrReader) event(line int, each func(fn func(name, val []byte)) error) {
+	rd.events++
+	var e lrEvent
+	timed, foreign := false, false
+	err := each(func(name, val []byte) {
+		switch string(name) {
+		case "jsonrpc", "session_id", "direction":
+			foreign = true // a JSON-RPC message or an envelope, not an event
+		case "startTime", "durationMs":
+			timed = true
+		}
+		switch string(name) {
+		case "startTime":
+			e.start, _ = jsonscan.Int(val)
+		case "durationMs":
+			e.duration, _ = jsonscan.Int(val)
+		case "method":
+			e.method, _ = jsonscan.String(val)
+		case "target":
+			e.target, _ = jsonscan.String(val)
+		case "requestID":
+			if k := jsonscan.FirstByte(val); k == '"' || k == '-' || (k >= '0' && k <= '9') {
+				e.requestID = val
+			}
+		case "params":
+			e.params = val
+		case "result":
+			e.result = val
+		case "errorMessage":
+			e.errMessage, _ = jsonscan.String(val)
+		case "errorCode":
+			e.errCode, _ = jsonscan.Int(val)
+		case "headers":
+			e.headers = headerMap(val)
+		case "serverUrl":
+			e.serverURL, _ = jsonscan.String(val)
+		case "protocolVersion":
+			e.protocol, _ = jsonscan.String(val)
+		case "instanceID":
+			e.instance, _ = jsonscan.String(val)
+		case "seq":
+			e.seq, _ = jsonscan.Int(val)
+		}
+	})
+	if err != nil {
+		rd.c.Damage(session.Damage{File: rd.name, Line: line, Reason: "an event that is not a JSON object: " + err.Error()}, session.Survived{})
+		return
+	}
+	if e.method == "" || foreign || !timed {
+		rd.c.Damage(session.Damage{File: rd.name, Line: line, Reason: "not a RequestEvent (an event has a method and its timing)"}, session.Survived{})
+		return
+	}
+	rd.frames(&e, line)
+}
+
+// paramsRequired are the requests whose params the protocol requires: an
+// event without them had its params left out by the recorder.
+var paramsRequired = map[string]bool{
+	"initialize": true, "tools/call": true, "prompts/get": true, "resources/read": true,
+	"resources/subscribe": true, "resources/unsubscribe": true, "completion/complete": true,
+	"logging/setLevel": true, "tasks/get": true, "tasks/result": true, "tasks/cancel": true,
+}
+
+// frames turns an event into its request and its answer: the request with
+// the recorded params (the recorder drops _meta), the answer with the
+// result, or the error code and message. What the recorder cut or left out
+// is marked truncated; a request whose _meta a rule would judge (2026-07-28)
+// or whose recorded headers were redacted is marked redacted.
+func (rd *lrReader) frames(e *lrEvent, line int) {
+	sid := e.headers.get("Mcp-Session-Id")
+	if sid == "" {
+		// One server process: one session per initialize, since an HTTP
+		// server without session ids serves many clients in one process.
+		key := cmp.Or(e.instance, rd.name)
+		g := rd.gens[key]
+		if g == nil {
+			g = &generation{}
+			if len(rd.gens) < maxGapSessions {
+				rd.gens[key] = g
+			}
+		}
+		if e.method == "initialize" {
+			if g.initialized {
+				g.n++
+			}
+			g.initialized = true
+		}
+		sid = key
+		if g.n > 0 {
+			sid = key + " #" + strconv.Itoa(g.n+1)
+		}
+	}
+	label := rd.appID
+	if e.serverURL != "" {
+		label = labelOf(endpointOf(e.serverURL))
+	}
+	f := session.Frame{File: rd.name, Line: line, SessionID: sid, Label: label, Direction: session.ClientToServer}
+	if e.serverURL != "" || len(e.headers) > 0 {
+		// each request arrived on an HTTP exchange of its own
+		f.Transport, f.ConnID = "http", "event "+strconv.Itoa(rd.events)
+	}
+	e.headers.setRequest(&f)
+	for _, v := range [...]string{f.MCPMethod, f.MCPName, f.MCPProtocolVersion, f.Accept, f.ContentType, f.Origin} {
+		f.Redacted = f.Redacted || strings.Contains(v, "[REDACTED]")
+	}
+	for _, h := range f.ParamHeaders {
+		f.Redacted = f.Redacted || strings.Contains(h.Value, "[REDACTED]")
+	}
+	if e.isModern() {
+		f.Redacted = true // its _meta, which 2026-07-28 requires, was dropped
+	}
+	if e.start != 0 {
+		f.Time = time.UnixMilli(e.start).UTC()
+	}
+
+	notification := strings.HasPrefix(e.method, "notifications/")
+	var req bytes.Buffer
+	req.WriteString(`{"jsonrpc":"2.0"`)
+	id := e.requestID
+	if !notification {
+		if id == nil {
+			rd.ids[sid]++
+			id = strconv.AppendInt(nil, rd.ids[sid], 10)
+		}
+		req.WriteString(`,"id":`)
+		req.Write(id)
+	}
+	fmt.Fprintf(&req, `,"method":%s`, strconv.Quote(e.method))
+	params := bytes.TrimSpace(e.params)
+	switch {
+	case jsonscan.FirstByte(params) == '{' || jsonscan.FirstByte(params) == '[':
+		req.WriteString(`,"params":`)
+		req.Write(params)
+	case len(params) > 0 && string(params) != "null", paramsRequired[e.method]:
+		// cut to a string at the recorder's limit, or not captured: what
+		// survives is the target it addressed
+		f.Truncated = true
+		switch {
+		case e.target == "":
+		case strings.HasPrefix(e.method, "resources/"):
+			fmt.Fprintf(&req, `,"params":{"uri":%s}`, strconv.Quote(e.target))
+		default:
+			fmt.Fprintf(&req, `,"params":{"name":%s}`, strconv.Quote(e.target))
+		}
+	}
+	req.WriteByte('}')
+	f.Raw = req.Bytes()
+	if notification {
+		rd.gap.notified(sid)
+		rd.c.Add(&f)
+		return
+	}
+	rd.gap.request(rd.c, sid, e.method, rd.name, line)
+	rd.c.Add(&f)
+
+	g := session.Frame{File: rd.name, Line: line, SessionID: sid, Label: label, Direction: session.ServerToClient,
+		Transport: f.Transport, ConnID: f.ConnID}
+	if e.start != 0 {
+		g.Time = time.UnixMilli(e.start + e.duration).UTC()
+	}
+	var res bytes.Buffer
+	fmt.Fprintf(&res, `{"jsonrpc":"2.0","id":%s,`, id)
+	ok := false
+	switch {
+	case e.errMessage != "" && e.result == nil:
+		// the Go SDK sends an error without a code of its own as code 0
+		fmt.Fprintf(&res, `"error":{"code":%d,"message":%s}`, e.errCode, strconv.Quote(e.errMessage))
+	default:
+		var value []byte
+		isError := false
+		_ = jsonscan.EachMember(e.result, func(name, val []byte) {
+			switch string(name) {
+			case "value":
+				value = bytes.TrimSpace(val)
+			case "isError":
+				isError = jsonscan.Bool(val)
+			}
+		})
+		res.WriteString(`"result":`)
+		if jsonscan.FirstByte(value) == '{' {
+			res.Write(value)
+		} else {
+			// not captured, or cut to a string at the recorder's limit
+			g.Truncated = true
+			if isError {
+				res.WriteString(`{"content":[],"isError":true}`)
+			} else {
+				res.WriteString(`{}`)
+			}
+		}
+		ok = !isError
+	}
+	res.WriteByte('}')
+	g.Raw = res.Bytes()
+	rd.c.Add(&g)
+	rd.gap.answered(sid, e.method, ok)
+}
+
+// isModern reports an event of 2026-07-28 or later, whose dropped _meta a
+// rule would judge.
+func (e *lrEvent) isModern() bool {
+	v := cmp.Or(e.protocol, e.headers.get("MCP-Protocol-Version"))
+	return v != "" && session.NormalizeRevision(v) >= session.ModernRevision
+}

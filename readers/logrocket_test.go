@@ -1,0 +1,146 @@
+package readers
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/mcpcheck/mcpcheck/session"
+)
+
+// lrEv is a RequestEvent of the notes server for tests.
+func lrEv(seq int, method, rest string) string {
+	return fmt.Sprintf(`{"type":"mcp_request","startTime":%d,"durationMs":4,"method":%q,%s"instanceID":"inst-1","seq":%d}`, 1788858000000+seq*100, method, rest, seq)
+}
+
+func readLR(t *testing.T, doc string) *recorder {
+	t.Helper()
+	rec := &recorder{}
+	if err := Read("events.logrocket.json", strings.NewReader(doc), rec, Options{}); err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	return rec
+}
+
+func TestLogRocketDetect(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		head string
+		want bool
+	}{
+		{`{"appID":"org/app","sdk":{"name":"logrocket-mcp-replay-go","version":"0.1.0"},"events":[`, true},
+		{`{"events":[{"type":"mcp_request"`, true},
+		{`[{"type":"mcp_request","startTime":1,"durationMs":2,"method":"tools/list","seq":1}]`, true},
+		{lrEv(1, "tools/list", ""), true},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/list","startTime":1,"durationMs":2}`, false},
+		{`{"session_id":"s1","direction":"c2s","startTime":1,"durationMs":2,"method":"x"}`, false},
+		{`{"log":{"entries":[]}}`, false},
+		{`{"method":"tools/list"}`, false},
+	} {
+		if got := (logRocket{}).Detect([]byte(c.head)); got != c.want {
+			t.Errorf("Detect(%q) = %v", c.head, got)
+		}
+	}
+}
+
+// A batch's events become request/answer pairs; what the recorder cut or
+// left out is marked truncated, and its own redaction marks the frame.
+func TestLogRocketBatch(t *testing.T) {
+	t.Parallel()
+	h := `"headers":{"Accept":"application/json, text/event-stream","Authorization":"[REDACTED]","Mcp-Session-Id":"m-1","Mcp-Protocol-Version":"2025-06-18","Mcp-Name":"[REDACTED]"},"serverUrl":"https://notes.example/mcp",`
+	doc := "{\n  \"appID\": \"org/notes\",\n  \"sdk\": {\"name\": \"logrocket-mcp-replay-go\", \"version\": \"0.1.0\"},\n  \"events\": [\n    " + strings.Join([]string{
+		lrEv(1, "initialize", `"params":{"protocolVersion":"2025-06-18","capabilities":{}},"result":{"value":{"protocolVersion":"2025-06-18","capabilities":{}}},`+h),
+		lrEv(2, "notifications/initialized", h),
+		lrEv(3, "tools/call", `"target":"search","params":"{\"name\":\"search\",\"arguments\":{\"q\":\"xxxx[truncated by logrocket-mcp-replay-go]","result":{"isError":true},`+h),
+		lrEv(4, "resources/read", `"target":"notes://a","errorMessage":"not found","errorName":"*jsonrpc.WireError","errorCode":-32002,`+h),
+		lrEv(5, "prompts/get", `"target":"weekly","params":{"name":"weekly"},"errorMessage":"boom","errorName":"*errors.errorString",`+h),
+		lrEv(6, "tools/list", `"result":{"value":"{\"tools\":[{\"name\":\"a\"[truncated by logrocket-mcp-replay-go]"},`+h),
+	}, ",\n    ") + "\n  ]\n}\n"
+	rec := readLR(t, doc)
+	want := strings.Join([]string{
+		`m-1 c2s 0 {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}`,
+		`m-1 s2c 0 {"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{}}}`,
+		`m-1 c2s 0 {"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`m-1 c2s 0 {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search"}}`,
+		`m-1 s2c 0 {"jsonrpc":"2.0","id":2,"result":{"content":[],"isError":true}}`,
+		`m-1 c2s 0 {"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"notes://a"}}`,
+		`m-1 s2c 0 {"jsonrpc":"2.0","id":3,"error":{"code":-32002,"message":"not found"}}`,
+		`m-1 c2s 0 {"jsonrpc":"2.0","id":4,"method":"prompts/get","params":{"name":"weekly"}}`,
+		`m-1 s2c 0 {"jsonrpc":"2.0","id":4,"error":{"code":0,"message":"boom"}}`,
+		`m-1 c2s 0 {"jsonrpc":"2.0","id":5,"method":"tools/list"}`,
+		`m-1 s2c 0 {"jsonrpc":"2.0","id":5,"result":{}}`,
+	}, "\n")
+	if got := frameSummary(rec); got != want {
+		t.Errorf("frames:\n%s\nwant:\n%s", got, want)
+	}
+	var flags []string
+	for _, f := range rec.frames {
+		flags = append(flags, fmt.Sprintf("%d:%v/%v", f.Line, f.Truncated, f.Redacted))
+	}
+	// Events start on lines 5 to 10. resources/read kept no params, which
+	// it requires: what survives is its target, and the rest is truncated.
+	// The requests' Mcp-Name was redacted by the recorder.
+	if got := strings.Join(flags, " "); got != "5:false/true 5:false/false 6:false/true 7:true/true 7:true/false 8:true/true 8:false/false 9:false/true 9:false/false 10:false/true 10:true/false" {
+		t.Errorf("truncated/redacted by line: %s", got)
+	}
+	if f := rec.frames[0]; f.Label != "notes.example/mcp" || f.Transport != "http" || f.MCPProtocolVersion != "2025-06-18" || f.Time.IsZero() {
+		t.Errorf("request fields: %+v", f)
+	}
+	if d, ok := rec.frames[1].Call.Duration(); !ok || d.Milliseconds() != 4 {
+		t.Errorf("duration %v %v", d, ok)
+	}
+	if len(rec.damage) != 0 {
+		t.Errorf("a recorded notifications/initialized leaves nothing to say: %+v", rec.damage)
+	}
+}
+
+// Events one per line, and arrays of events; without Mcp-Session-Id a
+// server process's sessions are told apart by their initialize, and the
+// notifications nobody recorded are said to be missing.
+func TestLogRocketEventLines(t *testing.T) {
+	t.Parallel()
+	doc := lines(
+		lrEv(1, "initialize", `"params":{"protocolVersion":"2025-06-18","capabilities":{}},"result":{"value":{"protocolVersion":"2025-06-18","capabilities":{}}},`),
+		lrEv(2, "tools/list", `"result":{"value":{"tools":[]}},`),
+		"["+lrEv(3, "initialize", `"params":{"protocolVersion":"2025-06-18","capabilities":{}},"result":{"value":{"protocolVersion":"2025-06-18","capabilities":{}}},`)+","+
+			lrEv(4, "ping", `"result":{"value":{}},`)+"]",
+		`{"jsonrpc":"2.0","id":9,"method":"tools/list","startTime":1,"durationMs":2}`,
+	)
+	rec := readLR(t, doc)
+	var got []string
+	for _, f := range rec.frames {
+		got = append(got, fmt.Sprintf("%s/%d/%s", f.SessionID, f.Line, f.Transport))
+	}
+	if s := strings.Join(got, " "); s != "inst-1/1/ inst-1/1/ inst-1/2/ inst-1/2/ inst-1 #2/3/ inst-1 #2/3/ inst-1 #2/3/ inst-1 #2/3/" {
+		t.Errorf("frames %s", s)
+	}
+	if len(rec.damage) != 2 || !strings.Contains(rec.damage[0].Reason, "LogRocket records no notifications") || rec.damage[0].Line != 2 ||
+		!strings.HasPrefix(rec.damage[1].Reason, "not a RequestEvent") || rec.damage[1].Line != 4 {
+		t.Errorf("damage %+v", rec.damage)
+	}
+}
+
+// A 2026-07-28 event lost the _meta its revision requires: the request is
+// marked as rewritten by the recorder.
+func TestLogRocketModernEventsAreRedacted(t *testing.T) {
+	t.Parallel()
+	rec := readLR(t, lines(lrEv(1, "tools/list", `"protocolVersion":"2026-07-28","result":{"value":{"tools":[],"resultType":"complete"}},`)))
+	if !rec.frames[0].Redacted || rec.frames[1].Redacted {
+		t.Errorf("redacted: request %v, answer %v", rec.frames[0].Redacted, rec.frames[1].Redacted)
+	}
+}
+
+func TestLogRocketNotACapture(t *testing.T) {
+	t.Parallel()
+	var nc *NotCaptureError
+	c := session.NewCorrelator("x.jsonl", &recorder{}, session.Limits{})
+	err := (logRocket{}).Read("x.jsonl", strings.NewReader(lines(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)), c, DefaultOptions())
+	if !errors.As(err, &nc) || !strings.Contains(err.Error(), "no RequestEvent in it") {
+		t.Errorf("JSON-RPC forced as LogRocket events: %v", err)
+	}
+	err = Read("x.logrocket.json", strings.NewReader(`{"appID":"a","sdk":{},"events":[{"type"`), &recorder{}, Options{})
+	if !errors.As(err, &nc) || nc.Line != 1 {
+		t.Errorf("a batch that breaks off before its first event: %v", err)
+	}
+}

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package session
-
-import "strings"
-
-// isLoop recognises a link loop where the system has no ELOOP.
-func isLoop(err error) bool { return strings.Contains(err.Error(), "symbolic link") }
