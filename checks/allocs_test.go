@@ -1,4 +1,4 @@
-package checks
+package checks_test
 
 import (
 	"bytes"
@@ -6,8 +6,13 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/mcpcheck/mcpcheck/readers"
+	"github.com/mcpcheck/mcpcheck/internal/racedetect"
 	"github.com/mcpcheck/mcpcheck/session/sessiontest"
+
+	. "github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/engine"
+	"github.com/mcpcheck/mcpcheck/readers"
+	"github.com/mcpcheck/mcpcheck/result"
 )
 
 // Reading, correlation and every rule allocate less than once per frame in
@@ -16,22 +21,23 @@ import (
 // capture whose frames outnumber the per-session set-up a thousandfold; a
 // count, not a timing.
 func TestAtMostOneAllocationPerFrame(t *testing.T) {
+	racedetect.SkipUnderRace(t)
 	data, err := io.ReadAll(sessiontest.Capture(8<<20, 4<<20))
 	if err != nil {
 		t.Fatal(err)
 	}
 	frames := bytes.Count(data, []byte("\n"))
-	gate, _ := ParseGate(DefaultGate, All())
-	cfg := Config{Rules: All(), Gate: gate}
+	gate, _ := result.ParseGate(DefaultGate, All())
+	cfg := engine.Config{Rules: All(), Gate: gate}
 	src := readers.Source{Name: "generated.jsonl", Open: func() (io.ReadCloser, error) {
 		return io.NopCloser(bytes.NewReader(data)), nil
 	}}
-	if _, err := Run([]readers.Source{src}, cfg); err != nil { // warm the process-wide tables
+	if _, err := engine.Run([]readers.Source{src}, cfg); err != nil { // warm the process-wide tables
 		t.Fatal(err)
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	res, err := Run([]readers.Source{src}, cfg)
+	res, err := engine.Run([]readers.Source{src}, cfg)
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package checks
+package checks_test
 
 import (
 	"fmt"
@@ -7,7 +7,10 @@ import (
 	"testing"
 	"time"
 
+	. "github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/engine"
 	"github.com/mcpcheck/mcpcheck/readers"
+	"github.com/mcpcheck/mcpcheck/result"
 )
 
 // assertionCapture: a task-based build (5 s to its terminal status), a
@@ -40,16 +43,16 @@ func assertionCapture() string {
 	return b.String()
 }
 
-func runAssertions(t *testing.T, a Assertions) map[string]Assertion {
+func runAssertions(t *testing.T, a engine.Assertions) map[string]result.Assertion {
 	t.Helper()
 	capture := assertionCapture()
 	src := readers.Source{Name: "ops.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(capture)), nil }}
-	gate, _ := ParseGate("none", All())
-	res, err := Run([]readers.Source{src}, Config{Rules: All(), Gate: gate, Assertions: a})
+	gate, _ := result.ParseGate("none", All())
+	res, err := engine.Run([]readers.Source{src}, engine.Config{Rules: All(), Gate: gate, Assertions: a})
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]Assertion{}
+	out := map[string]result.Assertion{}
 	for _, as := range res.Sessions[0].Assertions {
 		out[as.Name+" "+as.Arg] = as
 	}
@@ -71,29 +74,29 @@ func dur(d time.Duration) *time.Duration { return &d }
 func TestAssertions(t *testing.T) {
 	cases := []struct {
 		name   string
-		a      Assertions
+		a      engine.Assertions
 		key    string
 		passed bool
 		msg    string
 	}{
-		{"expect called", Assertions{ExpectTools: []string{"deploy"}}, "expect-tool deploy", true, `tool "deploy" was called 2 times`},
-		{"expect missing", Assertions{ExpectTools: []string{"rollback"}}, "expect-tool rollback", false, `tool "rollback" was never called`},
-		{"forbid called", Assertions{ForbidTools: []string{"hang"}}, "forbid-tool hang", false, `forbidden tool "hang" was called 1 time, first at ops.jsonl:11`},
-		{"forbid absent", Assertions{ForbidTools: []string{"rm"}}, "forbid-tool rm", true, `not called`},
-		{"forbid counts a null-id call", Assertions{ForbidTools: []string{"wipe"}}, "forbid-tool wipe", false, `first at ops.jsonl:12`},
+		{"expect called", engine.Assertions{ExpectTools: []string{"deploy"}}, "expect-tool deploy", true, `tool "deploy" was called 2 times`},
+		{"expect missing", engine.Assertions{ExpectTools: []string{"rollback"}}, "expect-tool rollback", false, `tool "rollback" was never called`},
+		{"forbid called", engine.Assertions{ForbidTools: []string{"hang"}}, "forbid-tool hang", false, `forbidden tool "hang" was called 1 time, first at ops.jsonl:11`},
+		{"forbid absent", engine.Assertions{ForbidTools: []string{"rm"}}, "forbid-tool rm", true, `not called`},
+		{"forbid counts a null-id call", engine.Assertions{ForbidTools: []string{"wipe"}}, "forbid-tool wipe", false, `first at ops.jsonl:12`},
 		// build (task) 5s, deploy (chain) 10.5s, search (late) 7s, quick (task) 5s; the hung call is skipped
-		{"duration", Assertions{MaxDuration: dur(4 * time.Second)}, "max-duration 4s", false,
+		{"duration", engine.Assertions{MaxDuration: dur(4 * time.Second)}, "max-duration 4s", false,
 			`4 tool calls took longer than 4s; the worst, tools/call "deploy" (id 2) at ops.jsonl:4, took 10.5s`},
-		{"duration holds", Assertions{MaxDuration: dur(11 * time.Second)}, "max-duration 11s", true, ""},
-		{"duration is strict", Assertions{MaxDuration: dur(10500 * time.Millisecond)}, "max-duration 10.5s", true, ""},
+		{"duration holds", engine.Assertions{MaxDuration: dur(11 * time.Second)}, "max-duration 11s", true, ""},
+		{"duration is strict", engine.Assertions{MaxDuration: dur(10500 * time.Millisecond)}, "max-duration 10.5s", true, ""},
 		// the deploy chain spent 0.2s + 0.3s in the server
-		{"server duration", Assertions{MaxServerDuration: dur(6 * time.Second)}, "max-server-duration 6s", false,
+		{"server duration", engine.Assertions{MaxServerDuration: dur(6 * time.Second)}, "max-server-duration 6s", false,
 			`1 tool call spent longer in the server than 6s; the worst, tools/call "search" (id 4) at ops.jsonl:8, took 7s`},
-		{"server duration of a chain", Assertions{MaxServerDuration: dur(400 * time.Millisecond)}, "max-server-duration 400ms", false, `4 tool calls spent longer`},
-		{"the user's time in a chain does not count", Assertions{MaxServerDuration: dur(4900 * time.Millisecond)}, "max-server-duration 4.9s", false, `3 tool calls spent longer`},
-		{"round trips", Assertions{MaxRoundTrips: 1}, "max-round-trips 1", false,
+		{"server duration of a chain", engine.Assertions{MaxServerDuration: dur(400 * time.Millisecond)}, "max-server-duration 400ms", false, `4 tool calls spent longer`},
+		{"the user's time in a chain does not count", engine.Assertions{MaxServerDuration: dur(4900 * time.Millisecond)}, "max-server-duration 4.9s", false, `3 tool calls spent longer`},
+		{"round trips", engine.Assertions{MaxRoundTrips: 1}, "max-round-trips 1", false,
 			`1 tool call used more requests than 1; the worst, tools/call "deploy" (id 2) at ops.jsonl:4, used 2 requests`},
-		{"round trips hold", Assertions{MaxRoundTrips: 2}, "max-round-trips 2", true, ""},
+		{"round trips hold", engine.Assertions{MaxRoundTrips: 2}, "max-round-trips 2", true, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -141,11 +144,11 @@ func TestRacedChainCountsAsInOrder(t *testing.T) {
 	}
 	// each retry written before the result it answers (timestamps unchanged)
 	raced := []row{hops[0], hops[2], hops[1], hops[4], hops[3], hops[5]}
-	a := Assertions{MaxRoundTrips: 2, MaxDuration: dur(500 * time.Millisecond), MaxServerDuration: dur(100 * time.Millisecond)}
-	results := func(c string) []Assertion {
+	a := engine.Assertions{MaxRoundTrips: 2, MaxDuration: dur(500 * time.Millisecond), MaxServerDuration: dur(100 * time.Millisecond)}
+	results := func(c string) []result.Assertion {
 		src := readers.Source{Name: "ops.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(c)), nil }}
-		gate, _ := ParseGate("none", All())
-		res, err := Run([]readers.Source{src}, Config{Rules: All(), Gate: gate, Assertions: a})
+		gate, _ := result.ParseGate("none", All())
+		res, err := engine.Run([]readers.Source{src}, engine.Config{Rules: All(), Gate: gate, Assertions: a})
 		if err != nil {
 			t.Fatal(err)
 		}

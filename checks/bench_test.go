@@ -1,4 +1,4 @@
-package checks
+package checks_test
 
 import (
 	"bufio"
@@ -11,6 +11,10 @@ import (
 
 	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/session/sessiontest"
+
+	. "github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/engine"
+	"github.com/mcpcheck/mcpcheck/result"
 )
 
 // BenchmarkCheck measures the whole check (read, correlate, every rule) on a
@@ -41,8 +45,8 @@ func BenchmarkCheckFoundation(b *testing.B) {
 
 func benchmarkRules(b *testing.B, rules []*Rule) {
 	const size = 64 << 20
-	gate, _ := ParseGate(DefaultGate, rules)
-	cfg := Config{Rules: rules, Catalogue: rules, Gate: gate}
+	gate, _ := result.ParseGate(DefaultGate, rules)
+	cfg := engine.Config{Rules: rules, Catalogue: rules, Gate: gate}
 	data, err := io.ReadAll(sessiontest.Capture(size, 4<<20))
 	if err != nil {
 		b.Fatal(err)
@@ -57,7 +61,7 @@ func benchmarkRules(b *testing.B, rules []*Rule) {
 		src := readers.Source{Name: "generated.jsonl", Open: func() (io.ReadCloser, error) {
 			return io.NopCloser(bytes.NewReader(data)), nil
 		}}
-		res, err := Run([]readers.Source{src}, cfg)
+		res, err := engine.Run([]readers.Source{src}, cfg)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -79,7 +83,7 @@ func benchmarkRules(b *testing.B, rules []*Rule) {
 // iteration checks it with every rule and with both security rules
 // disabled, in alternating order. It reports the mean time of each and the
 // median of the per-iteration ratios, by wall clock and by the process's
-// CPU time (steadier on a shared machine); the budget is 1.5. Run with
+// CPU time (steadier on a shared machine); the budget is 1.5. engine.Run with
 // -bench SecurityRulesCost -benchtime 5x.
 func BenchmarkSecurityRulesCost(b *testing.B) {
 	data := generatedCalls(b, 100_000)

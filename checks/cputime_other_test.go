@@ -1,8 +1,12 @@
 //go:build !unix
 
-package checks
+package checks_test
 
-import "time"
+import (
+	"time"
+
+	. "github.com/mcpcheck/mcpcheck/checks"
+)
 
 var processStart = time.Now()
 

@@ -1,6 +1,6 @@
 //go:build unix
 
-package checks
+package checks_test
 
 import (
 	"syscall"

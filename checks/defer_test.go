@@ -1,4 +1,4 @@
-package checks
+package checks_test
 
 import (
 	"os"
@@ -9,6 +9,9 @@ import (
 
 	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/session"
+
+	. "github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/engine"
 )
 
 // Every fixture gives the same findings, in the same order, when each of
@@ -43,9 +46,7 @@ func TestFixturesWithDeferredSessions(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
-		restoreBudget := SetResultBudgetForTesting(0)
-		deferred, err := runFixtureWith(path, data, rules, sup, readers.Options{Limits: session.Limits{MaxLiveSessions: 1}})
-		restoreBudget()
+		deferred, err := runSourceWithin(bytesSource(path, data), rules, sup, readers.Options{Limits: session.Limits{MaxLiveSessions: 1}}, engine.SpillEverything())
 		if err != nil {
 			t.Fatalf("%s: deferred: %v", path, err)
 		}

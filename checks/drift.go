@@ -2,13 +2,16 @@ package checks
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/mcpcheck/mcpcheck/baseline"
 	"github.com/mcpcheck/mcpcheck/facts"
+	"github.com/mcpcheck/mcpcheck/session"
 )
 
-// BaselineStore is where tool-drift and baseline find and record tool
-// baselines; the CLI sets it from --baseline. Unset, a run keeps nothing:
+// BaselineStore is where tool-drift and baseline find tool baselines, and
+// the engine records them; the CLI sets it from --baseline. Unset, a run
+// keeps nothing (the engine sets a store of its own, baseline.NewMemory):
 // each session of a label is compared with the first listing of that
 // label in the same run, and recording is not reported.
 var BaselineStore = &Option[*baseline.Store]{
@@ -16,26 +19,24 @@ var BaselineStore = &Option[*baseline.Store]{
 	Doc:  "the tool-baseline directory (--baseline DIR); unset, sessions of one run are compared with the first session of their label",
 }
 
-// runMemoryKey finds a run's own in-memory store in Config.shared.
-type runMemoryKey struct{}
-
-// baselineStore is the store of the run p belongs to.
-func (p *Pass) baselineStore() *baseline.Store {
-	if s := BaselineStore.Get(p); s != nil {
-		return s
-	}
-	shared := p.sink.cfg.shared
-	if s, ok := shared[runMemoryKey{}].(*baseline.Store); ok {
-		return s
-	}
-	s := baseline.NewMemory()
-	shared[runMemoryKey{}] = s
-	return s
+// BaselineOrigin is where the session's tool baseline would be recorded
+// from: its first complete listing. The engine resolves (and records) the
+// baseline for it as the session ends; the rules compare with what it
+// resolved.
+func BaselineOrigin(s *session.Session, first *facts.ToolListing) baseline.Origin {
+	return baseline.Origin{File: s.File, Session: s.ID, Line: first.Line}
 }
+
+// ReadsBaseline reports whether r reads the tool baseline the engine
+// resolves at the end of a session.
+func ReadsBaseline(r *Rule) bool { return slices.Contains(r.Options, Setting(BaselineStore)) }
+
+// attachDrift makes r the session's drift report (tool-drift's).
+func (p *Pass) attachDrift(r *baseline.Report) { p.Reporter.AttachDrift(r) }
 
 // sessionDrift is what tool-drift and baseline both judge: the session's
 // listings against its label's baseline. Each rule computes it at the end
-// of the session; resolving the baseline twice changes nothing.
+// of the session from what the engine resolved (Pass.Reporter.Baseline).
 type sessionDrift struct {
 	report *baseline.Report
 	store  *baseline.Store
@@ -50,14 +51,17 @@ func computeDrift(p *Pass) *sessionDrift {
 		return nil // no complete listing: nothing to compare or record
 	}
 	s := p.Session
-	d := &sessionDrift{store: p.baselineStore(), first: list[0], report: &baseline.Report{Label: s.Label}}
+	d := &sessionDrift{store: BaselineStore.Get(p), first: list[0], report: &baseline.Report{Label: s.Label}}
 	r := d.report
 	if s.Label == "" {
 		r.Status, r.Problem = baseline.StatusUnavailable, "the session has no server label, which keys its baseline"
 		return d
 	}
-	origin := baseline.Origin{File: s.File, Session: s.ID, Line: list[0].Line}
-	e := d.store.Resolve(s.Label, &list[0].Definitions, &list[len(list)-1].Definitions, origin)
+	origin := BaselineOrigin(s, &list[0])
+	e := p.Reporter.Baseline()
+	if e == nil {
+		panic("the engine resolved no baseline for the session")
+	}
 	r.Path, r.NotKept = e.Path, e.NotKept
 	switch {
 	case e.Err != nil:

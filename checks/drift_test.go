@@ -1,4 +1,4 @@
-package checks
+package checks_test
 
 import (
 	"bytes"
@@ -10,14 +10,18 @@ import (
 	"testing"
 
 	"github.com/mcpcheck/mcpcheck/baseline"
+
+	. "github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/engine"
 	"github.com/mcpcheck/mcpcheck/readers"
+	"github.com/mcpcheck/mcpcheck/result"
 )
 
 // fixtureBaselines gives a fixture NAME.jsonl with a directory
 // NAME.baselines/ a fresh copy of that directory as its baseline store (a
 // run may record into it; the fixture's own files never change). It
 // returns the cleanup.
-func fixtureBaselines(fixture string, cfg *Config) func() {
+func fixtureBaselines(fixture string, cfg *engine.Config) func() {
 	src := strings.TrimSuffix(fixture, ".jsonl") + ".baselines"
 	entries, err := os.ReadDir(src)
 	if err != nil {
@@ -49,7 +53,7 @@ func fixtureBaselines(fixture string, cfg *Config) func() {
 
 // runWith checks captures (name → content) in one run with the given
 // baseline store (nil: the default).
-func runWith(t *testing.T, store *baseline.Store, gate string, captures ...string) *Result {
+func runWith(t *testing.T, store *baseline.Store, gate string, captures ...string) *result.Result {
 	t.Helper()
 	var srcs []readers.Source
 	for i := 0; i < len(captures); i += 2 {
@@ -58,15 +62,15 @@ func runWith(t *testing.T, store *baseline.Store, gate string, captures ...strin
 			return io.NopCloser(bytes.NewReader(data)), nil
 		}})
 	}
-	g, err := ParseGate(gate, All())
+	g, err := result.ParseGate(gate, All())
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Rules: All(), Gate: g}
+	cfg := engine.Config{Rules: All(), Gate: g}
 	if store != nil {
 		BaselineStore.Set(&cfg, store)
 	}
-	res, err := Run(srcs, cfg)
+	res, err := engine.Run(srcs, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,8 +98,8 @@ const (
 	rugPulled     = `[{"name":"read_note","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":false}},{"name":"send_mail","inputSchema":{"type":"object"}}]`
 )
 
-func findingsOf(res *Result, rule string) []*Finding {
-	var out []*Finding
+func findingsOf(res *result.Result, rule string) []*result.Finding {
+	var out []*result.Finding
 	for s := range res.AllSessions() {
 		for _, f := range s.Findings {
 			if f.Rule == rule {
@@ -167,15 +171,15 @@ func TestDisabledToolDrift(t *testing.T) {
 	dir := t.TempDir()
 	var rules []*Rule
 	for _, r := range All() {
-		if r != ruleToolDrift {
+		if r != RuleToolDrift {
 			rules = append(rules, r)
 		}
 	}
-	cfg := Config{Rules: rules}
+	cfg := engine.Config{Rules: rules}
 	BaselineStore.Set(&cfg, baseline.NewStore(dir))
 	data := notesSession("s1", readOnlyNotes)
 	src := readers.Source{Name: "a.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(data)), nil }}
-	res, err := Run([]readers.Source{src}, cfg)
+	res, err := engine.Run([]readers.Source{src}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 package checks
 
-// ruleExpiredSuppression has no checker: the driver reports it once every
-// session of the run is decided (suppress.go).
+// ruleExpiredSuppression has no checker: the engine reports it once every
+// session of the run is decided (engine/suppress.go).
 var ruleExpiredSuppression = &Rule{
 	ID:       "expired-suppression",
 	Signal:   SignalSuppression,

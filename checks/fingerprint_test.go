@@ -1,9 +1,7 @@
-package checks
+package checks_test
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -19,6 +17,11 @@ import (
 	"github.com/mcpcheck/mcpcheck/internal/secrets"
 	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/session"
+
+	. "github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/engine"
+	"github.com/mcpcheck/mcpcheck/internal/fingerprint"
+	"github.com/mcpcheck/mcpcheck/result"
 )
 
 // The same traffic recorded twice, at other times, under other session ids,
@@ -197,7 +200,11 @@ func TestFingerprintsOfTwoSessionsOfOneLabel(t *testing.T) {
 	}
 }
 
-func runCaptures(t *testing.T, files map[string][]byte) *Result {
+// foldSubject is the subject the engine gives the finding that stands for
+// a rule's findings past the cap.
+const foldSubject = "more findings"
+
+func runCaptures(t *testing.T, files map[string][]byte) *result.Result {
 	t.Helper()
 	var srcs []readers.Source
 	for _, name := range slices.Sorted(maps.Keys(files)) {
@@ -206,15 +213,15 @@ func runCaptures(t *testing.T, files map[string][]byte) *Result {
 			return io.NopCloser(bytes.NewReader(data)), nil
 		}})
 	}
-	gate, _ := ParseGate(DefaultGate, All())
-	res, err := Run(srcs, Config{Rules: All(), Gate: gate})
+	gate, _ := result.ParseGate(DefaultGate, All())
+	res, err := engine.Run(srcs, engine.Config{Rules: All(), Gate: gate})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return res
 }
 
-func sessionPrints(s *SessionResult) []string {
+func sessionPrints(s *result.SessionResult) []string {
 	var out []string
 	for _, f := range s.Findings {
 		out = append(out, f.Fingerprint)
@@ -284,7 +291,7 @@ func TestFindingsNeverPrintSecrets(t *testing.T) {
 			}
 		})}
 	capture := envelope("1", "c2s", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"`+fakeGitHubToken+`","arguments":{"Authorization":"Bearer Zq8vN3pL0xR7tY2mK5wB9cF4hJ6"}}}`)
-	fs := runCapture(t, capture, Config{Rules: []*Rule{leaky}, Assertions: Assertions{ExpectTools: []string{"x"}, ForbidTools: []string{fakeGitHubToken}}})
+	fs := runCapture(t, capture, engine.Config{Rules: []*Rule{leaky}, Assertions: engine.Assertions{ExpectTools: []string{"x"}, ForbidTools: []string{fakeGitHubToken}}})
 	if len(fs) != 1 {
 		t.Fatalf("got %d findings", len(fs))
 	}
@@ -295,7 +302,7 @@ func TestFindingsNeverPrintSecrets(t *testing.T) {
 		}
 	}
 	src := readers.Source{Name: "t.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(capture)), nil }}
-	res, err := Run([]readers.Source{src}, Config{Rules: []*Rule{leaky}, Assertions: Assertions{ForbidTools: []string{fakeGitHubToken}}})
+	res, err := engine.Run([]readers.Source{src}, engine.Config{Rules: []*Rule{leaky}, Assertions: engine.Assertions{ForbidTools: []string{fakeGitHubToken}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,8 +321,8 @@ func TestDamageIsCountedBeyondTheListed(t *testing.T) {
 	capture := `{"session_id":"s1","seq":1,"direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","method":"notifications/initialized"}}` + "\n" +
 		strings.Repeat("Segmentation fault (core dumped)\n", pieces)
 	src := readers.Source{Name: "flood.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(capture)), nil }}
-	gate, _ := ParseGate(DefaultGate, All())
-	res, err := Run([]readers.Source{src}, Config{Rules: All(), Gate: gate})
+	gate, _ := result.ParseGate(DefaultGate, All())
+	res, err := engine.Run([]readers.Source{src}, engine.Config{Rules: All(), Gate: gate})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,34 +335,7 @@ func TestDamageIsCountedBeyondTheListed(t *testing.T) {
 		last.Subject != foldSubject || len(last.Related) != 1 || last.Related[0].Line != pieces+1 {
 		t.Errorf("summary finding %+v", last)
 	}
-	if last.Fingerprint != fingerprint("", 0, "truncated-capture", foldSubject, 0) {
+	if last.Fingerprint != fingerprint.Of("", 0, "truncated-capture", foldSubject, 0) {
 		t.Errorf("summary fingerprint %s", last.Fingerprint)
-	}
-}
-
-// A fingerprint is the first half, in hexadecimal, of the SHA-256 of its
-// fields as released: label, rule, subject and occurrence separated by NUL,
-// then "session N" for a session past the first of its label. Changing the
-// form would unsuppress every accepted finding and reopen every alert.
-func TestFingerprintForm(t *testing.T) {
-	long := strings.Repeat("subject ", 100) // past any fixed buffer
-	for _, c := range []struct {
-		label, rule, subject string
-		ordinal, occurrence  int
-	}{
-		{"dev-server", "tool-error", "tools/call build", 0, 0},
-		{"dev-server", "tool-error", "tools/call build", 3, 17},
-		{"", "invalid-frame", "", 0, 0},
-		{"é\x00label", "progress", long, 1, 123456789},
-	} {
-		text := c.label + "\x00" + c.rule + "\x00" + c.subject + "\x00" + strconv.Itoa(c.occurrence)
-		if c.ordinal > 0 {
-			text += "\x00session " + strconv.Itoa(c.ordinal)
-		}
-		sum := sha256.Sum256([]byte(text))
-		want := hex.EncodeToString(sum[:])[:fingerprintLen]
-		if got := fingerprint(c.label, c.ordinal, c.rule, c.subject, c.occurrence); got != want {
-			t.Errorf("fingerprint of %q = %s, want %s", text, got, want)
-		}
 	}
 }

@@ -1,4 +1,4 @@
-package checks
+package checks_test
 
 // Every message of every fixture is realistic traffic of its revision, so
 // each one validates against that revision's official schema.json — except
@@ -51,6 +51,8 @@ import (
 	"github.com/mcpcheck/mcpcheck/internal/sharedtest"
 	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/session"
+
+	. "github.com/mcpcheck/mcpcheck/checks"
 )
 
 // defaultFixtureRevision is the revision of a fixture that shows none.
@@ -404,8 +406,8 @@ func (set mcpSchemaSet) of(rev string) *revisionSchema {
 	if s := set[rev]; s != nil {
 		return s
 	}
-	best := mcpRevisions[0]
-	for _, r := range mcpRevisions {
+	best := MCPRevisions[0]
+	for _, r := range MCPRevisions {
 		if r <= rev {
 			best = r
 		}
@@ -424,12 +426,12 @@ var (
 func mcpSchemas(t *testing.T) mcpSchemaSet {
 	t.Helper()
 	paths := map[string]string{}
-	for _, rev := range mcpRevisions {
+	for _, rev := range MCPRevisions {
 		paths[rev] = sharedtest.Path(t, "schemas/mcp/"+rev+"/schema.json")
 	}
 	schemaSetOnce.Do(func() {
 		schemaSet = mcpSchemaSet{}
-		for _, rev := range mcpRevisions {
+		for _, rev := range MCPRevisions {
 			s, err := loadRevisionSchema(rev, paths[rev])
 			if err != nil {
 				schemaSetErr = err

@@ -1,4 +1,4 @@
-package checks
+package checks_test
 
 // Every rule ships examples in testdata/<rule-id>/: ok-*.jsonl must produce
 // no finding of that rule, bad-*.jsonl at least one. An envelope announces
@@ -45,6 +45,11 @@ import (
 
 	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/session"
+
+	. "github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/engine"
+	"github.com/mcpcheck/mcpcheck/result"
+	"github.com/mcpcheck/mcpcheck/suppress"
 )
 
 // tinyBuffer is the read buffer the second run of every fixture uses.
@@ -74,7 +79,7 @@ func TestRuleFixtures(t *testing.T) {
 // panics on purpose.
 func fixtureRules(r *Rule) []*Rule {
 	rules := All()
-	if r == ruleInternalError {
+	if r == RuleInternalError {
 		rules = append(rules, panicOnToolsCall)
 	}
 	return rules
@@ -142,7 +147,7 @@ func checkFixture(t *testing.T, r *Rule, path string, bad bool) {
 
 // fixtureSuppressions reads the suppressions file of the fixture at path,
 // if it has one, with the wants its entries announce.
-func fixtureSuppressions(path string) (*Suppressions, []want, error) {
+func fixtureSuppressions(path string) (*suppress.Suppressions, []want, error) {
 	name := strings.TrimSuffix(path, ".jsonl") + ".suppressions.json"
 	data, err := os.ReadFile(name)
 	if os.IsNotExist(err) {
@@ -158,7 +163,7 @@ func fixtureSuppressions(path string) (*Suppressions, []want, error) {
 	for i := range wants {
 		wants[i].File = name
 	}
-	sup, err := ParseSuppressions(name, stripped)
+	sup, err := suppress.Parse(name, stripped)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -343,12 +348,12 @@ func listFindings(got []gotFinding) string {
 // runFixture checks data with rules and suppressions sup (nil for none),
 // reading it through a buffer of bufSize bytes (0: the reader's own), and
 // returns the findings in order.
-func runFixture(name string, data []byte, rules []*Rule, sup *Suppressions, bufSize int) ([]gotFinding, error) {
+func runFixture(name string, data []byte, rules []*Rule, sup *suppress.Suppressions, bufSize int) ([]gotFinding, error) {
 	return runFixtureWith(name, data, rules, sup, readers.Options{ReadBuffer: bufSize})
 }
 
 // runFixtureWith is runFixture reading with options o.
-func runFixtureWith(name string, data []byte, rules []*Rule, sup *Suppressions, o readers.Options) ([]gotFinding, error) {
+func runFixtureWith(name string, data []byte, rules []*Rule, sup *suppress.Suppressions, o readers.Options) ([]gotFinding, error) {
 	return runSourceWith(bytesSource(name, data), rules, sup, o)
 }
 
@@ -360,19 +365,24 @@ func bytesSource(name string, data []byte) readers.Source {
 
 // runSource checks src with rules and suppressions sup (nil for none) and
 // returns the findings in order.
-func runSource(src readers.Source, rules []*Rule, sup *Suppressions) ([]gotFinding, error) {
+func runSource(src readers.Source, rules []*Rule, sup *suppress.Suppressions) ([]gotFinding, error) {
 	return runSourceWith(src, rules, sup, readers.Options{})
 }
 
 // runSourceWith is runSource reading with options o.
-func runSourceWith(src readers.Source, rules []*Rule, sup *Suppressions, o readers.Options) ([]gotFinding, error) {
-	gate, err := ParseGate(DefaultGate, rules)
+func runSourceWith(src readers.Source, rules []*Rule, sup *suppress.Suppressions, o readers.Options) ([]gotFinding, error) {
+	return runSourceWithin(src, rules, sup, o, engine.Limits{})
+}
+
+// runSourceWithin is runSourceWith within the engine's memory limits.
+func runSourceWithin(src readers.Source, rules []*Rule, sup *suppress.Suppressions, o readers.Options, limits engine.Limits) ([]gotFinding, error) {
+	gate, err := result.ParseGate(DefaultGate, rules)
 	if err != nil {
 		return nil, err
 	}
-	cfg := Config{Rules: rules, Catalogue: rules, Gate: gate, Suppressions: sup, Reading: o}
+	cfg := engine.Config{Rules: rules, Catalogue: rules, Gate: gate, Suppressions: sup, Reading: o, Limits: limits}
 	defer fixtureBaselines(src.Name, &cfg)() // drift_test.go
-	res, err := Run([]readers.Source{src}, cfg)
+	res, err := engine.Run([]readers.Source{src}, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -392,7 +402,7 @@ func runSourceWith(src readers.Source, rules []*Rule, sup *Suppressions, o reade
 
 // bufferDiff runs data with the reader's buffer and with a tiny one, and
 // describes how the findings differ ("" when they do not).
-func bufferDiff(name string, data []byte, rules []*Rule, sup *Suppressions) (string, error) {
+func bufferDiff(name string, data []byte, rules []*Rule, sup *suppress.Suppressions) (string, error) {
 	normal, err := runFixture(name, data, rules, sup, 0)
 	if err != nil {
 		return "", err

@@ -1,4 +1,4 @@
-package checks
+package checks_test
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/mcpcheck/mcpcheck/session"
+
+	. "github.com/mcpcheck/mcpcheck/checks"
 )
 
 // Tests of the fixture harness itself: a harness that cannot fail proves

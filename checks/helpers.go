@@ -524,8 +524,3 @@ func violationText(vs []toolschema.Violation) string {
 	}
 	return strings.Join(parts, "; ")
 }
-
-// ---- Forwards for the engine files still in checks (removed at merge).
-
-// settled is session.Call.Settled, for the engine files still in checks.
-func settled(c *session.Call) bool { return c.Settled() } // forward: removed at merge

@@ -1,6 +1,6 @@
 package checks
 
-// ruleInternalError has no checker: the driver reports it when a rule panics.
+// ruleInternalError has no checker: the engine reports it when a rule panics.
 var ruleInternalError = &Rule{
 	ID:       "internal-error",
 	Signal:   SignalError,

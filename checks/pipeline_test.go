@@ -1,4 +1,4 @@
-package checks
+package checks_test
 
 import (
 	"os"
@@ -9,6 +9,9 @@ import (
 	"github.com/mcpcheck/mcpcheck/internal/sharedtest"
 	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/session"
+
+	. "github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/suppress"
 )
 
 // pipelineModes are the ways a capture is read with two goroutines: with the
@@ -27,7 +30,7 @@ var pipelineModes = []struct {
 
 // samePipelined checks src sequentially and in every pipeline mode and
 // reports how the findings differ.
-func samePipelined(t *testing.T, src readers.Source, rules []*Rule, sup *Suppressions) {
+func samePipelined(t *testing.T, src readers.Source, rules []*Rule, sup *suppress.Suppressions) {
 	t.Helper()
 	run := func(mode session.PipelineMode, buf int) []gotFinding {
 		got, err := runSourceWith(src, rules, sup, readers.Options{ReadBuffer: buf, Limits: session.Limits{Pipeline: mode}})

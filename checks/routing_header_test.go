@@ -1,9 +1,11 @@
-package checks
+package checks_test
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	. "github.com/mcpcheck/mcpcheck/checks"
 )
 
 // The acceptance fixture of the routing rules: four tools/call requests over

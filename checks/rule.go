@@ -1,5 +1,5 @@
-// Package checks holds mcpcheck's rules and the driver that runs them over
-// correlated sessions into a Result.
+// Package checks holds mcpcheck's rules and their toolkit: the Rule, Doc
+// and Pass API, the catalogue and one file per rule. The engine runs them.
 package checks
 
 import (
@@ -29,17 +29,17 @@ const (
 	SignalContract
 	SignalSecurity
 	SignalSuppression
-	numSignals
+	NumSignals // the number of signals, not one
 )
 
-var signalNames = [numSignals]string{
+var signalNames = [NumSignals]string{
 	"error", "invalid", "warn", "mismatch", "pending", "late-result",
 	"drift", "deprecated", "incomplete", "schema", "contract", "security",
 	"suppression",
 }
 
 func (s Signal) String() string {
-	if s < numSignals {
+	if s < NumSignals {
 		return signalNames[s]
 	}
 	return fmt.Sprintf("signal(%d)", uint8(s))
@@ -47,7 +47,7 @@ func (s Signal) String() string {
 
 // Signals lists every signal in report order.
 func Signals() []Signal {
-	out := make([]Signal, numSignals)
+	out := make([]Signal, NumSignals)
 	for i := range out {
 		out[i] = Signal(i)
 	}
@@ -180,21 +180,21 @@ type Option[T any] struct {
 func (o *Option[T]) OptionName() string { return o.Name }
 func (o *Option[T]) OptionDoc() string  { return o.Doc }
 
-// Set makes v the option's value for runs of cfg.
-func (o *Option[T]) Set(cfg *Config, v T) {
-	if cfg.options == nil {
-		cfg.options = map[Setting]any{}
-	}
-	cfg.options[o] = v
+// Set makes v the option's value for runs of cfg (an engine.Config).
+func (o *Option[T]) Set(cfg OptionSetter, v T) { cfg.SetOption(o, v) }
+
+// OptionSetter is what options are set on: the configuration of a run.
+type OptionSetter interface {
+	SetOption(s Setting, v any)
 }
 
 // Get returns the option's value for the rule p runs. A rule that reads an
 // option it does not declare fails (internal-error), as with facts.
 func (o *Option[T]) Get(p *Pass) T {
-	if !slices.Contains(p.rule.Options, Setting(o)) {
-		panic(fmt.Sprintf("rule %s reads option %s without declaring it", p.rule.ID, o.Name))
+	if !slices.Contains(p.Rule.Options, Setting(o)) {
+		panic(fmt.Sprintf("rule %s reads option %s without declaring it", p.Rule.ID, o.Name))
 	}
-	if v, ok := p.sink.cfg.options[o]; ok {
+	if v, ok := p.Reporter.Option(o); ok {
 		return v.(T)
 	}
 	return o.Default
@@ -249,7 +249,7 @@ func Validate(rules []*Rule) error {
 		if r.Revisions.Since != "" && r.Revisions.Until != "" && r.Revisions.Since > r.Revisions.Until {
 			add(r, "revisions %s: the range is empty", r.Revisions)
 		}
-		if r.Signal >= numSignals {
+		if r.Signal >= NumSignals {
 			add(r, "unknown signal")
 		}
 		if r.New == nil {
@@ -273,6 +273,9 @@ func Validate(rules []*Rule) error {
 	}
 	return nil
 }
+
+// ValidRuleID reports whether id has the form of a rule id (kebab-case).
+func ValidRuleID(id string) bool { return ruleIDPattern.MatchString(id) }
 
 // Lookup returns the rule with id from rules.
 func Lookup(rules []*Rule, id string) *Rule {

@@ -1,4 +1,4 @@
-package checks
+package checks_test
 
 import (
 	"io"
@@ -8,20 +8,24 @@ import (
 	"github.com/mcpcheck/mcpcheck/facts"
 	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/session"
+
+	. "github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/engine"
+	"github.com/mcpcheck/mcpcheck/result"
 )
 
 // runCapture checks capture text with rules and returns every finding.
-func runCapture(t *testing.T, capture string, cfg Config) []*Finding {
+func runCapture(t *testing.T, capture string, cfg engine.Config) []*result.Finding {
 	t.Helper()
 	if cfg.Catalogue == nil {
 		cfg.Catalogue = cfg.Rules
 	}
 	src := readers.Source{Name: "t.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(capture)), nil }}
-	res, err := Run([]readers.Source{src}, cfg)
+	res, err := engine.Run([]readers.Source{src}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []*Finding
+	var out []*result.Finding
 	for s := range res.AllSessions() {
 		out = append(out, s.Findings...)
 	}
@@ -50,7 +54,7 @@ func TestRevisionsAreJudgedPerRequest(t *testing.T) {
 		envelope("4", "s2c", `{"jsonrpc":"2.0","id":2,"result":{}}`) +
 		envelope("5", "c2s", `{"jsonrpc":"2.0","id":3,"method":"prompts/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"draft"}}}`) +
 		envelope("6", "s2c", `{"jsonrpc":"2.0","id":3,"result":{"prompts":[]}}`)
-	runCapture(t, capture, Config{Rules: []*Rule{modern}})
+	runCapture(t, capture, engine.Config{Rules: []*Rule{modern}})
 	if strings.Join(seen, ",") != "tools/list,prompts/list" {
 		t.Errorf("the 2026-07-28 rule saw %v", seen)
 	}
@@ -76,8 +80,8 @@ func TestOptions(t *testing.T) {
 	reader := &Rule{ID: "test-reads-option", Doc: testDoc("reads an option"), Signal: SignalWarn, Options: []Setting{testLimit},
 		New: EachFrame(func(p *Pass, f *session.Frame) { got = append(got, testLimit.Get(p)) })}
 	capture := envelope("1", "c2s", `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	runCapture(t, capture, Config{Rules: []*Rule{reader}})
-	cfg := Config{Rules: []*Rule{reader}}
+	runCapture(t, capture, engine.Config{Rules: []*Rule{reader}})
+	cfg := engine.Config{Rules: []*Rule{reader}}
 	testLimit.Set(&cfg, 9)
 	runCapture(t, capture, cfg)
 	if len(got) != 2 || got[0] != 3 || got[1] != 9 {
@@ -92,7 +96,7 @@ func TestOptions(t *testing.T) {
 		New: EachFrame(func(p *Pass, f *session.Frame) {
 			_ = facts.Catalogue.Of(p)
 		})}
-	fs := runCapture(t, capture, Config{Rules: []*Rule{sneaky, factReader, ruleInternalError}})
+	fs := runCapture(t, capture, engine.Config{Rules: []*Rule{sneaky, factReader, RuleInternalError}})
 	if len(fs) != 2 || !strings.Contains(fs[0].Message+fs[1].Message, "reads option limit without declaring it") ||
 		!strings.Contains(fs[0].Message+fs[1].Message, "reads fact catalogue without declaring it") {
 		for _, f := range fs {
@@ -113,31 +117,5 @@ func TestValidateCatalogue(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Validate misses %q: %v", want, err)
 		}
-	}
-}
-
-func TestDocMarkdown(t *testing.T) {
-	d := Doc{
-		Summary: "s",
-		Why:     "A *bold* claim about <html> and\nsnake_case ids.\n\n- not a list",
-		Fix:     "Send `x`.",
-		Bad:     `{"id":1}`,
-		Good:    `{"jsonrpc":"2.0","id":1}`,
-	}
-	want := "A \\*bold\\* claim about \\<html\\> and snake\\_case ids.\n\n" +
-		"\\- not a list\n\n" +
-		"**Fix:** Send \\`x\\`.\n\n" +
-		"```\nBad:  {\"id\":1}\nGood: {\"jsonrpc\":\"2.0\",\"id\":1}\n```"
-	if got := d.Markdown(); got != want {
-		t.Errorf("markdown:\n%s\nwant:\n%s", got, want)
-	}
-	if got := d.FirstParagraph(); got != "A *bold* claim about <html> and snake_case ids." {
-		t.Errorf("first paragraph %q", got)
-	}
-	if got := d.Text(); !strings.HasSuffix(got, "Fix: Send `x`.\n\nBad:  {\"id\":1}\nGood: {\"jsonrpc\":\"2.0\",\"id\":1}") {
-		t.Errorf("text %q", got)
-	}
-	if got := codeBlock("Bad: ```x```"); !strings.HasPrefix(got, "````\n") {
-		t.Errorf("fence not longer than the backticks inside: %q", got)
 	}
 }

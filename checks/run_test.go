@@ -1,4 +1,4 @@
-package checks
+package checks_test
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/mcpcheck/mcpcheck/session"
+
+	. "github.com/mcpcheck/mcpcheck/checks"
 )
 
 // A rule that panics is retired for its session alone: the rules after it
@@ -25,7 +27,7 @@ func TestPanickingRuleDoesNotStopTheOthers(t *testing.T) {
 		`{"session_id":"s","seq":2,"direction":"s2c","raw":{"jsonrpc":"2.0","id":1,"result":{"content":[]}}}`,
 		`{"session_id":"s","seq":3,"direction":"c2s","raw":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a"}}}`,
 	}, "\n") + "\n"
-	got, err := runFixture("panics.jsonl", []byte(capture), []*Rule{panicOnToolsCall, seen, ruleInternalError}, nil, 0)
+	got, err := runFixture("panics.jsonl", []byte(capture), []*Rule{panicOnToolsCall, seen, RuleInternalError}, nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package checks
+package checks_test
 
 import (
 	"bytes"
@@ -9,7 +9,12 @@ import (
 	"time"
 
 	"github.com/mcpcheck/mcpcheck/internal/toolschema"
+
+	. "github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/engine"
 	"github.com/mcpcheck/mcpcheck/readers"
+	"github.com/mcpcheck/mcpcheck/result"
+	"slices"
 )
 
 // schemaTools are the tools of the generated schema capture: input and
@@ -115,19 +120,19 @@ func schemaCapture(calls, perSession int) []byte {
 func withoutRules(ids ...string) []*Rule {
 	var out []*Rule
 	for _, r := range All() {
-		if !containsString(ids, r.ID) {
+		if !slices.Contains(ids, r.ID) {
 			out = append(out, r)
 		}
 	}
 	return out
 }
 
-func checkBytes(tb testing.TB, data []byte, rules []*Rule) *Result {
+func checkBytes(tb testing.TB, data []byte, rules []*Rule) *result.Result {
 	src := readers.Source{Name: "schema-bench.jsonl", Open: func() (io.ReadCloser, error) {
 		return io.NopCloser(bytes.NewReader(data)), nil
 	}}
-	gate, _ := ParseGate(DefaultGate, All())
-	res, err := Run([]readers.Source{src}, Config{Rules: rules, Gate: gate})
+	gate, _ := result.ParseGate(DefaultGate, All())
+	res, err := engine.Run([]readers.Source{src}, engine.Config{Rules: rules, Gate: gate})
 	if err != nil {
 		tb.Fatal(err)
 	}

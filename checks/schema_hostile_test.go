@@ -1,4 +1,4 @@
-package checks
+package checks_test
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/mcpcheck/mcpcheck/internal/racedetect"
 )
 
 // hostileCapture is a session whose server lists a tool with a schema of
@@ -40,6 +42,7 @@ func hostileCapture(size int) []byte {
 // The drift rules, which canonicalise every tool definition for the
 // baseline, are measured apart from the schema rules.
 func TestHostileSchemaCostsBoundedMemory(t *testing.T) {
+	racedetect.SkipUnderRace(t)
 	data := hostileCapture(10 << 20)
 	var before, after runtime.MemStats
 	runtime.GC()

@@ -1,4 +1,4 @@
-package checks
+package checks_test
 
 import (
 	"fmt"
@@ -11,6 +11,8 @@ import (
 	"github.com/mcpcheck/mcpcheck/internal/poisoning"
 	"github.com/mcpcheck/mcpcheck/internal/secrets"
 	"github.com/mcpcheck/mcpcheck/internal/sharedtest"
+
+	. "github.com/mcpcheck/mcpcheck/checks"
 )
 
 // The benign corpus: real captures of published servers and every fixture
@@ -61,7 +63,7 @@ func TestSecurityBenignCorpus(t *testing.T) {
 // is one finding that lists every kind found there.
 func TestSecurityMaliciousCorpus(t *testing.T) {
 	var messages []string
-	for _, rule := range []string{ruleToolPoisoning.ID, ruleSecretLeak.ID} {
+	for _, rule := range []string{RuleToolPoisoning.ID, RuleSecretLeak.ID} {
 		bad, _ := filepath.Glob(filepath.Join("testdata", rule, "bad-*.jsonl"))
 		for _, path := range bad {
 			data, err := os.ReadFile(path)

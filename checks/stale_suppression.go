@@ -1,7 +1,7 @@
 package checks
 
-// ruleStaleSuppression has no checker: the driver reports it once every
-// session of the run is decided (suppress.go).
+// ruleStaleSuppression has no checker: the engine reports it once every
+// session of the run is decided (engine/suppress.go).
 var ruleStaleSuppression = &Rule{
 	ID:       "stale-suppression",
 	Signal:   SignalSuppression,

@@ -53,7 +53,7 @@ func (*toolDrift) End(p *Pass) {
 	if d == nil {
 		return
 	}
-	p.sink.drift = d.report
+	p.attachDrift(d.report)
 	r := d.report
 	for i := range r.Changes {
 		c := &r.Changes[i]

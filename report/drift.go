@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpcheck/mcpcheck/baseline"
-	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/result"
 )
 
 // maxDriftDiffs bounds the differences the text block lists per field;
@@ -20,7 +20,7 @@ const maxDriftDiffs = 10
 // It is empty when the session has no drift to show (no changes and no
 // field left uncompared); recording and unusable baselines are findings
 // of the baseline rule.
-func DriftBlock(s *checks.SessionResult) []string {
+func DriftBlock(s *result.SessionResult) []string {
 	r := s.Drift
 	if r == nil || (len(r.Changes) == 0 && len(r.NotCompared) == 0) {
 		return nil
@@ -86,7 +86,7 @@ func driftSource(r *baseline.Report) string {
 }
 
 // gatedDrift reports whether a drift finding of the session fails the gate.
-func gatedDrift(s *checks.SessionResult) bool {
+func gatedDrift(s *result.SessionResult) bool {
 	for _, f := range s.Findings {
 		if f.Gated && f.Drift != nil {
 			return true
@@ -243,7 +243,7 @@ func sarifDriftProperties(p map[string]any, c *baseline.ToolChange) {
 
 // ghDriftRows are the step summary's tool drift table rows: one per
 // changed tool, with its tier and each field's tier.
-func ghDriftRows(r *checks.Result) iter.Seq[string] {
+func ghDriftRows(r *result.Result) iter.Seq[string] {
 	return func(yield func(string) bool) {
 		for s := range r.AllSessions() {
 			if s.Drift == nil {
@@ -263,7 +263,7 @@ func ghDriftRows(r *checks.Result) iter.Seq[string] {
 	}
 }
 
-func (s *ghSummary) drift(r *checks.Result) {
+func (s *ghSummary) drift(r *result.Result) {
 	head := func() {
 		s.line("")
 		s.line("### Tool drift")

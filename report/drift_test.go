@@ -9,6 +9,7 @@ import (
 	"github.com/mcpcheck/mcpcheck/baseline"
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/report/sariftest"
+	"github.com/mcpcheck/mcpcheck/result"
 )
 
 // defs builds definitions from tools in mcpcheck's baseline file format.
@@ -23,9 +24,9 @@ func defs(t *testing.T, revision, tools string) baseline.Definitions {
 
 // driftResult is a run of two sessions: one whose tools drifted from an
 // accepted baseline, one that listed no tools. gate is the --fail-on value.
-func driftResult(t *testing.T, gate string) *checks.Result {
+func driftResult(t *testing.T, gate string) *result.Result {
 	rules := testCatalogue()
-	g, err := checks.ParseGate(gate, rules)
+	g, err := result.ParseGate(gate, rules)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +34,7 @@ func driftResult(t *testing.T, gate string) *checks.Result {
 	cur := defs(t, "2025-11-25", `[{"name":"delete_note","description":"Delete a note","input_schema":{"type":"object","properties":{"path":{"type":"array"}}},"annotations":{"readOnlyHint":false}},{"name":"export"}]`)
 	changes := baseline.Compare(&old, &cur)
 	file := filepath.Join(testWorkDir, "notes.jsonl")
-	s := &checks.SessionResult{ID: "notes-1", Label: "notes", File: file, FirstLine: 1, Revision: "2025-11-25", Transport: "stdio", Frames: 6}
+	s := &result.SessionResult{ID: "notes-1", Label: "notes", File: file, FirstLine: 1, Revision: "2025-11-25", Transport: "stdio", Frames: 6}
 	s.Drift = &baseline.Report{
 		Label: "notes", Status: baseline.StatusCompared, Path: ".mcpcheck/baselines/ab5aa97074c454a0632057e704220d9a.json",
 		Format:   "mcpcheck baseline version 1",
@@ -46,9 +47,9 @@ func driftResult(t *testing.T, gate string) *checks.Result {
 		s.Findings = append(s.Findings, f)
 	}
 	s.Recount()
-	quiet := &checks.SessionResult{ID: "wiki-1", Label: "wiki", File: file, FirstLine: 7, Frames: 2}
+	quiet := &result.SessionResult{ID: "wiki-1", Label: "wiki", File: file, FirstLine: 7, Frames: 2}
 	quiet.Recount()
-	res := &checks.Result{Files: []string{file}, Sessions: []*checks.SessionResult{s, quiet}, Gate: g, Rules: rules, Passed: true}
+	res := &result.Result{Files: []string{file}, Sessions: []*result.SessionResult{s, quiet}, Gate: g, Rules: rules, Passed: true}
 	if !s.Passed() {
 		res.Passed, res.ExitCode = false, 1
 	}

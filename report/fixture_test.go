@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/result"
 	"github.com/mcpcheck/mcpcheck/session"
+	"github.com/mcpcheck/mcpcheck/suppress"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -99,12 +101,12 @@ func TestFakeCatalogueIsValid(t *testing.T) {
 }
 
 // finding builds a finding the way the driver would, with rule metadata.
-func finding(rules []*checks.Rule, gate checks.Gate, id, file string, line int, subject, msg string) *checks.Finding {
+func finding(rules []*checks.Rule, gate result.Gate, id, file string, line int, subject, msg string) *result.Finding {
 	r := checks.Lookup(rules, id)
 	if r == nil {
 		panic("no rule " + id)
 	}
-	return &checks.Finding{
+	return &result.Finding{
 		Rule: r.ID, Signal: r.Signal, Severity: r.Severity, Message: msg,
 		File: file, Line: line, Seq: int64(line), Subject: subject,
 		Fingerprint: "fp-" + id + "-" + subject,
@@ -118,14 +120,20 @@ var suppressionsFile = filepath.Join(testWorkDir, ".mcpcheck-suppressions.json")
 const staleFingerprint = "0123456789abcdef0123456789abcdef"
 
 // suppressed marks f as accepted by an entry at line of suppressionsFile.
-func suppressed(f *checks.Finding, reason, expires string, line int) *checks.Finding {
-	f.Suppressed = &checks.Suppression{Fingerprint: f.Fingerprint, Reason: reason, Expires: expires, File: suppressionsFile, Line: line}
+// relate adds a related location to f, as a rule's Relate does.
+func relate(f *result.Finding, file string, line int, message string) *result.Finding {
+	f.Related = append(f.Related, result.Location{File: file, Line: line, Message: message})
+	return f
+}
+
+func suppressed(f *result.Finding, reason, expires string, line int) *result.Finding {
+	f.Suppressed = &suppress.Suppression{Fingerprint: f.Fingerprint, Reason: reason, Expires: expires, File: suppressionsFile, Line: line}
 	f.Gated = false
 	return f
 }
 
 // noSeq makes f a finding that belongs to no frame.
-func noSeq(f *checks.Finding) *checks.Finding {
+func noSeq(f *result.Finding) *result.Finding {
 	f.Seq = 0
 	return f
 }
@@ -135,21 +143,21 @@ func noSeq(f *checks.Finding) *checks.Finding {
 // location, failed and passed assertions, capture text with characters that
 // XML, workflow commands and terminals must not see raw, a file outside the
 // working directory, and one read from stdin.
-func sampleResult(t testing.TB) *checks.Result {
+func sampleResult(t testing.TB) *result.Result {
 	rules := testCatalogue()
-	gate, err := checks.ParseGate(checks.DefaultGate, rules)
+	gate, err := result.ParseGate(checks.DefaultGate, rules)
 	if err != nil {
 		t.Fatal(err)
 	}
 	inside := filepath.Join(testWorkDir, "captures", "run 1.jsonl")
 	outside := "/tmp/elsewhere/agent.jsonl"
 
-	s1 := &checks.SessionResult{
+	s1 := &result.SessionResult{
 		ID: "fs-1", Label: "filesystem", File: inside, FirstLine: 1, Revision: "2025-11-25", Transport: "stdio",
 		Frames: 40, MissingFrames: 2,
 	}
-	s1.Findings = []*checks.Finding{
-		finding(rules, gate, "fake-rpc-error", inside, 10, "tools/call echo #2", `tools/call "echo" (id 2) failed with JSON-RPC error -32603 "boom: a,b:c 100%"`).Relate(inside, 9, "request sent here"),
+	s1.Findings = []*result.Finding{
+		relate(finding(rules, gate, "fake-rpc-error", inside, 10, "tools/call echo #2", `tools/call "echo" (id 2) failed with JSON-RPC error -32603 "boom: a,b:c 100%"`), inside, 9, "request sent here"),
 		finding(rules, gate, "fake-tool-failure", inside, 12, "tools/call read #3", "tool \"read\" (id 3) reported an error: \"bad \x00 byte \x1b[31m and ]]> end\""),
 		finding(rules, gate, "fake-http-status", inside, 13, "status 502", "the server answered HTTP 502 with a body that is not JSON: \"<html>Bad Gateway</html>\""),
 		finding(rules, gate, "fake-task-failure", inside, 14, "tools/call slow #4 task t1", `task "t1" of tools/call "slow" (id 4) ended with status "failed"`),
@@ -166,49 +174,49 @@ func sampleResult(t testing.TB) *checks.Result {
 		finding(rules, gate, "fake-schema-construct", inside, 25, "tool search oneOf", `tool "search" uses oneOf`),
 		finding(rules, gate, "fake-bad-arguments", inside, 26, "tools/call add #8", `tools/call "add" (id 8) arguments do not validate: /a: got string, want number`),
 		finding(rules, gate, "fake-hidden-text", inside, 27, "tool steal", "tool \"steal\" description hides text in Unicode tag characters"),
-		suppressed(finding(rules, gate, "fake-tool-failure", inside, 28, "tools/call write", `tool "write" (id 9) reported an error: "EROFS: read-only file system"`).Relate(inside, 27, "request sent here"),
+		suppressed(relate(finding(rules, gate, "fake-tool-failure", inside, 28, "tools/call write", `tool "write" (id 9) reported an error: "EROFS: read-only file system"`), inside, 27, "request sent here"),
 			"the CI volume is read-only <until> the \"ops\" fix & more\non a second line", "2026-12-31", 4),
 		suppressed(finding(rules, gate, "fake-rpc-error", inside, 29, "tools/call move", `tools/call "move" (id 10) failed with JSON-RPC error -32602`), "known: the client sends a stale schema", "", 9),
 		noSeq(finding(rules, gate, "fake-stale-entry", suppressionsFile, 14, "suppression "+staleFingerprint, "suppression "+staleFingerprint+" of fake-seq-gap matched no finding")),
 	}
 	// The exchanges the failing findings are about, for the summary's diagram.
 	sent := time.Date(2026, 9, 1, 10, 0, 0, 0, time.UTC)
-	s1.Findings[0].Exchange = &checks.Exchange{From: session.ClientToServer, Method: "tools/call", Name: "echo", ID: "2", Line: 9,
+	s1.Findings[0].Exchange = &result.Exchange{From: session.ClientToServer, Method: "tools/call", Name: "echo", ID: "2", Line: 9,
 		Sent: sent, Answer: "error -32603", Answered: sent.Add(12 * time.Millisecond)}
-	s1.Findings[1].Exchange = &checks.Exchange{From: session.ClientToServer, Method: "tools/call", Name: "read", ID: "3", Line: 11,
+	s1.Findings[1].Exchange = &result.Exchange{From: session.ClientToServer, Method: "tools/call", Name: "read", ID: "3", Line: 11,
 		Sent: sent, Answer: "isError result", Answered: sent.Add(1500 * time.Millisecond)}
-	s1.Findings[6].Exchange = &checks.Exchange{From: session.ClientToServer, Method: "tools/call", Name: "echo", ID: "2", Line: 9,
+	s1.Findings[6].Exchange = &result.Exchange{From: session.ClientToServer, Method: "tools/call", Name: "echo", ID: "2", Line: 9,
 		Sent: sent, Answer: "result", Note: "a further answer", Answered: sent.Add(40 * time.Millisecond)}
-	s1.Findings[8].Exchange = &checks.Exchange{From: session.ClientToServer, Method: "tools/call", Name: "hang", ID: "6", Line: 19,
+	s1.Findings[8].Exchange = &result.Exchange{From: session.ClientToServer, Method: "tools/call", Name: "hang", ID: "6", Line: 19,
 		Sent: sent, Note: "never answered"}
-	s1.Assertions = []checks.Assertion{
+	s1.Assertions = []result.Assertion{
 		{Name: "expect-tool", Arg: "echo", Passed: true, Message: `tool "echo" was called 1 time`},
 		{Name: "forbid-tool", Arg: "delete", Passed: false, Message: `forbidden tool "delete" was called 2 times, first at ` + inside + `:30`},
 		{Name: "max-duration", Arg: "5s", Passed: false, Message: `1 tool call took longer than 5s; the worst, tools/call "slow" (id 4) at ` + inside + `:14, took 7.25s`},
 	}
 	s1.Recount()
 
-	s2 := &checks.SessionResult{ID: "gw-7", Label: "gateway", File: outside, FirstLine: 1, Revision: "2026-07-28", Transport: "http", Frames: 4}
-	s2.Findings = []*checks.Finding{
+	s2 := &result.SessionResult{ID: "gw-7", Label: "gateway", File: outside, FirstLine: 1, Revision: "2026-07-28", Transport: "http", Frames: 4}
+	s2.Findings = []*result.Finding{
 		finding(rules, gate, "fake-stray-answer", outside, 3, "id 9", "server answered id 9, which no client request used"),
 	}
-	s2.Assertions = []checks.Assertion{{Name: "expect-tool", Arg: "echo", Passed: false, Message: `tool "echo" was never called`}}
+	s2.Assertions = []result.Assertion{{Name: "expect-tool", Arg: "echo", Passed: false, Message: `tool "echo" was never called`}}
 	s2.Recount()
 
-	s3 := &checks.SessionResult{ID: "piped", Label: "", File: session.StdinName, FirstLine: 1, Frames: 2}
-	s3.Findings = []*checks.Finding{
+	s3 := &result.SessionResult{ID: "piped", Label: "", File: session.StdinName, FirstLine: 1, Frames: 2}
+	s3.Findings = []*result.Finding{
 		finding(rules, gate, "fake-version-member", session.StdinName, 2, "request ping", `client request ping (id 1) has jsonrpc "1.0", not "2.0"`),
 	}
 	s3.Recount()
 
-	for _, s := range []*checks.SessionResult{s1, s2, s3} {
+	for _, s := range []*result.SessionResult{s1, s2, s3} {
 		for _, f := range s.Findings {
 			f.Session = s.ID
 		}
 	}
-	return &checks.Result{
+	return &result.Result{
 		Files:    []string{inside, outside, session.StdinName},
-		Sessions: []*checks.SessionResult{s1, s2, s3},
+		Sessions: []*result.SessionResult{s1, s2, s3},
 		Gate:     gate,
 		Rules:    rules,
 		Passed:   false,
@@ -217,15 +225,15 @@ func sampleResult(t testing.TB) *checks.Result {
 }
 
 // emptyResult is a passing run with one clean session.
-func emptyResult(t testing.TB) *checks.Result {
+func emptyResult(t testing.TB) *result.Result {
 	rules := testCatalogue()
-	gate, err := checks.ParseGate(checks.DefaultGate, rules)
+	gate, err := result.ParseGate(checks.DefaultGate, rules)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &checks.SessionResult{ID: "clean-1", Label: "filesystem", File: filepath.Join(testWorkDir, "clean.jsonl"), FirstLine: 1, Revision: "2025-11-25", Transport: "stdio", Frames: 12}
+	s := &result.SessionResult{ID: "clean-1", Label: "filesystem", File: filepath.Join(testWorkDir, "clean.jsonl"), FirstLine: 1, Revision: "2025-11-25", Transport: "stdio", Frames: 12}
 	s.Recount()
-	return &checks.Result{Files: []string{s.File}, Sessions: []*checks.SessionResult{s}, Gate: gate, Rules: rules, Passed: true}
+	return &result.Result{Files: []string{s.File}, Sessions: []*result.SessionResult{s}, Gate: gate, Rules: rules, Passed: true}
 }
 
 // testWorkSubdir is the working directory the reports are made in: a
@@ -238,7 +246,7 @@ func testOptions() Options {
 }
 
 // render runs the named format over r.
-func render(t testing.TB, format string, opts Options, r *checks.Result) []byte {
+func render(t testing.TB, format string, opts Options, r *result.Result) []byte {
 	t.Helper()
 	f, err := Lookup(format)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/result"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -58,7 +59,7 @@ type ghAnnotation struct {
 	msg       string
 }
 
-func (g *GitHub) Report(w io.Writer, r *checks.Result) error {
+func (g *GitHub) Report(w io.Writer, r *result.Result) error {
 	g.place = newPlacer(g.opts)
 	bw := bufio.NewWriter(w)
 	ghWriteAnnotations(bw, g.annotations(r))
@@ -75,9 +76,9 @@ func (g *GitHub) Report(w io.Writer, r *checks.Result) error {
 // gated findings, failed assertions, then the other findings. A suppressed
 // finding gets none: it was accepted; the summary counts it. (A sequence,
 // read twice: a run may have far more findings than annotations.)
-func (g *GitHub) annotations(r *checks.Result) iter.Seq[ghAnnotation] {
+func (g *GitHub) annotations(r *result.Result) iter.Seq[ghAnnotation] {
 	return func(yield func(ghAnnotation) bool) {
-		finding := func(f *checks.Finding) ghAnnotation {
+		finding := func(f *result.Finding) ghAnnotation {
 			a := ghAnnotation{level: ghLevel(f), line: f.Line, title: f.Rule, msg: f.Message}
 			if f.File != session.StdinName {
 				a.file = g.path(f.File)
@@ -114,7 +115,7 @@ func (g *GitHub) annotations(r *checks.Result) iter.Seq[ghAnnotation] {
 }
 
 // ghLevel is the annotation level of a finding.
-func ghLevel(f *checks.Finding) string {
+func ghLevel(f *result.Finding) string {
 	switch {
 	case f.Gated:
 		return "error"
@@ -260,7 +261,7 @@ func (s *ghSummary) section(head func(), rows iter.Seq[string]) int {
 
 // summary is the Markdown appended to the step summary: verdict, counts per
 // signal and session, failed assertions, then the findings, gated first.
-func (g *GitHub) summary(r *checks.Result) string {
+func (g *GitHub) summary(r *result.Result) string {
 	var s ghSummary
 	s.line("## mcpcheck")
 	s.line("")
@@ -320,7 +321,7 @@ func (g *GitHub) summary(r *checks.Result) string {
 }
 
 // ghVerdict is the one-line outcome.
-func ghVerdict(r *checks.Result) string {
+func ghVerdict(r *result.Result) string {
 	findings, gated, suppressed, failedAssertions := 0, 0, 0, 0
 	sessions := 0
 	for s := range r.AllSessions() {
@@ -349,7 +350,7 @@ func ghVerdict(r *checks.Result) string {
 
 // limits says which reports are capped, and what the caps left out of this
 // run's: a reader of the summary learns where to find every finding.
-func (g *GitHub) limits(r *checks.Result) string {
+func (g *GitHub) limits(r *result.Result) string {
 	listed, folded := 0, 0
 	per := map[string]int{}
 	for s := range r.AllSessions() {
@@ -393,7 +394,7 @@ func (g *GitHub) limits(r *checks.Result) string {
 }
 
 // ghCountRow is one session's counts; a count that fails the gate is bold.
-func ghCountRow(s *checks.SessionResult, g checks.Gate) string {
+func ghCountRow(s *result.SessionResult, g result.Gate) string {
 	row := "| " + ghMarkdown(s.ID) + " | " + ghMarkdown(s.Label) + " |"
 	for _, sig := range checks.Signals() {
 		n := s.Count(sig)
@@ -412,7 +413,7 @@ func ghCountRow(s *checks.SessionResult, g checks.Gate) string {
 }
 
 // failedAssertions are list items, one per failed assertion.
-func (g *GitHub) failedAssertions(r *checks.Result) iter.Seq[string] {
+func (g *GitHub) failedAssertions(r *result.Result) iter.Seq[string] {
 	return func(yield func(string) bool) {
 		for s := range r.AllSessions() {
 			for _, a := range s.Assertions {
@@ -427,7 +428,7 @@ func (g *GitHub) failedAssertions(r *checks.Result) iter.Seq[string] {
 
 // findingRows are table rows, gated findings first, so a truncated summary
 // still shows what failed the run; suppressed findings are only counted.
-func (g *GitHub) findingRows(r *checks.Result) iter.Seq[string] {
+func (g *GitHub) findingRows(r *result.Result) iter.Seq[string] {
 	return func(yield func(string) bool) {
 		for f := range r.GatedFirst() {
 			if f.Suppressed != nil {

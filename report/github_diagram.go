@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/result"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -24,7 +25,7 @@ const (
 
 // failingSessionsSection adds the failing sessions to the summary, as many
 // as the budget allows.
-func (g *GitHub) failingSessionsSection(s *ghSummary, r *checks.Result) {
+func (g *GitHub) failingSessionsSection(s *ghSummary, r *result.Result) {
 	blocks, more := g.failingSessions(r)
 	if len(blocks) == 0 {
 		return
@@ -41,7 +42,7 @@ func (g *GitHub) failingSessionsSection(s *ghSummary, r *checks.Result) {
 }
 
 // failingSessions is one block of Markdown per failing session.
-func (g *GitHub) failingSessions(r *checks.Result) (blocks []string, more int) {
+func (g *GitHub) failingSessions(r *result.Result) (blocks []string, more int) {
 	for s := range r.AllSessions() {
 		if s.Passed() {
 			continue
@@ -55,7 +56,7 @@ func (g *GitHub) failingSessions(r *checks.Result) (blocks []string, more int) {
 	return blocks, more
 }
 
-func (g *GitHub) failingSession(s *checks.SessionResult) string {
+func (g *GitHub) failingSession(s *result.SessionResult) string {
 	var b strings.Builder
 	title := "session " + s.ID
 	if s.Label != "" {
@@ -91,7 +92,7 @@ func (g *GitHub) summaryPath(file string) string {
 
 // ghRuleRows counts the session's findings by rule, rules that fail the
 // gate first; suppressed findings are counted in the totals table only.
-func ghRuleRows(s *checks.SessionResult) []string {
+func ghRuleRows(s *result.SessionResult) []string {
 	type count struct {
 		rule   string
 		signal checks.Signal
@@ -130,19 +131,19 @@ func ghRuleRows(s *checks.SessionResult) []string {
 // ghRequest is one failing request to draw: its answers (or notes on the
 // lack of one), each with the rules that found it failing.
 type ghRequest struct {
-	ex      *checks.Exchange // the first finding's view of it
+	ex      *result.Exchange // the first finding's view of it
 	answers []*ghAnswer
 }
 
 type ghAnswer struct {
-	ex    *checks.Exchange
+	ex    *result.Exchange
 	rules []string
 }
 
 // ghFailingRequests groups the exchanges of the findings that fail the
 // gate by request, in the order of the requests; an answer found failing by
 // several rules is drawn once.
-func ghFailingRequests(s *checks.SessionResult) []*ghRequest {
+func ghFailingRequests(s *result.SessionResult) []*ghRequest {
 	var out []*ghRequest
 	byLine := map[int]*ghRequest{}
 	for _, f := range s.Findings {
@@ -180,7 +181,7 @@ func ghFailingRequests(s *checks.SessionResult) []*ghRequest {
 // note saying why none came. At most ghDiagramArrows arrows and notes are
 // drawn; a last note counts the requests left out. Every capture string is
 // escaped for Mermaid, so nothing can end a statement or close the fence.
-func ghSequenceDiagram(s *checks.SessionResult) string {
+func ghSequenceDiagram(s *result.SessionResult) string {
 	requests := ghFailingRequests(s)
 	if len(requests) == 0 {
 		return ""

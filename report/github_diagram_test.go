@@ -10,30 +10,31 @@ import (
 	"time"
 
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/result"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
 // diagramResult is one failing session whose findings are about the given
 // exchanges, each found by fake-rpc-error (gated) at its own line.
-func diagramResult(t testing.TB, label string, exchanges ...*checks.Exchange) *checks.Result {
+func diagramResult(t testing.TB, label string, exchanges ...*result.Exchange) *result.Result {
 	rules := testCatalogue()
-	gate, err := checks.ParseGate(checks.DefaultGate, rules)
+	gate, err := result.ParseGate(checks.DefaultGate, rules)
 	if err != nil {
 		t.Fatal(err)
 	}
 	file := filepath.Join(testWorkDir, "d.jsonl")
-	s := &checks.SessionResult{ID: "d-1", Label: label, File: file, FirstLine: 1}
+	s := &result.SessionResult{ID: "d-1", Label: label, File: file, FirstLine: 1}
 	for i, ex := range exchanges {
 		f := finding(rules, gate, "fake-rpc-error", file, ex.Line+1, fmt.Sprintf("call %d", i), "failed")
 		f.Session, f.Exchange = s.ID, ex
 		s.Findings = append(s.Findings, f)
 	}
 	s.Recount()
-	return &checks.Result{Files: []string{file}, Sessions: []*checks.SessionResult{s}, Gate: gate, Rules: rules, ExitCode: 1}
+	return &result.Result{Files: []string{file}, Sessions: []*result.SessionResult{s}, Gate: gate, Rules: rules, ExitCode: 1}
 }
 
 // summaryOf renders r's step summary.
-func summaryOf(t *testing.T, r *checks.Result) string {
+func summaryOf(t *testing.T, r *result.Result) string {
 	t.Helper()
 	o := testOptions()
 	o.StepSummary = filepath.Join(t.TempDir(), "s.md")
@@ -62,8 +63,8 @@ func TestGitHubDiagramEscapesCaptureText(t *testing.T) {
 	sent := time.Date(2026, 9, 1, 10, 0, 0, 0, time.UTC)
 	hostile := "x;y#z%%{init: {'theme':'dark'}}%%\nNote over S: injected\n```\n<img src=x onerror=alert(1)> `tick` \"q\" [l](u) *b* |p| \u202e\x00"
 	r := diagramResult(t, "lab\nel;```",
-		&checks.Exchange{From: session.ClientToServer, Method: "tools/call", Name: hostile, ID: `"a;b"`, Line: 3, Sent: sent, Answer: "error -32603", Answered: sent.Add(5 * time.Millisecond)},
-		&checks.Exchange{From: session.ServerToClient, Method: "sampling/createMessage", ID: "7", Line: 8, Sent: sent, Note: "never answered"},
+		&result.Exchange{From: session.ClientToServer, Method: "tools/call", Name: hostile, ID: `"a;b"`, Line: 3, Sent: sent, Answer: "error -32603", Answered: sent.Add(5 * time.Millisecond)},
+		&result.Exchange{From: session.ServerToClient, Method: "sampling/createMessage", ID: "7", Line: 8, Sent: sent, Note: "never answered"},
 	)
 	blocks := mermaidBlocks(t, summaryOf(t, r))
 	if len(blocks) != 1 {
@@ -107,9 +108,9 @@ func TestGitHubDiagramEscapesCaptureText(t *testing.T) {
 // answer are one arrow.
 func TestGitHubDiagramIsBounded(t *testing.T) {
 	sent := time.Date(2026, 9, 1, 10, 0, 0, 0, time.UTC)
-	var exchanges []*checks.Exchange
+	var exchanges []*result.Exchange
 	for i := 0; i < 40; i++ {
-		ex := &checks.Exchange{From: session.ClientToServer, Method: "tools/call", Name: "t", ID: fmt.Sprint(i), Line: 100 - 2*i,
+		ex := &result.Exchange{From: session.ClientToServer, Method: "tools/call", Name: "t", ID: fmt.Sprint(i), Line: 100 - 2*i,
 			Sent: sent, Answer: "isError result", Answered: sent.Add(time.Duration(i) * time.Millisecond)}
 		exchanges = append(exchanges, ex, ex) // two findings each
 	}
@@ -138,8 +139,8 @@ func TestGitHubDiagramIsBounded(t *testing.T) {
 // Only failing sessions are drawn, at most ghDiagramSessions of them.
 func TestGitHubDiagramSessionsAreBounded(t *testing.T) {
 	sent := time.Date(2026, 9, 1, 10, 0, 0, 0, time.UTC)
-	r := diagramResult(t, "one", &checks.Exchange{Method: "ping", ID: "1", Line: 2, Sent: sent, Note: "never answered"})
-	passing := &checks.SessionResult{ID: "ok-1", Label: "fine", File: r.Files[0]}
+	r := diagramResult(t, "one", &result.Exchange{Method: "ping", ID: "1", Line: 2, Sent: sent, Note: "never answered"})
+	passing := &result.SessionResult{ID: "ok-1", Label: "fine", File: r.Files[0]}
 	passing.Recount()
 	r.Sessions = append(r.Sessions, passing)
 	for i := 0; i < 12; i++ {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/result"
 )
 
 func TestGitHubGolden(t *testing.T) {
@@ -16,7 +17,7 @@ func TestGitHubGolden(t *testing.T) {
 }
 
 func TestGitHubSummaryGolden(t *testing.T) {
-	for name, r := range map[string]*checks.Result{"sample": sampleResult(t), "empty": emptyResult(t)} {
+	for name, r := range map[string]*result.Result{"sample": sampleResult(t), "empty": emptyResult(t)} {
 		o := testOptions()
 		o.StepSummary = filepath.Join(t.TempDir(), "summary.md")
 		render(t, "github", o, r)
@@ -91,7 +92,7 @@ func TestGitHubEmptyRunWritesNothing(t *testing.T) {
 	if out := render(t, "github", testOptions(), emptyResult(t)); len(out) != 0 {
 		t.Errorf("clean run wrote %q", out)
 	}
-	if out := render(t, "github", testOptions(), &checks.Result{}); len(out) != 0 {
+	if out := render(t, "github", testOptions(), &result.Result{}); len(out) != 0 {
 		t.Errorf("empty result wrote %q", out)
 	}
 }
@@ -138,19 +139,19 @@ func TestGitHubPath(t *testing.T) {
 }
 
 // manyFindings is one session with n findings of rule id at lines 1..n.
-func manyFindings(t testing.TB, n int, id, msg string) *checks.Result {
+func manyFindings(t testing.TB, n int, id, msg string) *result.Result {
 	rules := testCatalogue()
-	gate, err := checks.ParseGate(checks.DefaultGate, rules)
+	gate, err := result.ParseGate(checks.DefaultGate, rules)
 	if err != nil {
 		t.Fatal(err)
 	}
 	file := filepath.Join(testWorkDir, "big.jsonl")
-	s := &checks.SessionResult{ID: "big", Label: "big", File: file, Frames: int64(n)}
+	s := &result.SessionResult{ID: "big", Label: "big", File: file, Frames: int64(n)}
 	for i := 1; i <= n; i++ {
 		s.Findings = append(s.Findings, finding(rules, gate, id, file, i, fmt.Sprint(i), fmt.Sprintf("%s %d", msg, i)))
 	}
 	s.Recount()
-	r := &checks.Result{Files: []string{file}, Sessions: []*checks.SessionResult{s}, Gate: gate, Rules: rules, Passed: s.Passed()}
+	r := &result.Result{Files: []string{file}, Sessions: []*result.SessionResult{s}, Gate: gate, Rules: rules, Passed: s.Passed()}
 	if !r.Passed {
 		r.ExitCode = 1
 	}
@@ -290,9 +291,9 @@ func TestGitHubSummaryWriteErrorIsReturned(t *testing.T) {
 // no files, a session without findings slice, a finding with no file, line,
 // message or related locations.
 func TestReportersSurviveOddInput(t *testing.T) {
-	odd := &checks.Result{ExitCode: 1, Sessions: []*checks.SessionResult{
+	odd := &result.Result{ExitCode: 1, Sessions: []*result.SessionResult{
 		{ID: "bare"},
-		{ID: "thin", Findings: []*checks.Finding{{Rule: "x", Severity: checks.SeverityNote}}, Assertions: []checks.Assertion{{}}},
+		{ID: "thin", Findings: []*result.Finding{{Rule: "x", Severity: checks.SeverityNote}}, Assertions: []result.Assertion{{}}},
 	}}
 	for _, s := range odd.Sessions {
 		s.Recount()
@@ -301,7 +302,7 @@ func TestReportersSurviveOddInput(t *testing.T) {
 		o := testOptions()
 		o.StepSummary = filepath.Join(t.TempDir(), "s.md")
 		render(t, format, o, odd)
-		render(t, format, o, &checks.Result{})
+		render(t, format, o, &result.Result{})
 	}
 	if out := string(render(t, "github", testOptions(), odd)); !strings.HasPrefix(out, "::error title=assertion ::session thin: \n::notice title=x::\n") {
 		t.Errorf("odd input rendered as %q", out)

@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/result"
 )
 
 func init() { Register("json", func(o Options) Reporter { return &JSON{opts: o} }) }
@@ -121,7 +122,7 @@ type JSONAssertion struct {
 
 // Report writes the document as it goes, one session at a time (spec
 // §2.4), byte for byte as encoding NewJSONReport would.
-func (j *JSON) Report(w io.Writer, r *checks.Result) error {
+func (j *JSON) Report(w io.Writer, r *result.Result) error {
 	bw := bufio.NewWriter(w)
 	var buf bytes.Buffer
 	// value writes v indented as a member of the top-level object (or, with
@@ -167,7 +168,7 @@ func (j *JSON) Report(w io.Writer, r *checks.Result) error {
 // NewJSONReport converts a result into the JSON schema, every session in
 // memory: for programs that embed mcpcheck and small runs (the json format
 // itself streams).
-func NewJSONReport(r *checks.Result) JSONReport {
+func NewJSONReport(r *result.Result) JSONReport {
 	out := JSONReport{
 		Version:  JSONVersion,
 		Passed:   r.Passed,
@@ -182,7 +183,7 @@ func NewJSONReport(r *checks.Result) JSONReport {
 	return out
 }
 
-func jsonSession(s *checks.SessionResult, g checks.Gate) JSONSession {
+func jsonSession(s *result.SessionResult, g result.Gate) JSONSession {
 	js := JSONSession{
 		ID: s.ID, Label: s.Label, File: s.File, Revision: s.Revision, Transport: s.Transport,
 		Frames: s.Frames, MissingFrames: s.MissingFrames,
@@ -206,7 +207,7 @@ func jsonSession(s *checks.SessionResult, g checks.Gate) JSONSession {
 	return js
 }
 
-func jsonFinding(f *checks.Finding) JSONFinding {
+func jsonFinding(f *result.Finding) JSONFinding {
 	jf := JSONFinding{
 		Rule: f.Rule, Signal: f.Signal.String(), Severity: f.Severity.String(),
 		Level: f.Level(), Gated: f.Gated, Message: f.Message,

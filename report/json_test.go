@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/result"
 )
 
 func TestJSONGolden(t *testing.T) {
@@ -28,7 +29,7 @@ func parseJSON(t *testing.T, out []byte) JSONReport {
 }
 
 // checkJSONMatches compares a decoded report with the result it came from.
-func checkJSONMatches(t *testing.T, r *checks.Result, rep JSONReport) {
+func checkJSONMatches(t *testing.T, r *result.Result, rep JSONReport) {
 	t.Helper()
 	if rep.Version != JSONVersion || rep.Passed != r.Passed || rep.ExitCode != r.ExitCode {
 		t.Errorf("version=%d passed=%v exit_code=%d, want %d %v %d", rep.Version, rep.Passed, rep.ExitCode, JSONVersion, r.Passed, r.ExitCode)
@@ -94,7 +95,7 @@ func checkJSONMatches(t *testing.T, r *checks.Result, rep JSONReport) {
 }
 
 func TestJSONRoundTrip(t *testing.T) {
-	for name, r := range map[string]*checks.Result{"sample": sampleResult(t), "empty": emptyResult(t), "hostile": hostileResult(t)} {
+	for name, r := range map[string]*result.Result{"sample": sampleResult(t), "empty": emptyResult(t), "hostile": hostileResult(t)} {
 		t.Run(name, func(t *testing.T) {
 			checkJSONMatches(t, r, parseJSON(t, render(t, "json", testOptions(), r)))
 		})
@@ -114,8 +115,8 @@ func TestJSONKeepsMessagesExactly(t *testing.T) {
 }
 
 func TestJSONArraysAreNeverNull(t *testing.T) {
-	odd := &checks.Result{Sessions: []*checks.SessionResult{{ID: "bare"}}, Passed: true}
-	for name, r := range map[string]*checks.Result{"empty": emptyResult(t), "odd": odd, "nothing": {}} {
+	odd := &result.Result{Sessions: []*result.SessionResult{{ID: "bare"}}, Passed: true}
+	for name, r := range map[string]*result.Result{"empty": emptyResult(t), "odd": odd, "nothing": {}} {
 		out := string(render(t, "json", testOptions(), r))
 		// drift is the one member that is null (until baselines exist)
 		if strings.Contains(strings.ReplaceAll(out, `"drift": null`, ""), "null") {

@@ -13,6 +13,7 @@ import (
 	"github.com/jstemmer/go-junit-report/v2/junit"
 
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/result"
 )
 
 func init() { Register("junit", func(o Options) Reporter { return &JUnit{opts: o} }) }
@@ -32,7 +33,7 @@ const xmlHeader = `<?xml version="1.0" encoding="UTF-8"?>` + "\n"
 // Report writes the document as it goes, one suite per session (spec
 // §2.4): a first pass over the sessions adds up the totals the root element
 // carries, a second writes each suite as the junit package would.
-func (j *JUnit) Report(w io.Writer, r *checks.Result) error {
+func (j *JUnit) Report(w io.Writer, r *result.Result) error {
 	root := junit.Testsuites{Name: "mcpcheck"}
 	i := 0
 	for s := range r.AllSessions() {
@@ -75,7 +76,7 @@ func (j *JUnit) Report(w io.Writer, r *checks.Result) error {
 }
 
 // junitSuite is one session: its signal cases, then its assertion groups.
-func junitSuite(id int, s *checks.SessionResult, g checks.Gate) junit.Testsuite {
+func junitSuite(id int, s *result.SessionResult, g result.Gate) junit.Testsuite {
 	ts := junit.Testsuite{
 		Name: xmlSafe(s.ID),
 		ID:   id,
@@ -103,7 +104,7 @@ func junitSuite(id int, s *checks.SessionResult, g checks.Gate) junit.Testsuite 
 // signalCase is one signal's test case. Counting gated findings, rather
 // than asking whether the whole signal is gated, also fails a signal when
 // --fail-on names only one of its rules.
-func signalCase(sig checks.Signal, findings []*checks.Finding) junit.Testcase {
+func signalCase(sig checks.Signal, findings []*result.Finding) junit.Testcase {
 	tc := junit.Testcase{Name: sig.String(), Classname: "mcpcheck." + sig.String()}
 	var failing, other []string
 	failed := 0 // findings standing for several occurrences count as many
@@ -132,7 +133,7 @@ func signalCase(sig checks.Signal, findings []*checks.Finding) junit.Testcase {
 
 // suppressedCase is the session's suppressed findings as one skipped case,
 // each with its reason; ok is false when there are none.
-func suppressedCase(findings []*checks.Finding) (tc junit.Testcase, ok bool) {
+func suppressedCase(findings []*result.Finding) (tc junit.Testcase, ok bool) {
 	var lines []string
 	n := 0
 	for _, f := range findings {
@@ -153,7 +154,7 @@ func suppressedCase(findings []*checks.Finding) (tc junit.Testcase, ok bool) {
 // findingLine is FILE:LINE: message (rule-id), or for a suppressed finding
 // FILE:LINE: message (suppressed: REASON) (rule-id), then its related
 // locations indented, each line ending in a newline.
-func findingLine(f *checks.Finding) string {
+func findingLine(f *result.Finding) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s%s (%s)\n", location(f.File, f.Line), flatten(f.Message), suppressedNote(f), f.Rule)
 	for _, rel := range f.Related {
@@ -171,11 +172,11 @@ func flatten(s string) string {
 // repeated --expect-tool flags make one case, not one per tool.
 type assertionGroup struct {
 	name string
-	list []checks.Assertion
+	list []result.Assertion
 }
 
 // assertionGroups groups by name in order of first appearance.
-func assertionGroups(as []checks.Assertion) []assertionGroup {
+func assertionGroups(as []result.Assertion) []assertionGroup {
 	var groups []assertionGroup
 	index := map[string]int{}
 	for _, a := range as {

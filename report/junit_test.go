@@ -9,6 +9,7 @@ import (
 	"github.com/jstemmer/go-junit-report/v2/junit"
 
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/result"
 )
 
 func TestJUnitGolden(t *testing.T) {
@@ -71,7 +72,7 @@ func junitCase(s junit.Testsuite, classname, name string) *junit.Testcase {
 // checkJUnitKeepsFindings checks that each finding is listed, with its
 // location and rule id on one line, in the failure of its signal's case
 // when gated and in its <system-out> otherwise.
-func checkJUnitKeepsFindings(t *testing.T, r *checks.Result, suites junit.Testsuites) {
+func checkJUnitKeepsFindings(t *testing.T, r *result.Result, suites junit.Testsuites) {
 	t.Helper()
 	if len(suites.Suites) != len(r.Sessions) {
 		t.Fatalf("%d suites for %d sessions", len(suites.Suites), len(r.Sessions))
@@ -169,7 +170,7 @@ func TestJUnitEmptyRunPasses(t *testing.T) {
 	if suites.Failures != 0 || suites.Tests != len(checks.Signals()) {
 		t.Errorf("clean run: tests=%d failures=%d, want %d and 0", suites.Tests, suites.Failures, len(checks.Signals()))
 	}
-	empty := parseJUnit(t, render(t, "junit", testOptions(), &checks.Result{Passed: true}))
+	empty := parseJUnit(t, render(t, "junit", testOptions(), &result.Result{Passed: true}))
 	if len(empty.Suites) != 0 {
 		t.Errorf("no sessions gave %d suites", len(empty.Suites))
 	}
@@ -177,25 +178,25 @@ func TestJUnitEmptyRunPasses(t *testing.T) {
 
 // hostileResult carries capture text no report may pass on raw: characters
 // XML cannot hold, a CDATA terminator, workflow-command and Markdown syntax.
-func hostileResult(t testing.TB) *checks.Result {
+func hostileResult(t testing.TB) *result.Result {
 	rules := testCatalogue()
-	gate, err := checks.ParseGate(checks.DefaultGate, rules)
+	gate, err := result.ParseGate(checks.DefaultGate, rules)
 	if err != nil {
 		t.Fatal(err)
 	}
 	file := testWorkDir + "/odd\x1b,name:1.jsonl"
-	s := &checks.SessionResult{ID: "s\x00-1", Label: "lab\x1bel ]]>", File: file, Revision: "x\uFFFEy", Frames: 3}
-	s.Findings = []*checks.Finding{
+	s := &result.SessionResult{ID: "s\x00-1", Label: "lab\x1bel ]]>", File: file, Revision: "x\uFFFEy", Frames: 3}
+	s.Findings = []*result.Finding{
 		finding(rules, gate, "fake-tool-failure", file, 1, "a", "nul \x00 here"),
 		finding(rules, gate, "fake-rpc-error", file, 2, "b", "escape \x1b[2J cleared"),
 		finding(rules, gate, "fake-bad-frame", file, 3, "c", "cdata ]]> end <![CDATA[ and ]]]]> twice"),
 		finding(rules, gate, "fake-no-answer", file, 0, "d", "bad utf8 \xed\xa0\x80 and \xff, U+FFFF \uffff, bell \a"),
 		finding(rules, gate, "fake-hidden-text", file, 5, "e", "md | `code` <b>x</b> [l](http://e) %0A 100% \r\n::error::x"),
 	}
-	s.Findings[0].Related = []checks.Location{{File: file, Line: 0, Message: "rel \x00 ]]>"}}
-	s.Assertions = []checks.Assertion{{Name: "expect-tool", Arg: "a\x00b", Passed: false, Message: "never \x1b called ]]>"}}
+	s.Findings[0].Related = []result.Location{{File: file, Line: 0, Message: "rel \x00 ]]>"}}
+	s.Assertions = []result.Assertion{{Name: "expect-tool", Arg: "a\x00b", Passed: false, Message: "never \x1b called ]]>"}}
 	s.Recount()
-	return &checks.Result{Files: []string{file}, Sessions: []*checks.SessionResult{s}, Gate: gate, Rules: rules, ExitCode: 1}
+	return &result.Result{Files: []string{file}, Sessions: []*result.SessionResult{s}, Gate: gate, Rules: rules, ExitCode: 1}
 }
 
 func TestJUnitHostileTextStaysWellFormed(t *testing.T) {
@@ -222,7 +223,7 @@ func TestJUnitHostileTextStaysWellFormed(t *testing.T) {
 
 func TestJUnitRuleGateFailsItsSignal(t *testing.T) {
 	r := sampleResult(t)
-	gate, err := checks.ParseGate("fake-hidden-text", r.Rules)
+	gate, err := result.ParseGate("fake-hidden-text", r.Rules)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-// Package report renders an evaluated checks.Result in the formats CI
+// Package report renders an evaluated result.Result in the formats CI
 // systems read. Every reporter renders the same result; none re-runs a check.
 package report
 
@@ -8,12 +8,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/result"
 )
 
 // Reporter renders a result to w.
 type Reporter interface {
-	Report(w io.Writer, r *checks.Result) error
+	Report(w io.Writer, r *result.Result) error
 }
 
 // Options are the settings reporters may read.

@@ -14,6 +14,8 @@ import (
 	"github.com/owenrumney/go-sarif/v2/sarif"
 
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/result"
+	"github.com/mcpcheck/mcpcheck/suppress"
 )
 
 func init() { Register("sarif", func(o Options) Reporter { return &SARIF{opts: o} }) }
@@ -48,7 +50,7 @@ type SARIF struct {
 // results are converted and written one at a time where the run's empty
 // results array stands (the cap bounds them, but a result is far larger in
 // go-sarif's types than in the file).
-func (s *SARIF) Report(w io.Writer, r *checks.Result) error {
+func (s *SARIF) Report(w io.Writer, r *result.Result) error {
 	s.place = newPlacer(s.opts)
 	log, index := s.build(r)
 	// go-sarif's own writers escape HTML and its WriteFile does not
@@ -101,7 +103,7 @@ func (s *SARIF) Report(w io.Writer, r *checks.Result) error {
 
 // build assembles the log in memory but for its results, which it leaves
 // empty, and returns the index of each rule's descriptor.
-func (s *SARIF) build(r *checks.Result) (*sarif.Report, map[string]int) {
+func (s *SARIF) build(r *result.Result) (*sarif.Report, map[string]int) {
 	driver := &sarif.ToolComponent{
 		Name:           "mcpcheck",
 		InformationURI: sarifPtr(sarifInformationURI),
@@ -145,7 +147,7 @@ func (s *SARIF) build(r *checks.Result) (*sarif.Report, map[string]int) {
 }
 
 // results converts the findings, gated first, within MaxSARIFResults.
-func (s *SARIF) results(r *checks.Result, index map[string]int) iter.Seq[*sarif.Result] {
+func (s *SARIF) results(r *result.Result, index map[string]int) iter.Seq[*sarif.Result] {
 	return func(yield func(*sarif.Result) bool) {
 		total := r.NumFindings()
 		keep := total
@@ -174,7 +176,7 @@ func (s *SARIF) results(r *checks.Result, index map[string]int) iter.Seq[*sarif.
 	}
 }
 
-func (s *SARIF) result(f *checks.Finding, index map[string]int) *sarif.Result {
+func (s *SARIF) result(f *result.Finding, index map[string]int) *sarif.Result {
 	res := sarif.NewRuleResult(f.Rule).
 		WithLevel(f.Level()).
 		WithMessage(sarif.NewTextMessage(printable(f.Message))).
@@ -199,7 +201,7 @@ func (s *SARIF) result(f *checks.Finding, index map[string]int) *sarif.Result {
 // every member left unset, which the schema refuses, so all are set: the
 // location is the entry in the suppressions file, the guid a name-based
 // UUID of the fingerprint (the same in every run).
-func (s *SARIF) suppression(e *checks.Suppression) *sarif.Suppression {
+func (s *SARIF) suppression(e *suppress.Suppression) *sarif.Suppression {
 	sup := sarif.NewSuppression("external").WithStatus("accepted").WithJustifcation(printable(e.Reason)).
 		WithGuid(sarifGUID("suppression " + e.Fingerprint)).WithLocation(s.location(e.File, e.Line))
 	if e.Expires != "" {
@@ -222,7 +224,7 @@ func sarifGUID(name string) string {
 }
 
 // sarifResultProperties carries what SARIF has no field for; json sorts the keys.
-func sarifResultProperties(f *checks.Finding) sarif.Properties {
+func sarifResultProperties(f *result.Finding) sarif.Properties {
 	p := sarif.Properties{"signal": f.Signal.String()}
 	if f.Session != "" {
 		p["session"] = printable(f.Session)

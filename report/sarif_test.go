@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/report/sariftest"
+	"github.com/mcpcheck/mcpcheck/result"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -57,7 +58,7 @@ func parseSARIF(t *testing.T, out []byte) (*sarif.Report, *sarif.Run) {
 func TestSARIFGolden(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		result func(testing.TB) *checks.Result
+		result func(testing.TB) *result.Result
 	}{
 		{"sarif-sample.golden", sampleResult},
 		{"sarif-empty.golden", emptyResult},
@@ -257,7 +258,7 @@ func TestSARIFResults(t *testing.T) {
 // checkSARIFSuppression: a suppressed finding carries one suppression,
 // external and accepted, with its reason and the entry's place; no other
 // finding carries any.
-func checkSARIFSuppression(t *testing.T, res *sarif.Result, f *checks.Finding) {
+func checkSARIFSuppression(t *testing.T, res *sarif.Result, f *result.Finding) {
 	t.Helper()
 	e := f.Suppressed
 	if e == nil {
@@ -302,7 +303,7 @@ func TestSARIFGUID(t *testing.T) {
 }
 
 // checkSARIFLocation checks where the sample's findings point.
-func checkSARIFLocation(t *testing.T, res *sarif.Result, f *checks.Finding) {
+func checkSARIFLocation(t *testing.T, res *sarif.Result, f *result.Finding) {
 	t.Helper()
 	id := f.Rule
 	switch f.File {
@@ -445,14 +446,14 @@ func TestSARIFPlacesLinks(t *testing.T) {
 
 // sarifManyFindings is a run with n findings over two sessions, every
 // third one gated.
-func sarifManyFindings(t testing.TB, n int) *checks.Result {
+func sarifManyFindings(t testing.TB, n int) *result.Result {
 	rules := testCatalogue()
-	gate, err := checks.ParseGate(checks.DefaultGate, rules)
+	gate, err := result.ParseGate(checks.DefaultGate, rules)
 	if err != nil {
 		t.Fatal(err)
 	}
 	file := filepath.Join(testWorkDir, "big.jsonl")
-	sessions := []*checks.SessionResult{
+	sessions := []*result.SessionResult{
 		{ID: "big-1", Label: "big", File: file, FirstLine: 1},
 		{ID: "big-2", Label: "big", File: file, FirstLine: n/2 + 1},
 	}
@@ -469,7 +470,7 @@ func sarifManyFindings(t testing.TB, n int) *checks.Result {
 	for _, s := range sessions {
 		s.Recount()
 	}
-	return &checks.Result{Files: []string{file}, Sessions: sessions, Gate: gate, Rules: rules, ExitCode: 1}
+	return &result.Result{Files: []string{file}, Sessions: sessions, Gate: gate, Rules: rules, ExitCode: 1}
 }
 
 func TestSARIFTruncation(t *testing.T) {

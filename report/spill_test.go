@@ -6,18 +6,18 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/engine"
+	"github.com/mcpcheck/mcpcheck/result"
 )
 
 // spilled is r as a run of many sessions holds it: every session in the
 // result's temporary file, read back as each report goes.
-func spilled(t *testing.T, r *checks.Result) *checks.Result {
+func spilled(t *testing.T, r *result.Result) *result.Result {
 	t.Helper()
-	restore := checks.SetResultBudgetForTesting(0)
-	defer restore()
-	out := &checks.Result{Files: r.Files, Gate: r.Gate, Rules: r.Rules, Passed: r.Passed, ExitCode: r.ExitCode}
-	for _, s := range r.Sessions {
-		out.Add(s)
+	out := &result.Result{Files: r.Files, Gate: r.Gate, Rules: r.Rules, Passed: r.Passed, ExitCode: r.ExitCode}
+	var err error
+	if out.Spilled, err = engine.SpillSessions(r.Sessions); err != nil {
+		t.Fatal(err)
 	}
 	if len(out.Sessions) != 0 || out.NumSessions() != len(r.Sessions) {
 		t.Fatalf("%d sessions in memory, %d in all; want every one spilled", len(out.Sessions), out.NumSessions())

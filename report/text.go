@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/result"
 )
 
 func init() { Register("text", func(o Options) Reporter { return &Text{opts: o} }) }
@@ -30,7 +31,7 @@ func (t *Text) paint(color, s string) string {
 	return color + s + ansiReset
 }
 
-func (t *Text) Report(w io.Writer, r *checks.Result) error {
+func (t *Text) Report(w io.Writer, r *result.Result) error {
 	bw := bufio.NewWriter(w)
 	for s := range r.AllSessions() {
 		for _, f := range s.Findings {
@@ -67,7 +68,7 @@ func (t *Text) Report(w io.Writer, r *checks.Result) error {
 }
 
 // suppressedNote is " (suppressed: REASON)" for a suppressed finding.
-func suppressedNote(f *checks.Finding) string {
+func suppressedNote(f *result.Finding) string {
 	if f.Suppressed == nil {
 		return ""
 	}
@@ -77,7 +78,7 @@ func suppressedNote(f *checks.Finding) string {
 // SummaryLine is a session's counts in the mcpsnoop `check` shape, followed
 // by the signals mcpsnoop does not count and the suppressed findings, which
 // count under no signal.
-func SummaryLine(s *checks.SessionResult) string {
+func SummaryLine(s *result.SessionResult) string {
 	return fmt.Sprintf("session %s: errors=%d invalid=%d warnings=%d mismatches=%d pending=%d late_results=%d deprecated=%d missing_frames=%d schema_findings=%d contract=%d security=%d incomplete=%d drift=%d suppression=%d suppressed=%d",
 		printable(s.ID),
 		s.Count(checks.SignalError), s.Count(checks.SignalInvalid), s.Count(checks.SignalWarn),

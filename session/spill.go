@@ -4,10 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
-	"os"
-	"reflect"
-	"time"
+
+	"github.com/mcpcheck/mcpcheck/internal/spill"
 )
 
 // A file may interleave any number of sessions, and a session is only known
@@ -16,14 +14,14 @@ import (
 // of them live; the frames and damage of the later ones wait in a temporary
 // file, one chain of records per session, and each of those sessions is
 // correlated on its own when the file has been read (defer.go). This file
-// is that temporary file and the encoding of what it holds.
+// is that temporary file and the encoding of what it holds (the run's one
+// record codec, internal/spill).
 
 // sessionSpill is an append-only file of records, each linked to the next
 // record of its session. Recent records stay in a buffer, where the link of
 // the previous record is patched in place; older ones are patched on disk.
 type sessionSpill struct {
-	f       *os.File
-	name    string // removed at close, where it could not be removed at once
+	file    spill.File
 	buf     []byte // records not written yet; they start at offset flushed
 	flushed int64
 	read    []byte // reused to read records back
@@ -67,19 +65,6 @@ func (sp *sessionSpill) add(tail int64, kind byte, payload []byte) int64 {
 	if sp.err != nil {
 		return 0
 	}
-	if sp.f == nil {
-		f, err := os.CreateTemp("", "mcpcheck-sessions-*")
-		if err != nil {
-			sp.err = fmt.Errorf("sessions past the first %d: %w", sp.maxLive, err)
-			return 0
-		}
-		// Gone from the directory at once where the system allows it, so
-		// nothing is left behind however the process ends.
-		if os.Remove(f.Name()) != nil {
-			sp.name = f.Name()
-		}
-		sp.f = f
-	}
 	off := sp.flushed + int64(len(sp.buf))
 	sp.buf = binary.LittleEndian.AppendUint64(sp.buf, 0)
 	sp.buf = append(sp.buf, kind)
@@ -94,6 +79,12 @@ func (sp *sessionSpill) add(tail int64, kind byte, payload []byte) int64 {
 	return off
 }
 
+func (sp *sessionSpill) fail(err error) {
+	if sp.err == nil {
+		sp.err = fmt.Errorf("sessions past the first %d: %w", sp.maxLive, err)
+	}
+}
+
 // link makes the record at next follow the one at at.
 func (sp *sessionSpill) link(at, next int64) {
 	var b [8]byte
@@ -102,8 +93,8 @@ func (sp *sessionSpill) link(at, next int64) {
 		copy(sp.buf[at-sp.flushed:], b[:])
 		return
 	}
-	if _, err := sp.f.WriteAt(b[:], at); err != nil && sp.err == nil {
-		sp.err = fmt.Errorf("sessions past the first %d: %w", sp.maxLive, err)
+	if err := sp.file.WriteAt(b[:], at); err != nil {
+		sp.fail(err)
 	}
 }
 
@@ -111,8 +102,9 @@ func (sp *sessionSpill) flush() {
 	if len(sp.buf) == 0 || sp.err != nil {
 		return
 	}
-	if _, err := sp.f.WriteAt(sp.buf, sp.flushed); err != nil {
-		sp.err = fmt.Errorf("sessions past the first %d: %w", sp.maxLive, err)
+	sp.file.Pattern = "mcpcheck-sessions-*"
+	if _, err := sp.file.Append(sp.buf); err != nil {
+		sp.fail(err)
 		return
 	}
 	sp.flushed += int64(len(sp.buf))
@@ -132,7 +124,7 @@ func (sp *sessionSpill) record(off int64) (kind byte, payload []byte, next int64
 	if cap(sp.read) < 4096 {
 		sp.read = make([]byte, 4096)
 	}
-	n, err := sp.f.ReadAt(sp.read[:cap(sp.read)][:min(int64(cap(sp.read)), sp.flushed-off)], off)
+	n, err := sp.file.ReadAt(sp.read[:cap(sp.read)][:min(int64(cap(sp.read)), sp.flushed-off)], off)
 	head := sp.read[:n]
 	if n < spillRecordHead+1 {
 		return 0, nil, 0, fmt.Errorf("sessions past the first %d: reading back: %v", sp.maxLive, errors.Join(err, errors.New("short record")))
@@ -152,28 +144,23 @@ func (sp *sessionSpill) record(off int64) (kind byte, payload []byte, next int64
 		sp.read = make([]byte, size)
 	}
 	payload = sp.read[:size]
-	if _, err := sp.f.ReadAt(payload, off+start); err != nil {
+	if _, err := sp.file.ReadAt(payload, off+start); err != nil {
 		return 0, nil, 0, fmt.Errorf("sessions past the first %d: reading back: %w", sp.maxLive, err)
 	}
 	return kind, payload, next, nil
 }
 
 func (sp *sessionSpill) close() {
-	if sp.f != nil {
-		sp.f.Close()
-		sp.f = nil
-	}
-	if sp.name != "" {
-		os.Remove(sp.name)
-		sp.name = ""
-	}
+	sp.file.Close()
 	sp.buf, sp.read = nil, nil
 }
 
 // The records hold frames as formats make them, before correlation, and
-// damage with what survived of it. They are encoded field by field, by
-// reflection over the exported fields, so that a field added to Frame is
-// carried without anyone remembering to (spill_test.go fills every one).
+// damage with what survived of it, field by field. Every field a format
+// may set is written here; spillfields_test.go (TestSpillCarriesEveryFrameField)
+// fills every exported field of Frame but spillSkip, and of a damage
+// record, and fails when one does not read back, so a field added to
+// Frame or Damage cannot be forgotten.
 
 // spillSkip are the Frame fields correlation sets: a record never has them.
 var spillSkip = map[string]bool{
@@ -189,192 +176,144 @@ type damageRecord struct {
 	Seqs  []int64
 }
 
-var timeType = reflect.TypeOf(time.Time{})
+var errFrameRecord = errors.New("sessions: a damaged frame record")
 
 func encodeFrame(b []byte, f *Frame) []byte {
-	return encodeValue(b, reflect.ValueOf(f).Elem(), true)
+	e := spill.NewEncoder(b)
+	e.String(f.File)
+	e.Int(f.Line)
+	e.String(f.SessionID)
+	e.String(f.Label)
+	e.Varint(f.Seq)
+	e.Time(f.Time)
+	e.Byte(byte(f.Direction))
+	e.String(f.Transport)
+	e.String(f.ConnID)
+	e.Blob(f.Raw)
+	e.String(f.Text)
+	e.Bool(f.HasText)
+	e.String(f.MCPMethod)
+	e.String(f.MCPName)
+	e.String(f.MCPProtocolVersion)
+	if e.Present(f.ParamHeaders != nil) { // nil and empty differ, as every slice here
+		e.Len(len(f.ParamHeaders))
+		for _, h := range f.ParamHeaders {
+			e.String(h.Name)
+			e.String(h.Value)
+			e.Bool(h.Redacted)
+		}
+	}
+	e.Bool(f.Batch)
+	e.Bool(f.Truncated)
+	e.Bool(f.Redacted)
+	e.Int(f.Status)
+	e.String(f.AuthChallenge)
+	e.String(f.ContentType)
+	e.String(f.Accept)
+	e.String(f.Origin)
+	if e.Present(f.EnvelopeProblems != nil) {
+		e.Len(len(f.EnvelopeProblems))
+		for _, p := range f.EnvelopeProblems {
+			e.Byte(byte(p.Fault))
+			e.String(p.Member)
+			e.String(p.Problem)
+		}
+	}
+	e.Byte(byte(f.Inferred))
+	return e.Bytes()
 }
 
+// decodeFrame reads a frame back. Its Raw aliases b, as a reader's frames
+// alias its buffer: correlation copies what it keeps.
 func decodeFrame(b []byte) (*Frame, error) {
+	d := spill.NewDecoder(b)
 	f := &Frame{}
-	d := decoder{b: b}
-	d.value(reflect.ValueOf(f).Elem(), true)
-	if d.err != nil || len(d.b) != 0 {
-		return nil, errors.New("sessions: a damaged frame record")
+	f.File = d.String()
+	f.Line = d.Int()
+	f.SessionID = d.String()
+	f.Label = d.String()
+	f.Seq = d.Varint()
+	f.Time = d.Time()
+	f.Direction = Direction(d.Byte())
+	f.Transport = d.String()
+	f.ConnID = d.String()
+	f.Raw = d.Blob()
+	f.Text = d.String()
+	f.HasText = d.Bool()
+	f.MCPMethod = d.String()
+	f.MCPName = d.String()
+	f.MCPProtocolVersion = d.String()
+	if d.Present() {
+		f.ParamHeaders = make([]ParamHeader, d.Len())
+		for i := range f.ParamHeaders {
+			h := &f.ParamHeaders[i]
+			h.Name = d.String()
+			h.Value = d.String()
+			h.Redacted = d.Bool()
+		}
+	}
+	f.Batch = d.Bool()
+	f.Truncated = d.Bool()
+	f.Redacted = d.Bool()
+	f.Status = d.Int()
+	f.AuthChallenge = d.String()
+	f.ContentType = d.String()
+	f.Accept = d.String()
+	f.Origin = d.String()
+	if d.Present() {
+		f.EnvelopeProblems = make([]EnvelopeProblem, d.Len())
+		for i := range f.EnvelopeProblems {
+			p := &f.EnvelopeProblems[i]
+			p.Fault = EnvelopeFault(d.Byte())
+			p.Member = d.String()
+			p.Problem = d.String()
+		}
+	}
+	f.Inferred = Inference(d.Byte())
+	if d.Err() != nil || d.More() {
+		return nil, errFrameRecord
 	}
 	return f, nil
 }
 
-func encodeDamage(b []byte, d *damageRecord) []byte {
-	return encodeValue(b, reflect.ValueOf(d).Elem(), false)
+func encodeDamage(b []byte, r *damageRecord) []byte {
+	e := spill.NewEncoder(b)
+	e.String(r.D.File)
+	e.Int(r.D.Line)
+	e.String(r.D.Reason)
+	e.Int(r.D.More)
+	e.Varint(r.D.Seq)
+	e.Varint(r.D.GapBefore)
+	e.Bool(r.Named)
+	e.Byte(byte(r.Dir))
+	if e.Present(r.Seqs != nil) {
+		e.Len(len(r.Seqs))
+		for _, s := range r.Seqs {
+			e.Varint(s)
+		}
+	}
+	return e.Bytes()
 }
 
 func decodeDamage(b []byte) (*damageRecord, error) {
+	d := spill.NewDecoder(b)
 	r := &damageRecord{}
-	d := decoder{b: b}
-	d.value(reflect.ValueOf(r).Elem(), false)
-	if d.err != nil || len(d.b) != 0 {
+	r.D.File = d.String()
+	r.D.Line = d.Int()
+	r.D.Reason = d.String()
+	r.D.More = d.Int()
+	r.D.Seq = d.Varint()
+	r.D.GapBefore = d.Varint()
+	r.Named = d.Bool()
+	r.Dir = Direction(d.Byte())
+	if d.Present() {
+		r.Seqs = make([]int64, d.Len())
+		for i := range r.Seqs {
+			r.Seqs[i] = d.Varint()
+		}
+	}
+	if d.Err() != nil || d.More() {
 		return nil, errors.New("sessions: a damaged damage record")
 	}
 	return r, nil
-}
-
-// encodeValue appends v; top marks the Frame itself, whose correlation
-// fields are skipped.
-func encodeValue(b []byte, v reflect.Value, top bool) []byte {
-	switch v.Kind() {
-	case reflect.String:
-		b = binary.AppendUvarint(b, uint64(v.Len()))
-		return append(b, v.String()...)
-	case reflect.Bool:
-		if v.Bool() {
-			return append(b, 1)
-		}
-		return append(b, 0)
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return binary.AppendVarint(b, v.Int())
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return binary.AppendUvarint(b, v.Uint())
-	case reflect.Float32, reflect.Float64:
-		return binary.LittleEndian.AppendUint64(b, math.Float64bits(v.Float()))
-	case reflect.Pointer:
-		if v.IsNil() {
-			return append(b, 0)
-		}
-		return encodeValue(append(b, 1), v.Elem(), false)
-	case reflect.Slice:
-		if v.IsNil() { // nil and empty differ: a frame without raw has nil Raw
-			return append(b, 0)
-		}
-		b = append(b, 1)
-		b = binary.AppendUvarint(b, uint64(v.Len()))
-		if v.Type().Elem().Kind() == reflect.Uint8 {
-			return append(b, v.Bytes()...)
-		}
-		for i := 0; i < v.Len(); i++ {
-			b = encodeValue(b, v.Index(i), false)
-		}
-		return b
-	case reflect.Struct:
-		if v.Type() == timeType {
-			t, _ := v.Interface().(time.Time).MarshalBinary()
-			b = binary.AppendUvarint(b, uint64(len(t)))
-			return append(b, t...)
-		}
-		t := v.Type()
-		for i := 0; i < t.NumField(); i++ {
-			sf := t.Field(i)
-			if !sf.IsExported() || (top && spillSkip[sf.Name]) {
-				continue
-			}
-			b = encodeValue(b, v.Field(i), false)
-		}
-		return b
-	}
-	panic("session: cannot spill a field of kind " + v.Kind().String())
-}
-
-type decoder struct {
-	b   []byte
-	err error
-}
-
-func (d *decoder) uvarint() uint64 {
-	n, w := binary.Uvarint(d.b)
-	if w <= 0 {
-		d.fail()
-		return 0
-	}
-	d.b = d.b[w:]
-	return n
-}
-
-func (d *decoder) bytes(n uint64) []byte {
-	if n > uint64(len(d.b)) {
-		d.fail()
-		return nil
-	}
-	out := d.b[:n:n]
-	d.b = d.b[n:]
-	return out
-}
-
-func (d *decoder) fail() {
-	if d.err == nil {
-		d.err = errors.New("damaged")
-	}
-	d.b = nil
-}
-
-func (d *decoder) value(v reflect.Value, top bool) {
-	if d.err != nil {
-		return
-	}
-	switch v.Kind() {
-	case reflect.String:
-		v.SetString(string(d.bytes(d.uvarint())))
-	case reflect.Bool:
-		b := d.bytes(1)
-		v.SetBool(len(b) == 1 && b[0] == 1)
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		n, w := binary.Varint(d.b)
-		if w <= 0 {
-			d.fail()
-			return
-		}
-		d.b = d.b[w:]
-		v.SetInt(n)
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		v.SetUint(d.uvarint())
-	case reflect.Float32, reflect.Float64:
-		b := d.bytes(8)
-		if len(b) == 8 {
-			v.SetFloat(math.Float64frombits(binary.LittleEndian.Uint64(b)))
-		}
-	case reflect.Pointer:
-		if b := d.bytes(1); len(b) == 1 && b[0] == 1 {
-			v.Set(reflect.New(v.Type().Elem()))
-			d.value(v.Elem(), false)
-		}
-	case reflect.Slice:
-		if b := d.bytes(1); len(b) != 1 || b[0] == 0 {
-			return
-		}
-		n := d.uvarint()
-		if v.Type().Elem().Kind() == reflect.Uint8 {
-			// The bytes alias the record, as a reader's frames alias its
-			// buffer: correlation copies what it keeps.
-			v.SetBytes(d.bytes(n))
-			return
-		}
-		if n > uint64(len(d.b)) { // every element takes a byte at least
-			d.fail()
-			return
-		}
-		s := reflect.MakeSlice(v.Type(), int(n), int(n))
-		for i := 0; i < int(n); i++ {
-			d.value(s.Index(i), false)
-		}
-		v.Set(s)
-	case reflect.Struct:
-		if v.Type() == timeType {
-			var t time.Time
-			if err := t.UnmarshalBinary(d.bytes(d.uvarint())); err != nil {
-				d.fail()
-				return
-			}
-			v.Set(reflect.ValueOf(t))
-			return
-		}
-		t := v.Type()
-		for i := 0; i < t.NumField(); i++ {
-			sf := t.Field(i)
-			if !sf.IsExported() || (top && spillSkip[sf.Name]) {
-				continue
-			}
-			d.value(v.Field(i), false)
-		}
-	default:
-		panic("session: cannot read back a field of kind " + v.Kind().String())
-	}
 }

@@ -8,6 +8,8 @@ import (
 	"time"
 )
 
+var timeType = reflect.TypeOf(time.Time{})
+
 // fillValue sets every exported field reachable from v to a non-zero value.
 func fillValue(t *testing.T, v reflect.Value, rng *rand.Rand) {
 	switch v.Kind() {
@@ -81,6 +83,12 @@ func TestSpillCarriesEveryFrameField(t *testing.T) {
 	back, err := decodeDamage(encodeDamage(nil, dr))
 	if err != nil || !reflect.DeepEqual(back, dr) {
 		t.Errorf("damage round trip: %+v (%v)", back, err)
+	}
+	// and every field of a damage record, whatever is added to Damage later
+	full := &damageRecord{}
+	fillValue(t, reflect.ValueOf(full).Elem(), rng)
+	if back, err := decodeDamage(encodeDamage(nil, full)); err != nil || !reflect.DeepEqual(back, full) {
+		t.Errorf("damage round trip:\n got %+v (%v)\nwant %+v", back, err, full)
 	}
 	if _, err := decodeFrame([]byte{0xff, 0xff}); err == nil {
 		t.Error("a damaged record decodes")

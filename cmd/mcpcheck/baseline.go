@@ -11,8 +11,10 @@ import (
 
 	"github.com/mcpcheck/mcpcheck/baseline"
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/engine"
 	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/report"
+	"github.com/mcpcheck/mcpcheck/result"
 )
 
 // defaultBaselineDir is --baseline's default (spec §1.1):
@@ -132,13 +134,13 @@ func runBaseline(args []string, stdin io.Reader, stdout io.Writer) (int, error) 
 			run = append(run, r)
 		}
 	}
-	gate, err := checks.ParseGate("drift,internal-error", rules)
+	gate, err := result.ParseGate("drift,internal-error", rules)
 	if err != nil {
 		return exitUsage, err
 	}
-	cfg := checks.Config{Rules: run, Catalogue: rules, Gate: gate}
+	cfg := engine.Config{Rules: run, Catalogue: rules, Gate: gate}
 	checks.BaselineStore.Set(&cfg, store)
-	res, err := checks.Run(sources, cfg)
+	res, err := engine.Run(sources, cfg)
 	if err != nil {
 		return exitUsage, err
 	}
@@ -168,7 +170,7 @@ func runBaseline(args []string, stdin io.Reader, stdout io.Writer) (int, error) 
 
 // acceptBaselines writes, for every label the captures listed tools of, the
 // last listing seen as its baseline.
-func acceptBaselines(w io.Writer, store *baseline.Store, res *checks.Result, reason string) error {
+func acceptBaselines(w io.Writer, store *baseline.Store, res *result.Result, reason string) error {
 	labels := store.Labels()
 	for s := range res.AllSessions() {
 		if s.Drift != nil && s.Label == "" {
@@ -195,7 +197,7 @@ func acceptBaselines(w io.Writer, store *baseline.Store, res *checks.Result, rea
 }
 
 // resetBaselines deletes the baseline of every label in the captures.
-func resetBaselines(w io.Writer, store *baseline.Store, res *checks.Result) error {
+func resetBaselines(w io.Writer, store *baseline.Store, res *result.Result) error {
 	seen := map[string]bool{}
 	for s := range res.AllSessions() {
 		if s.Label == "" || seen[s.Label] {

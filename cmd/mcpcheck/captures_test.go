@@ -8,8 +8,10 @@ import (
 	"testing"
 
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/engine"
 	"github.com/mcpcheck/mcpcheck/internal/sharedtest"
 	"github.com/mcpcheck/mcpcheck/readers"
+	"github.com/mcpcheck/mcpcheck/result"
 )
 
 // sharedCapture is a real capture recorded from a published MCP server; it
@@ -110,8 +112,8 @@ func TestRealCapture2026(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gate, _ := checks.ParseGate(checks.DefaultGate, checks.All())
-	res, err := checks.Run(srcs, checks.Config{Rules: checks.All(), Gate: gate})
+	gate, _ := result.ParseGate(checks.DefaultGate, checks.All())
+	res, err := engine.Run(srcs, engine.Config{Rules: checks.All(), Gate: gate})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,17 +212,17 @@ func TestRealCaptureDeprecations(t *testing.T) {
 
 // ruleFindings runs the whole catalogue on a real capture and returns the
 // findings of rule.
-func ruleFindings(t *testing.T, name, rule string) []*checks.Finding {
+func ruleFindings(t *testing.T, name, rule string) []*result.Finding {
 	t.Helper()
 	srcs, err := readers.Resolve([]string{sharedCapture(t, name)}, nil, os.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := checks.Run(srcs, checks.Config{Rules: checks.All()})
+	res, err := engine.Run(srcs, engine.Config{Rules: checks.All()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []*checks.Finding
+	var out []*result.Finding
 	for s := range res.AllSessions() {
 		for _, f := range s.Findings {
 			if f.Rule == rule {

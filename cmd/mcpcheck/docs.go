@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/report"
+	"github.com/mcpcheck/mcpcheck/result"
 )
 
 // ruleDocsPath is the rule reference SARIF's helpUri links to, one heading
@@ -15,7 +16,7 @@ const ruleDocsPath = "docs/rules.md"
 // ruleDocs renders docs/rules.md from the catalogue, so the page a code
 // scanning alert links to always says what explain says.
 func ruleDocs(rules []*checks.Rule) string {
-	gate, _ := checks.ParseGate(checks.DefaultGate, rules)
+	gate, _ := result.ParseGate(checks.DefaultGate, rules)
 	var b strings.Builder
 	b.WriteString("<!-- Generated from the rule catalogue by `go test ./cmd/mcpcheck -run TestRuleDocs -update`; do not edit. -->\n\n")
 	b.WriteString("# mcpcheck rules\n\n")

@@ -20,8 +20,10 @@ import (
 
 	"github.com/mcpcheck/mcpcheck/baseline"
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/engine"
 	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/report"
+	"github.com/mcpcheck/mcpcheck/result"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -64,19 +66,19 @@ type rendered struct {
 // data is not a capture.
 func renderAll(t *testing.T, data []byte) (r rendered, ok bool) {
 	t.Helper()
-	return renderAllWith(t, data, readers.Options{})
+	return renderAllWith(t, data, readers.Options{}, engine.Limits{})
 }
 
-// renderAllWith is renderAll reading with options o.
-func renderAllWith(t *testing.T, data []byte, o readers.Options) (r rendered, ok bool) {
+// renderAllWith is renderAll reading with options o, within limits.
+func renderAllWith(t *testing.T, data []byte, o readers.Options, limits engine.Limits) (r rendered, ok bool) {
 	t.Helper()
 	src := readers.Source{Name: "fuzz.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }}
-	gate, _ := checks.ParseGate(checks.DefaultGate, checks.All())
-	cfg := checks.Config{Rules: checks.All(), Gate: gate, Reading: o}
+	gate, _ := result.ParseGate(checks.DefaultGate, checks.All())
+	cfg := engine.Config{Rules: checks.All(), Gate: gate, Reading: o, Limits: limits}
 	store := baseline.NewMemory() // tool baselines of this run only, on a fixed clock
 	store.Now = func() time.Time { return time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC) }
 	checks.BaselineStore.Set(&cfg, store)
-	res, err := checks.Run([]readers.Source{src}, cfg)
+	res, err := engine.Run([]readers.Source{src}, cfg)
 	if err != nil {
 		return r, false
 	}
@@ -130,9 +132,7 @@ func FuzzPipelineUnderPressure(f *testing.F) {
 	seedPipeline(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		easy, ok := renderAll(t, data)
-		restore := checks.SetResultBudgetForTesting(0)
-		hard, hardOK := renderAllWith(t, data, readers.Options{ReadBuffer: 16, Limits: session.Limits{MaxLiveSessions: 1}})
-		restore()
+		hard, hardOK := renderAllWith(t, data, readers.Options{ReadBuffer: 16, Limits: session.Limits{MaxLiveSessions: 1}}, engine.SpillEverything())
 		if ok != hardOK {
 			t.Fatalf("a capture with the normal reader: %v, under pressure: %v", ok, hardOK)
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpcheck/mcpcheck/internal/racedetect"
 	"github.com/mcpcheck/mcpcheck/session/sessiontest"
 )
 
@@ -62,6 +63,7 @@ func TestPeakRSSOnLargeCapture(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping the streaming-memory test")
 	}
+	racedetect.SkipUnderRace(t)
 	size := int64(128 << 20)
 	if os.Getenv("MCPCHECK_LARGE_CAPTURE") == "1" {
 		size = 1 << 30

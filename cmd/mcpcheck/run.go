@@ -17,9 +17,11 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/engine"
 	"github.com/mcpcheck/mcpcheck/internal/atomicfile"
 	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/report"
+	"github.com/mcpcheck/mcpcheck/result"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -252,7 +254,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 			sources[i].Name = o.stdinName // every report names it so
 		}
 	}
-	res, err := checks.Run(sources, cfg)
+	res, err := engine.Run(sources, cfg)
 	if prog != nil {
 		prog.end() // before the report, which may go to the same terminal
 	}
@@ -266,17 +268,17 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	return res.ExitCode, nil
 }
 
-func checkConfig(o *checkOptions, catalogue []*checks.Rule) (checks.Config, error) {
-	gate, err := checks.ParseGate(o.failOn, catalogue)
+func checkConfig(o *checkOptions, catalogue []*checks.Rule) (engine.Config, error) {
+	gate, err := result.ParseGate(o.failOn, catalogue)
 	if err != nil {
-		return checks.Config{}, usageError{err.Error()}
+		return engine.Config{}, usageError{err.Error()}
 	}
 	disabled := map[string]bool{}
 	for _, id := range o.disable {
 		for _, id := range strings.Split(id, ",") {
 			id = strings.TrimSpace(id)
 			if checks.Lookup(catalogue, id) == nil {
-				return checks.Config{}, usagef("--disable: unknown rule %q; run 'mcpcheck rules' for the list", id)
+				return engine.Config{}, usagef("--disable: unknown rule %q; run 'mcpcheck rules' for the list", id)
 			}
 			disabled[id] = true
 		}
@@ -284,7 +286,7 @@ func checkConfig(o *checkOptions, catalogue []*checks.Rule) (checks.Config, erro
 	for _, id := range gate.RuleIDs() {
 		if disabled[id] {
 			// a rule gated by name but never run would pass the gate unseen
-			return checks.Config{}, usagef("--fail-on names rule %q, which --disable turns off; drop it from one of the two (a signal that covers it may stay in --fail-on)", id)
+			return engine.Config{}, usagef("--fail-on names rule %q, which --disable turns off; drop it from one of the two (a signal that covers it may stay in --fail-on)", id)
 		}
 	}
 	var rules []*checks.Rule
@@ -296,21 +298,21 @@ func checkConfig(o *checkOptions, catalogue []*checks.Rule) (checks.Config, erro
 	var input readers.Format
 	if name := strings.TrimSpace(o.inputFormat); name != "" {
 		if input = readers.Lookup(name); input == nil {
-			return checks.Config{}, usagef("--input-format: unknown format %q; valid: %s", o.inputFormat, strings.Join(formatNames(), ", "))
+			return engine.Config{}, usagef("--input-format: unknown format %q; valid: %s", o.inputFormat, strings.Join(formatNames(), ", "))
 		}
 	}
-	a := checks.Assertions{ExpectTools: o.expectTools, ForbidTools: o.forbidTools}
+	a := engine.Assertions{ExpectTools: o.expectTools, ForbidTools: o.forbidTools}
 	if a.MaxDuration, err = parseBudget("--max-duration", o.maxDuration); err != nil {
-		return checks.Config{}, err
+		return engine.Config{}, err
 	}
 	if a.MaxServerDuration, err = parseBudget("--max-server-duration", o.maxServerDuration); err != nil {
-		return checks.Config{}, err
+		return engine.Config{}, err
 	}
 	if o.maxRoundTrips < 0 || (o.maxRoundTrips == 0 && o.roundTripsSet) {
-		return checks.Config{}, usagef("--max-round-trips: %d is not a number of requests; give N >= 1", o.maxRoundTrips)
+		return engine.Config{}, usagef("--max-round-trips: %d is not a number of requests; give N >= 1", o.maxRoundTrips)
 	}
 	a.MaxRoundTrips = o.maxRoundTrips
-	return checks.Config{Rules: rules, Catalogue: catalogue, Gate: gate, Assertions: a, InputFormat: input, Reading: readOptions}, nil
+	return engine.Config{Rules: rules, Catalogue: catalogue, Gate: gate, Assertions: a, InputFormat: input, Reading: readOptions}, nil
 }
 
 // formatNames are the capture formats --input-format accepts: the
@@ -480,7 +482,7 @@ func discard(outs []output) {
 // format appends its step summary then); only when all rendered are the
 // files renamed into place and stdout written, so a failure leaves no
 // half-written report.
-func writeOutputs(outs []output, res *checks.Result, stdout io.Writer) error {
+func writeOutputs(outs []output, res *result.Result, stdout io.Writer) error {
 	for _, out := range outs {
 		if out.tmp == nil {
 			continue
@@ -535,7 +537,7 @@ func writeOutputs(outs []output, res *checks.Result, stdout io.Writer) error {
 }
 
 // writeDevice writes a report to a target that is not a regular file.
-func writeDevice(out output, res *checks.Result) error {
+func writeDevice(out output, res *result.Result) error {
 	f, err := os.OpenFile(out.target, os.O_WRONLY, 0)
 	if err != nil {
 		return fmt.Errorf("--output %s: %w", out.path, err)
@@ -573,7 +575,7 @@ func runRules(args []string, stdout io.Writer) (int, error) {
 	var b bytes.Buffer
 	switch strings.ToLower(*format) {
 	case "text":
-		gate, _ := checks.ParseGate(checks.DefaultGate, rules)
+		gate, _ := result.ParseGate(checks.DefaultGate, rules)
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "RULE\tSIGNAL\tSEVERITY\tREVISIONS\tFAILS DEFAULT GATE\tSUMMARY")
 		for _, r := range rules {
@@ -629,7 +631,7 @@ func runExplain(args []string, stdout io.Writer) (int, error) {
 	if r == nil {
 		return exitUsage, usagef("explain: unknown rule %q; run 'mcpcheck rules' for the list", args[0])
 	}
-	gate, _ := checks.ParseGate(checks.DefaultGate, catalogue())
+	gate, _ := result.ParseGate(checks.DefaultGate, catalogue())
 	gated := "no"
 	if gate.Selects(r) {
 		gated = "yes"

@@ -11,9 +11,11 @@ import (
 	"testing"
 
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/engine"
 	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/report"
 	"github.com/mcpcheck/mcpcheck/report/sariftest"
+	"github.com/mcpcheck/mcpcheck/result"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -126,8 +128,8 @@ func ruleCounts(t *testing.T, path string) map[string]int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gate, _ := checks.ParseGate(checks.DefaultGate, checks.All())
-	res, err := checks.Run(srcs, checks.Config{Rules: checks.All(), Gate: gate})
+	gate, _ := result.ParseGate(checks.DefaultGate, checks.All())
+	res, err := engine.Run(srcs, engine.Config{Rules: checks.All(), Gate: gate})
 	if err != nil {
 		t.Fatal(err)
 	}

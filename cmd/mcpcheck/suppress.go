@@ -14,8 +14,11 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/engine"
 	"github.com/mcpcheck/mcpcheck/internal/atomicfile"
 	"github.com/mcpcheck/mcpcheck/readers"
+	"github.com/mcpcheck/mcpcheck/result"
+	"github.com/mcpcheck/mcpcheck/suppress"
 )
 
 // defaultSuppressions is the suppressions file check reads from the source
@@ -29,7 +32,7 @@ var now = time.Now
 // (the source root SARIF paths are relative to) when it exists. A file that
 // is missing when named, unreadable or invalid is a usage error naming the
 // file and the entry.
-func loadSuppressions(path string, given bool, root string) (*checks.Suppressions, error) {
+func loadSuppressions(path string, given bool, root string) (*suppress.Suppressions, error) {
 	name := path
 	if !given {
 		path = filepath.Join(root, defaultSuppressions)
@@ -53,7 +56,7 @@ func loadSuppressions(path string, given bool, root string) (*checks.Suppression
 
 // readSuppressions parses the file at path, calling it name; nil when the
 // file does not exist.
-func readSuppressions(path, name string) (*checks.Suppressions, error) {
+func readSuppressions(path, name string) (*suppress.Suppressions, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -61,7 +64,7 @@ func readSuppressions(path, name string) (*checks.Suppressions, error) {
 	if err != nil {
 		return nil, err
 	}
-	return checks.ParseSuppressions(name, data)
+	return suppress.Parse(name, data)
 }
 
 // displayPath names a file relative to the working directory when it is
@@ -133,11 +136,11 @@ func runSuppress(args []string, stdin io.Reader, stdout io.Writer) (int, error) 
 		return exitUsage, usagef("suppress: %v", err)
 	}
 	if set == nil {
-		set = &checks.Suppressions{File: name}
+		set = &suppress.Suppressions{File: name}
 	}
-	entries := make([]checks.Suppression, len(fps))
+	entries := make([]suppress.Suppression, len(fps))
 	for i, fp := range fps {
-		entries[i] = checks.Suppression{Fingerprint: fp, Reason: o.reason, Expires: o.expires}
+		entries[i] = suppress.Suppression{Fingerprint: fp, Reason: o.reason, Expires: o.expires}
 	}
 	if len(o.from) > 0 {
 		if err := fillFromCaptures(entries, o.from, stdin); err != nil {
@@ -167,18 +170,18 @@ func suppressArgs(o *suppressOptions, args []string) ([]string, error) {
 		return nil, usagef("suppress: --reason is required: say why the findings are accepted")
 	}
 	if o.expires != "" {
-		day, err := checks.ParseExpiry(o.expires)
+		day, err := suppress.ParseExpiry(o.expires)
 		if err != nil {
 			return nil, usagef("suppress: --%v", err)
 		}
-		if (&checks.Suppression{Expires: o.expires}).Expired(now()) {
+		if (&suppress.Suppression{Expires: o.expires}).Expired(now()) {
 			return nil, usagef("suppress: --expires %s is already past (entries expire at the end of their day, UTC)", day.Format(time.DateOnly))
 		}
 	}
 	var fps []string
 	for _, a := range args {
 		fp := strings.ToLower(strings.TrimSpace(a))
-		if !checks.ValidFingerprint(fp) {
+		if !result.ValidFingerprint(fp) {
 			return nil, usagef("suppress: %q is not a fingerprint (32 hexadecimal digits, as --format json and SARIF show them)", a)
 		}
 		if !slices.Contains(fps, fp) {
@@ -190,22 +193,22 @@ func suppressArgs(o *suppressOptions, args []string) ([]string, error) {
 
 // fillFromCaptures checks the captures and fills each entry from the
 // finding its fingerprint names; a fingerprint that names none is an error.
-func fillFromCaptures(entries []checks.Suppression, captures []string, stdin io.Reader) error {
+func fillFromCaptures(entries []suppress.Suppression, captures []string, stdin io.Reader) error {
 	sources, err := readers.Resolve(captures, stdin, getenv)
 	if err != nil {
 		return err
 	}
 	rules := catalogue()
-	gate, err := checks.ParseGate(checks.DefaultGate, rules)
+	gate, err := result.ParseGate(checks.DefaultGate, rules)
 	if err != nil {
 		return err
 	}
-	res, err := checks.Run(sources, checks.Config{Rules: rules, Catalogue: rules, Gate: gate})
+	res, err := engine.Run(sources, engine.Config{Rules: rules, Catalogue: rules, Gate: gate})
 	if err != nil {
 		return err
 	}
 	defer res.Close()
-	found := map[string]*checks.Finding{}
+	found := map[string]*result.Finding{}
 	for i := range entries {
 		found[entries[i].Fingerprint] = nil // only these are kept
 	}

@@ -16,9 +16,9 @@ import (
 
 	"github.com/jstemmer/go-junit-report/v2/junit"
 
-	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/report"
 	"github.com/mcpcheck/mcpcheck/report/sariftest"
+	"github.com/mcpcheck/mcpcheck/suppress"
 )
 
 // withNow fixes the time suppressions expire against.
@@ -310,7 +310,7 @@ func TestSuppressCommand(t *testing.T) {
 	if code != 0 || errs != "" || out != link+": 2 added, 0 updated, 2 in all\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
-	set, err := checks.ParseSuppressions(real, readOrFail(t, real))
+	set, err := suppress.Parse(real, readOrFail(t, real))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,7 +335,7 @@ func TestSuppressCommand(t *testing.T) {
 	if code != 0 || errs != "" || out != real+": 0 added, 1 updated, 2 in all\n" {
 		t.Fatalf("update: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
-	set, err = checks.ParseSuppressions(real, readOrFail(t, real))
+	set, err = suppress.Parse(real, readOrFail(t, real))
 	if err != nil {
 		t.Fatal(err)
 	}

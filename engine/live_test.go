@@ -1,4 +1,4 @@
-package checks
+package engine
 
 import (
 	"bytes"
@@ -13,7 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/internal/racedetect"
 	"github.com/mcpcheck/mcpcheck/readers"
+	"github.com/mcpcheck/mcpcheck/result"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -84,6 +87,7 @@ func (e *atEOF) Read(p []byte) (int, error) {
 // at its end, while its sessions are open, and the findings made by then.
 func heldAtEOF(t *testing.T, c openCapture) (heap uint64, found int64) {
 	t.Helper()
+	racedetect.SkipUnderRace(t)
 	// Read from a file, so that the capture is not in the heap measured;
 	// on one goroutine, so that when the reader meets the end of the file
 	// every frame has been correlated (a pipeline's correlation trails it).
@@ -107,7 +111,7 @@ func heldAtEOF(t *testing.T, c openCapture) (heap uint64, found int64) {
 			heap, found = ms.HeapAlloc, n.Load()
 		}}, f}, nil
 	}}
-	res, err := Run([]readers.Source{src}, Config{Rules: All(), Found: &n, Reading: readers.Options{Limits: session.Limits{Pipeline: session.PipelineNever}}})
+	res, err := Run([]readers.Source{src}, Config{Rules: checks.All(), Found: &n, Reading: readers.Options{Limits: session.Limits{Pipeline: session.PipelineNever}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,58 +207,115 @@ func TestOpenSessionsShareTheirTools(t *testing.T) {
 	}
 }
 
-// fillLogged sets the fields of a finding the log encodes, every exported
-// one but those only the end of a session sets and a tool change, which
-// keep a finding whole.
-func fillLogged(t *testing.T, fd *Finding) {
+// fillLogged sets every exported field of a finding as a rule reports it
+// but a tool change, which keeps a finding whole, and its exchange.
+func fillLogged(t *testing.T, w *reported) {
 	n := 0
-	fill(t, reflect.ValueOf(fd).Elem(), &n)
-	fd.Label, fd.Fingerprint, fd.Gated, fd.Suppressed, fd.Drift = "", "", false, nil, nil
+	fill(t, reflect.ValueOf(&w.fd).Elem(), &n)
+	w.fd.Drift = nil
+	w.ex = &result.Exchange{}
+	fill(t, reflect.ValueOf(w.ex).Elem(), &n)
+	w.ex.Answer = "" // so that the call's outcome is learnt
+	w.fd.Track(w)
+}
+
+// plainOf is the finding the engine makes of w: every field of
+// checks.Finding carried by name, the exchange, and what became of the
+// call (finish).
+func plainOf(w *reported) *result.Finding {
+	fd := &result.Finding{}
+	out, in := reflect.ValueOf(fd).Elem(), reflect.ValueOf(w.fd)
+	for i := 0; i < in.NumField(); i++ {
+		if f := in.Type().Field(i); f.IsExported() {
+			out.FieldByName(f.Name).Set(in.Field(i))
+		}
+	}
+	if w.ex != nil {
+		ex := *w.ex
+		finish(&ex, w.call)
+		fd.Exchange = &ex
+	}
+	return fd
+}
+
+// Every exported field of a finding as a rule reports it is a field of the
+// plain finding, and the plain finding has only those and what the engine
+// sets: a field added to either must be added to the other and to the
+// codecs (live.go, codec.go), whose tests then cover it.
+func TestFindingFieldsMatch(t *testing.T) {
+	t.Parallel()
+	engineSet := map[string]bool{"Label": true, "Fingerprint": true, "Gated": true, "Suppressed": true, "Exchange": true}
+	reportedBy := map[string]bool{}
+	rt := reflect.TypeOf(checks.Finding{})
+	for i := 0; i < rt.NumField(); i++ {
+		if f := rt.Field(i); f.IsExported() {
+			reportedBy[f.Name] = true
+			if pf, ok := reflect.TypeOf(result.Finding{}).FieldByName(f.Name); !ok || pf.Type != f.Type {
+				t.Errorf("checks.Finding.%s is not a field of result.Finding of the same type", f.Name)
+			}
+		}
+	}
+	pt := reflect.TypeOf(result.Finding{})
+	for i := 0; i < pt.NumField(); i++ {
+		if f := pt.Field(i); !reportedBy[f.Name] && !engineSet[f.Name] {
+			t.Errorf("result.Finding.%s is neither reported by a rule nor set by the engine: add it to one, and to the codecs", f.Name)
+		}
+	}
 }
 
 // A finding read back from a session's log is the one reported: every
 // exported field the log encodes, whatever is added later, in memory and
 // from the temporary file, in report order with the findings kept whole.
 func TestLoggedFindingsReadBackWhole(t *testing.T) {
+	t.Parallel()
 	for _, budget := range []int{1 << 20, 0} {
 		t.Run(fmt.Sprintf("budget %d", budget), func(t *testing.T) {
-			defer SetResultBudgetForTesting(budget)()
+			t.Parallel()
 			s := &session.Session{ID: "s1", File: "a.jsonl"}
 			sr := &sessionRun{s: s}
-			var sp liveSpill
+			sp := liveSpill{budget: budget}
 			defer sp.close()
 
-			var want []*Finding
-			full := &Finding{}
+			var want []*reported
+			full := &reported{}
 			fillLogged(t, full)
 			full.call = &session.Call{Method: "tools/call"}
-			plain := &Finding{Rule: "tool-error", Message: "m", File: s.File, Session: s.ID, Line: 7}
-			pinned := &Finding{Rule: "capability", Message: "held by repeats"}
-			pinned.pin()
-			drift := &Finding{Rule: "tool-drift", Drift: nil}
-			fill(t, reflect.ValueOf(drift).Elem(), new(int))
-			withZeroTimes := &Finding{Rule: "late-result", Exchange: &Exchange{Method: "ping", Sent: time.Time{}}}
+			plain := &reported{fd: checks.Finding{Rule: "tool-error", Message: "m", File: s.File, Session: s.ID, Line: 7}}
+			pinned := &reported{fd: checks.Finding{Rule: "capability", Message: "held by repeats"}}
+			pinned.Pin()
+			drift := &reported{fd: checks.Finding{Rule: "tool-drift"}}
+			fill(t, reflect.ValueOf(&drift.fd).Elem(), new(int))
+			withZeroTimes := &reported{fd: checks.Finding{Rule: "late-result"}, ex: &result.Exchange{Method: "ping", Sent: time.Time{}}}
 			// Times in another zone keep their offset.
-			zoned := &Finding{Rule: "r", Exchange: &Exchange{Sent: time.Date(2026, 9, 1, 10, 0, 0, 5, time.FixedZone("", 5*3600+45*60))}}
+			zoned := &reported{fd: checks.Finding{Rule: "r"}, ex: &result.Exchange{Sent: time.Date(2026, 9, 1, 10, 0, 0, 5, time.FixedZone("", 5*3600+45*60))}}
+			var held []*reported
 			for round := 0; round < 3; round++ {
-				for _, fd := range []*Finding{full, plain, pinned, drift, withZeroTimes, zoned} {
-					cp := *fd
-					if fd.Exchange != nil {
-						ex := *fd.Exchange
-						cp.Exchange = &ex
+				for _, w := range []*reported{full, plain, pinned, drift, withZeroTimes, zoned} {
+					cp := *w
+					if w.ex != nil {
+						ex := *w.ex
+						cp.ex = &ex
 					}
+					cp.fd.Track(&cp)
 					sr.findings = append(sr.findings, &cp)
 					want = append(want, &cp)
+					if cp.pinned {
+						held = append(held, &cp)
+					}
 				}
 				sr.seal(&sp)
 			}
-			last := &Finding{Rule: "unsealed", Message: "reported in the session's last step"}
+			// A rule counts on the findings it holds after they were sealed.
+			for _, w := range held {
+				w.fd.Also += 3
+			}
+			last := &reported{fd: checks.Finding{Rule: "unsealed", Message: "reported in the session's last step"}}
 			sr.findings = append(sr.findings, last)
 			want = append(want, last)
-			if budget == 0 && sp.size == 0 {
+			if budget == 0 && sp.file.Size() == 0 {
 				t.Fatal("nothing went to the temporary file with no budget")
 			}
-			if budget > 0 && sp.f != nil {
+			if budget > 0 && sp.file.Open() {
 				t.Fatal("a few findings went to the temporary file")
 			}
 
@@ -266,11 +327,8 @@ func TestLoggedFindingsReadBackWhole(t *testing.T) {
 				t.Fatalf("read back %d findings, want %d", len(got), len(want))
 			}
 			for i := range want {
-				if want[i].keepsWhole() && got[i] != want[i] {
-					t.Errorf("finding %d was kept whole, yet read back as a copy", i)
-				}
-				if !reflect.DeepEqual(got[i], want[i]) {
-					t.Errorf("finding %d read back as\n%+v\nwant\n%+v", i, got[i], want[i])
+				if w := plainOf(want[i]); !reflect.DeepEqual(got[i], w) {
+					t.Errorf("finding %d read back as\n%+v\nwant\n%+v", i, got[i], w)
 				}
 			}
 			if sp.mem != 0 {
@@ -280,53 +338,29 @@ func TestLoggedFindingsReadBackWhole(t *testing.T) {
 	}
 }
 
-// A token reused by request after request that never settles (a task
-// running, an answer still to come) is looked at once per registration, not
-// once per request that ever carried it: what waits to settle stays bounded
-// by the tokens remembered.
-func TestTokenTableForgetsReplacedRequests(t *testing.T) {
-	var r progressRule
-	keys := []tokenKey{{session.ClientToServer, "a"}, {session.ClientToServer, "b"}}
-	for i := 0; i < 10000; i++ {
-		r.register(keys[i%2], &session.Call{State: session.Pending})
-	}
-	if n := len(r.tokens.unsettled); n > len(keys)+2 {
-		t.Errorf("%d requests wait to settle for %d tokens", n, len(keys))
-	}
-	answered := &session.Call{State: session.Completed, Answers: 1, Line: 9, EndLine: 12}
-	r.register(keys[0], answered)
-	r.register(keys[1], &session.Call{State: session.Pending})
-	r.register(keys[1], &session.Call{State: session.Pending})
-	if u := r.tokens.uses[keys[0]]; u.call != nil || u.done.endLine != 12 {
-		t.Errorf("an answered request is kept as %+v; want let go, with its lines", u)
-	}
-}
-
 // A finding reported at a request learns what became of the call when its
 // session ends; a call that settled before then is let go, and the finding
 // learns the same from what the log kept of it.
 func TestLoggedFindingsLetSettledCallsGo(t *testing.T) {
+	t.Parallel()
 	s := &session.Session{ID: "s1", File: "a.jsonl"}
 	sr := &sessionRun{s: s}
-	var sp liveSpill
+	sp := liveSpill{budget: DefaultLiveBytes}
 	defer sp.close()
 	answered := &session.Call{Method: "tools/call", Name: "build", State: session.Pending}
 	pending := &session.Call{Method: "tools/call", Name: "lint", State: session.Pending}
 	for _, c := range []*session.Call{answered, pending} {
-		sr.findings = append(sr.findings, &Finding{Rule: "input-schema", Exchange: newExchange(c), call: c})
+		sr.findings = append(sr.findings, &reported{fd: checks.Finding{Rule: "input-schema"}, ex: newExchange(c), call: c})
 	}
 	sr.seal(&sp)
 	end := time.Date(2026, 9, 1, 10, 0, 1, 0, time.UTC)
 	answered.State, answered.Answers, answered.End = session.Completed, 1, end
-	sr.findings = append(sr.findings, &Finding{Rule: "tool-error"})
+	sr.findings = append(sr.findings, &reported{fd: checks.Finding{Rule: "tool-error"}})
 	sr.seal(&sp) // looks at the calls that may still change
 	if sr.log.calls[0].c != nil || sr.log.calls[1].c != pending {
 		t.Fatalf("kept calls %p and %p; want the answered one let go, the pending one kept", sr.log.calls[0].c, sr.log.calls[1].c)
 	}
-	got := sr.loggedFindings(&sp)
-	for _, fd := range got {
-		fd.finish()
-	}
+	got := sr.loggedFindings(&sp) // each finding has learnt what became of its call
 	if ex := got[0].Exchange; ex.Answer != "result" || !ex.Answered.Equal(end) {
 		t.Errorf("the answered call's finding learnt %+v", ex)
 	}

@@ -1,4 +1,8 @@
-package checks
+// Package suppress is the suppressions file (spec §5.1): the findings a
+// team accepted, by fingerprint, with a reason and an optional expiry. It
+// reads, edits and writes the file; matching findings against it is the
+// engine's.
+package suppress
 
 import (
 	"bytes"
@@ -6,11 +10,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/mcpcheck/mcpcheck/internal/secrets"
+	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/internal/fingerprint"
 )
 
 // Suppression is one entry of a suppressions file: a finding, named by its
@@ -39,8 +45,8 @@ type Suppressions struct {
 	Now time.Time
 }
 
-// SuppressionsVersion is the version of the file format mcpcheck writes.
-const SuppressionsVersion = 1
+// Version is the version of the file format mcpcheck writes.
+const Version = 1
 
 // suppressionJSON is an entry as the file spells it, in the order it is written.
 type suppressionJSON struct {
@@ -53,18 +59,18 @@ type suppressionJSON struct {
 	Message     string `json:"message,omitempty"`
 }
 
-// ParseSuppressions reads a suppressions file:
+// Parse reads a suppressions file:
 //
 //	{"version": 1, "suppressions": [{"fingerprint": "…", "reason": "…", "expires": "2026-12-31", …}]}
 //
 // Every entry needs a well-formed fingerprint, used once, and a reason; an
 // expiry is a date. An error names the file and, when one is at fault, the
 // entry by its line, number and fingerprint.
-func ParseSuppressions(name string, data []byte) (*Suppressions, error) {
+func Parse(name string, data []byte) (*Suppressions, error) {
 	set := &Suppressions{File: name}
 	p := suppressionsParser{name: name, data: data, dec: json.NewDecoder(bytes.NewReader(data))}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, fmt.Errorf("%s: the suppressions file is empty; it must hold {\"version\": %d, \"suppressions\": [...]}", name, SuppressionsVersion)
+		return nil, fmt.Errorf("%s: the suppressions file is empty; it must hold {\"version\": %d, \"suppressions\": [...]}", name, Version)
 	}
 	if err := p.delim('{', `a JSON object {"version": 1, "suppressions": [...]}`); err != nil {
 		return nil, err
@@ -81,7 +87,7 @@ func ParseSuppressions(name string, data []byte) (*Suppressions, error) {
 				return nil, p.syntax(err)
 			}
 			if string(v) != "1" {
-				return nil, p.at(p.dec.InputOffset(), "version %s is not supported; this mcpcheck reads version %d", v, SuppressionsVersion)
+				return nil, p.at(p.dec.InputOffset(), "version %s is not supported; this mcpcheck reads version %d", v, Version)
 			}
 		case "suppressions":
 			if err := p.entries(set); err != nil {
@@ -121,7 +127,7 @@ func (p *suppressionsParser) entries(set *Suppressions) error {
 		e, err := parseSuppression(raw)
 		where := fmt.Sprintf("entry %d", n)
 		if e.Fingerprint != "" {
-			where += fmt.Sprintf(" (fingerprint %s)", Quote(e.Fingerprint, 40))
+			where += fmt.Sprintf(" (fingerprint %s)", checks.Quote(e.Fingerprint, 40))
 		}
 		if err != nil {
 			return p.at(start, "%s: %v", where, err)
@@ -161,8 +167,8 @@ func parseSuppression(raw json.RawMessage) (*Suppression, error) {
 		return e, fmt.Errorf("not an object {\"fingerprint\": …, \"reason\": …}")
 	case e.Fingerprint == "":
 		return e, fmt.Errorf("no fingerprint")
-	case !ValidFingerprint(e.Fingerprint):
-		return e, fmt.Errorf("fingerprint %s is not %d hexadecimal digits as --format json and SARIF show them", Quote(e.Fingerprint, 40), fingerprintLen)
+	case !fingerprint.Valid(e.Fingerprint):
+		return e, fmt.Errorf("fingerprint %s is not %d hexadecimal digits as --format json and SARIF show them", checks.Quote(e.Fingerprint, 40), fingerprint.Len)
 	case strings.TrimSpace(e.Reason) == "":
 		return e, fmt.Errorf("no reason; say why the finding is accepted")
 	}
@@ -177,8 +183,8 @@ func parseSuppression(raw json.RawMessage) (*Suppression, error) {
 // ParseExpiry reads an expiry date: YYYY-MM-DD, a day in UTC.
 func ParseExpiry(s string) (time.Time, error) {
 	day, err := time.Parse(time.DateOnly, s)
-	if err != nil || !revisionFormat.MatchString(s) {
-		return time.Time{}, fmt.Errorf("expires %s is not a date YYYY-MM-DD", Quote(s, 40))
+	if err != nil || !dateFormat.MatchString(s) {
+		return time.Time{}, fmt.Errorf("expires %s is not a date YYYY-MM-DD", checks.Quote(s, 40))
 	}
 	return day, nil
 }
@@ -267,7 +273,7 @@ func (s *Suppressions) Marshal() []byte {
 	doc := struct {
 		Version      int               `json:"version"`
 		Suppressions []suppressionJSON `json:"suppressions"`
-	}{SuppressionsVersion, make([]suppressionJSON, 0, len(entries))}
+	}{Version, make([]suppressionJSON, 0, len(entries))}
 	for _, e := range entries {
 		doc.Suppressions = append(doc.Suppressions, suppressionJSON{
 			Fingerprint: e.Fingerprint, Reason: e.Reason, Expires: e.Expires,
@@ -282,167 +288,5 @@ func (s *Suppressions) Marshal() []byte {
 	return b.Bytes()
 }
 
-// suppressor applies a suppressions file to one run: it decides each
-// finding as its session is frozen, and remembers which entries matched.
-type suppressor struct {
-	byFP   map[string]*entryState
-	order  []*entryState   // file order
-	folded map[string]bool // rules that folded findings past their cap in some session
-}
-
-type entryState struct {
-	entry   *Suppression
-	expired bool
-	// where the entry first matched: the session its own findings go to,
-	// and the finding an expired entry no longer suppresses
-	session *SessionResult
-	first   Location
-}
-
-func newSuppressor(set *Suppressions) *suppressor {
-	if set == nil {
-		return nil
-	}
-	now := set.Now
-	if now.IsZero() {
-		now = time.Now()
-	}
-	m := &suppressor{byFP: make(map[string]*entryState, len(set.Entries))}
-	for _, e := range set.Entries {
-		if m.byFP[e.Fingerprint] != nil {
-			continue // ParseSuppressions refuses duplicates; a hand-built set keeps the first
-		}
-		st := &entryState{entry: e, expired: e.Expired(now)}
-		m.byFP[e.Fingerprint] = st
-		m.order = append(m.order, st)
-	}
-	return m
-}
-
-// decide returns the entry that suppresses f, found in session s, or nil.
-// An expired entry matches but no longer suppresses.
-func (m *suppressor) decide(f *Finding, s *SessionResult) *Suppression {
-	if m == nil {
-		return nil
-	}
-	st := m.byFP[f.Fingerprint]
-	if st == nil {
-		return nil
-	}
-	if st.session == nil {
-		st.session, st.first = s, Location{File: f.File, Line: f.Line}
-	}
-	if st.expired {
-		return nil
-	}
-	return st.entry
-}
-
-// report adds the findings about the entries once every session is
-// decided: expired-suppression for each expired entry, stale-suppression
-// for each that matched nothing although the run could have shown its
-// finding. They are placed at the entry in the suppressions file (the line
-// to edit), in the session the entry matched, else the first session of
-// its label, else the run's first session.
-func (m *suppressor) report(res *Result, cfg *Config) {
-	if m == nil || res.NumSessions() == 0 {
-		return
-	}
-	// The first session of each label an entry names, and the run's first
-	// (one pass: a run of many sessions reads them back from its file).
-	named := map[string]bool{}
-	for _, st := range m.order {
-		named[st.entry.Label] = true
-	}
-	byLabel := map[string]*SessionResult{}
-	var first *SessionResult
-	for s := range res.AllSessions() {
-		if first == nil {
-			first = s
-		}
-		if _, ok := byLabel[s.Label]; !ok && named[s.Label] {
-			byLabel[s.Label] = s
-		}
-	}
-	for _, st := range m.order {
-		e := st.entry
-		var r *Rule
-		var msg string
-		switch {
-		case st.expired:
-			r, msg = ruleExpiredSuppression, fmt.Sprintf("suppression %s%s expired at the end of %s and no longer suppresses", e.Fingerprint, entryWhat(e), e.Expires)
-		case st.session == nil && m.couldMatch(e, byLabel, cfg):
-			r, msg = ruleStaleSuppression, fmt.Sprintf("suppression %s%s matched no finding", e.Fingerprint, entryWhat(e))
-		default:
-			continue
-		}
-		if !slices.Contains(cfg.Rules, r) {
-			continue // disabled
-		}
-		s := st.session
-		if s == nil {
-			s = byLabel[e.Label]
-		}
-		if s == nil {
-			s = first
-		}
-		fd := &Finding{
-			Rule: r.ID, Signal: r.Signal, Severity: r.Severity, Message: secrets.Mask(oneLine(msg)), // a hand-written entry is text like any other
-			File: e.File, Line: e.Line, Session: s.ID, Label: s.Label,
-			Subject: "suppression " + e.Fingerprint,
-			Gated:   cfg.Gate.Selects(r),
-		}
-		fd.Fingerprint = fingerprint(s.Label, s.Ordinal, r.ID, fd.Subject, 0)
-		if st.session != nil {
-			fd.Relate(st.first.File, st.first.Line, "the finding it no longer suppresses")
-		}
-		res.addFinding(s, fd)
-	}
-}
-
-// noteFolded records that rule r folded findings past its cap (spec §2.4):
-// those are counted, never listed, so an entry may have accepted one of
-// them without anything to match here.
-func (m *suppressor) noteFolded(rule string) {
-	if m == nil {
-		return
-	}
-	if m.folded == nil {
-		m.folded = map[string]bool{}
-	}
-	m.folded[rule] = true
-}
-
-// couldMatch reports whether the run could have shown e's finding, so that
-// its absence means the entry is stale: an entry of a server label the run
-// never saw, of a rule --disable turned off, or of a rule that folded
-// findings it did not list (one of them may be the entry's) is not judged.
-func (m *suppressor) couldMatch(e *Suppression, byLabel map[string]*SessionResult, cfg *Config) bool {
-	if m.folded[e.Rule] || (e.Rule == "" && len(m.folded) > 0) {
-		return false
-	}
-	if e.Label != "" && byLabel[e.Label] == nil {
-		return false
-	}
-	if e.Rule != "" && Lookup(cfg.Catalogue, e.Rule) != nil && Lookup(cfg.Rules, e.Rule) == nil {
-		return false
-	}
-	return true
-}
-
-// entryWhat is what an entry says it suppressed, for messages.
-func entryWhat(e *Suppression) string {
-	rule := e.Rule
-	if rule != "" && !ruleIDPattern.MatchString(rule) {
-		rule = Quote(rule, 40)
-	}
-	switch {
-	case rule != "" && e.Subject != "":
-		return fmt.Sprintf(" of %s %s", rule, Quote(e.Subject, 80))
-	case rule != "":
-		return " of " + rule
-	case e.Subject != "":
-		return " of " + Quote(e.Subject, 80)
-	}
-	return ""
-}
+// dateFormat is the form of an expiry: a date with every digit written.
+var dateFormat = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)

@@ -1,23 +1,25 @@
-package checks
+package result
 
 import (
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/mcpcheck/mcpcheck/checks"
 )
 
 // Gate is the --fail-on selection: signals and single rules whose findings
 // fail the check. It never changes which findings exist.
 type Gate struct {
-	signals [numSignals]bool
+	signals [checks.NumSignals]bool
 	rules   map[string]bool
 	entries []string // as given, normalised, for messages
 }
 
 // ParseGate parses a --fail-on list against the rule catalogue. "none"
 // selects nothing, "all" every signal. An unknown entry is an error that lists the valid names.
-func ParseGate(list string, rules []*Rule) (Gate, error) {
+func ParseGate(list string, rules []*checks.Rule) (Gate, error) {
 	g := Gate{rules: map[string]bool{}}
 	var unknown []string
 	for _, e := range strings.Split(list, ",") {
@@ -35,9 +37,9 @@ func ParseGate(list string, rules []*Rule) (Gate, error) {
 			g.entries = append(g.entries, e)
 			continue
 		}
-		if s, ok := ParseSignal(e); ok {
+		if s, ok := checks.ParseSignal(e); ok {
 			g.signals[s] = true
-		} else if Lookup(rules, e) != nil {
+		} else if checks.Lookup(rules, e) != nil {
 			g.rules[e] = true
 		} else {
 			unknown = append(unknown, e)
@@ -52,7 +54,7 @@ func ParseGate(list string, rules []*Rule) (Gate, error) {
 	if len(unknown) > 0 {
 		return Gate{}, fmt.Errorf("--fail-on: unknown %s %s; valid are none, all, the signals %s, and the rule ids %s",
 			plural(len(unknown), "entry", "entries"), strings.Join(quoteAll(unknown), ", "),
-			strings.Join(signalNames[:], ", "), strings.Join(ruleIDs(rules), ", "))
+			strings.Join(signalNames(), ", "), strings.Join(ruleIDs(rules), ", "))
 	}
 	if slices.Contains(g.entries, "none") && len(g.entries) > 1 {
 		return Gate{}, fmt.Errorf("--fail-on: none cannot be combined with other entries")
@@ -61,7 +63,7 @@ func ParseGate(list string, rules []*Rule) (Gate, error) {
 }
 
 // Selects reports whether findings of rule r fail the gate.
-func (g Gate) Selects(r *Rule) bool {
+func (g Gate) Selects(r *checks.Rule) bool {
 	return g.signals[r.Signal] || g.rules[r.ID]
 }
 
@@ -71,7 +73,7 @@ func (g Gate) RuleIDs() []string {
 }
 
 // SelectsSignal reports whether the whole signal s is gated.
-func (g Gate) SelectsSignal(s Signal) bool { return g.signals[s] }
+func (g Gate) SelectsSignal(s checks.Signal) bool { return g.signals[s] }
 
 // String is the selection as a --fail-on value.
 func (g Gate) String() string {
@@ -81,7 +83,15 @@ func (g Gate) String() string {
 	return strings.Join(g.entries, ",")
 }
 
-func ruleIDs(rules []*Rule) []string {
+func signalNames() []string {
+	var names []string
+	for _, s := range checks.Signals() {
+		names = append(names, s.String())
+	}
+	return names
+}
+
+func ruleIDs(rules []*checks.Rule) []string {
 	ids := make([]string, len(rules))
 	for i, r := range rules {
 		ids[i] = r.ID

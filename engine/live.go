@@ -1,15 +1,16 @@
-package checks
+package engine
 
 import (
 	"cmp"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
+	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/internal/spill"
+	"github.com/mcpcheck/mcpcheck/result"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -21,14 +22,9 @@ import (
 // a different size class among the frames' garbage) costs several times
 // its bytes. So once the rule that reported a finding is done with it, the
 // finding is encoded into its session's findingLog; while the logs of all
-// open sessions are past liveBudget, a session's log goes on to the run's
-// temporary file (spec §2.4: memory follows what must be remembered, never
-// the number of findings).
-
-// liveBudget is roughly how many bytes of encoded findings the open
-// sessions of a run hold in memory before they write them to the
-// temporary file (SetResultBudgetForTesting sets it too).
-var liveBudget = 256 << 10
+// open sessions are past Limits.LiveBytes, a session's log goes on to the
+// run's temporary file (spec §2.4: memory follows what must be remembered,
+// never the number of findings).
 
 // minLiveChunk is the least a session writes to the temporary file at a
 // time, so that many small sessions do not write a finding at a time.
@@ -39,7 +35,7 @@ const minLiveChunk = 4 << 10
 type findingLog struct {
 	buf    []byte       // encoded findings not written to the file
 	chunks []liveChunk  // the earlier ones, in the file, in order
-	pinned []*Finding   // findings kept whole, in order (a placeholder in buf stands for each)
+	pinned []*reported  // findings kept whole, in order (a placeholder in buf stands for each)
 	calls  []loggedCall // calls whose outcome is learnt when the session ends, by index in buf
 	// unsettled are the calls that may still change, by index in calls,
 	// oldest first: each seal looks at two of them.
@@ -54,25 +50,19 @@ type liveChunk struct{ off, n int64 }
 // liveSpill is the run's temporary file of open sessions' findings, and
 // the bytes their logs hold in memory.
 type liveSpill struct {
-	f    *os.File
-	name string
-	size int64
-	mem  int // capacity of every open session's buf
-	err  error
+	budget int // Limits.LiveBytes
+	file   spill.File
+	mem    int // capacity of every open session's buf
+	err    error
 
 	scratch []byte // for reading chunks back
 }
 
-// pin keeps a finding whole in its session's log: a rule holds it to count
-// more occurrences on it (repeats).
-func (fd *Finding) pin() { fd.pinned = true }
-
 // keepsWhole reports a finding the log does not encode: one a rule may
-// still change, and fields only the end of a session sets or that are too
-// rare to be worth encoding (a tool change).
-func (fd *Finding) keepsWhole() bool {
-	return fd.pinned || fd.folded || fd.Drift != nil || fd.Label != "" || fd.Fingerprint != "" ||
-		fd.Gated || fd.Suppressed != nil
+// still change, or with a field too rare to be worth encoding (a tool
+// change).
+func (w *reported) keepsWhole() bool {
+	return w.pinned || w.folded || w.fd.Drift != nil
 }
 
 // seal moves the findings rules reported since the last seal into the
@@ -80,20 +70,20 @@ func (fd *Finding) keepsWhole() bool {
 func (sr *sessionRun) seal(sp *liveSpill) {
 	log := &sr.log
 	before := cap(log.buf)
-	for _, fd := range sr.findings {
+	for _, w := range sr.findings {
 		log.n++
-		if fd.keepsWhole() {
-			log.pinned = append(log.pinned, fd)
+		if w.keepsWhole() {
+			log.pinned = append(log.pinned, w)
 			log.buf = append(log.buf, recPinned)
 			continue
 		}
-		log.buf = log.encode(log.buf, fd, sr.s)
+		log.buf = log.encode(log.buf, w, sr.s)
 	}
 	clear(sr.findings)
 	sr.findings = sr.findings[:0]
 	log.settle()
 	sp.mem += cap(log.buf) - before
-	if sp.mem > liveBudget && len(log.buf) >= min(minLiveChunk, liveBudget) {
+	if sp.mem > sp.budget && len(log.buf) >= min(minLiveChunk, sp.budget) {
 		sp.write(log)
 	}
 }
@@ -127,7 +117,7 @@ func (log *findingLog) settle() {
 		i := log.unsettled[0]
 		log.unsettled = log.unsettled[1:]
 		lc := &log.calls[i]
-		if !settled(lc.c) {
+		if !lc.c.Settled() {
 			log.unsettled = append(log.unsettled, i)
 			continue
 		}
@@ -143,46 +133,26 @@ func (sp *liveSpill) write(log *findingLog) {
 	if sp.err != nil {
 		return
 	}
-	if sp.f == nil {
-		f, err := os.CreateTemp("", "mcpcheck-findings-*")
-		if err != nil {
-			sp.err = fmt.Errorf("findings of open sessions: %w", err)
-			return
-		}
-		sp.f, sp.name = f, f.Name()
-		if os.Remove(sp.name) == nil { // gone however the process ends; lives while open
-			sp.name = ""
-		}
-	}
-	if _, err := sp.f.Write(buf); err != nil {
+	sp.file.Pattern = "mcpcheck-findings-*"
+	off, err := sp.file.Append(buf)
+	if err != nil {
 		sp.err = fmt.Errorf("findings of open sessions: %w", err)
 		return
 	}
-	log.chunks = append(log.chunks, liveChunk{sp.size, int64(len(buf))})
-	sp.size += int64(len(buf))
+	log.chunks = append(log.chunks, liveChunk{off, int64(len(buf))})
 }
 
 // close removes the file; the spill is not used afterwards.
-func (sp *liveSpill) close() {
-	if sp.f == nil {
-		return
-	}
-	sp.f.Close()
-	if sp.name != "" {
-		os.Remove(sp.name)
-	}
-	sp.f = nil
-}
+func (sp *liveSpill) close() { sp.file.Close() }
 
 // loggedFindings decodes the session's findings, in the order they were
-// reported, and empties the log.
-func (sr *sessionRun) loggedFindings(sp *liveSpill) []*Finding {
+// reported, each with what became of its call, and empties the log.
+func (sr *sessionRun) loggedFindings(sp *liveSpill) []*result.Finding {
 	log := &sr.log
-	out := make([]*Finding, 0, log.n+len(sr.findings))
-	var dec logDecoder
-	dec.findings = make([]Finding, log.n-len(log.pinned))
-	dec.ex = make([]Exchange, log.ex)
-	dec.s, dec.log = sr.s, log
+	out := make([]*result.Finding, 0, log.n+len(sr.findings))
+	dec := logDecoder{s: sr.s, log: log}
+	dec.findings = make([]result.Finding, log.n+len(sr.findings))
+	dec.ex = make([]result.Exchange, log.ex)
 	for _, c := range log.chunks {
 		if sp.err != nil {
 			break
@@ -193,7 +163,7 @@ func (sr *sessionRun) loggedFindings(sp *liveSpill) []*Finding {
 		if sp.scratch == nil {
 			sp.scratch = make([]byte, 32<<10)
 		}
-		if _, err := io.CopyBuffer(&chunk, io.NewSectionReader(sp.f, c.off, c.n), sp.scratch); err != nil || int64(chunk.Len()) != c.n {
+		if _, err := io.CopyBuffer(&chunk, sp.file.Section(c.off, c.n), sp.scratch); err != nil || int64(chunk.Len()) != c.n {
 			sp.err = fmt.Errorf("findings of open sessions: reading back: %w", cmp.Or(err, io.ErrUnexpectedEOF))
 			break
 		}
@@ -207,7 +177,10 @@ func (sr *sessionRun) loggedFindings(sp *liveSpill) []*Finding {
 		sp.err = dec.err
 	}
 	*log = findingLog{}
-	return append(out, sr.findings...)
+	for _, w := range sr.findings {
+		out = append(out, dec.whole(w))
+	}
+	return out
 }
 
 // Record kinds.
@@ -222,219 +195,152 @@ const (
 	hasCall
 )
 
-// encode appends fd. Strings equal to the session's id or file, which most
+// encode appends w. Strings equal to the session's id or file, which most
 // findings carry, take a byte.
-func (log *findingLog) encode(b []byte, fd *Finding, s *session.Session) []byte {
-	str := func(v string) {
-		switch v {
-		case s.ID:
-			b = append(b, 0)
-		case s.File:
-			b = append(b, 1)
-		default:
-			b = binary.AppendUvarint(b, uint64(len(v))+2)
-			b = append(b, v...)
-		}
-	}
-	num := func(v int64) { b = binary.AppendVarint(b, v) }
-	tm := func(t time.Time) {
-		if t.IsZero() {
-			b = append(b, 0)
-			return
-		}
-		at := len(b)
-		b = append(b, 0)
-		b, _ = t.AppendBinary(b) // the form a spilled result keeps (gob)
-		b[at] = byte(len(b) - at - 1)
-	}
+func (log *findingLog) encode(b []byte, w *reported, s *session.Session) []byte {
+	fd := &w.fd
 	flags := byte(0)
-	if fd.Exchange != nil {
+	if w.ex != nil {
 		flags |= hasExchange
 	}
-	if fd.call != nil {
+	if w.call != nil {
 		flags |= hasCall
 	}
-	b = append(b, recFinding, flags, byte(fd.Signal), byte(fd.Severity))
+	e := spill.NewEncoder(append(b, recFinding, flags, byte(fd.Signal), byte(fd.Severity)))
+	str := func(v string) { e.Common(v, s.ID, s.File) }
 	str(fd.Rule)
 	str(fd.Message)
 	str(fd.File)
-	num(int64(fd.Line))
+	e.Int(fd.Line)
 	str(fd.Session)
-	num(fd.Seq)
+	e.Varint(fd.Seq)
 	str(fd.Subject)
-	num(int64(fd.Also))
-	num(int64(len(fd.Related)))
+	e.Int(fd.Also)
+	e.Len(len(fd.Related))
 	for _, l := range fd.Related {
 		str(l.File)
-		num(int64(l.Line))
+		e.Int(l.Line)
 		str(l.Message)
 	}
-	if ex := fd.Exchange; ex != nil {
+	if ex := w.ex; ex != nil {
 		log.ex++
-		b = append(b, byte(ex.From))
+		e.Byte(byte(ex.From))
 		str(ex.Method)
 		str(ex.Name)
 		str(ex.ID)
-		num(int64(ex.Line))
-		tm(ex.Sent)
+		e.Int(ex.Line)
+		e.Time(ex.Sent)
 		str(ex.Answer)
-		tm(ex.Answered)
+		e.Time(ex.Answered)
 		str(ex.Note)
 	}
-	if fd.call != nil {
-		num(int64(len(log.calls)))
+	if w.call != nil {
+		e.Int(len(log.calls))
 		log.unsettled = append(log.unsettled, len(log.calls))
-		log.calls = append(log.calls, loggedCall{c: fd.call})
+		log.calls = append(log.calls, loggedCall{c: w.call})
 	}
-	return b
+	return e.Bytes()
 }
 
 // logDecoder reads a session's encoded findings back.
 type logDecoder struct {
 	s        *session.Session
 	log      *findingLog
-	findings []Finding  // backing store of the decoded findings
-	next     int        // of findings
-	ex       []Exchange // backing store of their exchanges, not yet taken
-	pinned   int        // pinned findings placed so far
+	findings []result.Finding  // backing store of the findings, not yet taken
+	ex       []result.Exchange // backing store of their exchanges, not yet taken
+	pinned   int               // pinned findings placed so far
 	err      error
 }
 
 // errLog reports an encoded log that does not decode: a bug, never input.
 var errLog = errors.New("findings of open sessions: a finding does not read back")
 
+// next is the backing store of the next finding.
+func (d *logDecoder) next() *result.Finding {
+	if len(d.findings) == 0 {
+		return &result.Finding{}
+	}
+	fd := &d.findings[0]
+	d.findings = d.findings[1:]
+	return fd
+}
+
+// whole makes a finding kept whole (pinned, or not sealed) plain.
+func (d *logDecoder) whole(w *reported) *result.Finding {
+	fd := d.next()
+	*fd = result.Finding{
+		Rule: w.fd.Rule, Signal: w.fd.Signal, Severity: w.fd.Severity, Message: w.fd.Message,
+		File: w.fd.File, Line: w.fd.Line, Session: w.fd.Session, Seq: w.fd.Seq, Subject: w.fd.Subject,
+		Related: w.fd.Related, Also: w.fd.Also, Drift: w.fd.Drift,
+		Exchange: w.ex,
+	}
+	finish(w.ex, w.call)
+	return fd
+}
+
 // decode appends the findings in data, whose strings the findings share.
-func (d *logDecoder) decode(out []*Finding, data string) []*Finding {
-	i := 0
-	fail := func() { d.err, i = errLog, len(data) }
-	uvarint := func() uint64 {
-		v, n := uvarintString(data[i:])
-		if n <= 0 {
-			fail()
-			return 0
-		}
-		i += n
-		return v
-	}
-	num := func() int64 {
-		u := uvarint()
-		return int64(u>>1) ^ -int64(u&1) // zig-zag, as binary.AppendVarint
-	}
-	str := func() string {
-		switch v := uvarint(); v {
-		case 0:
-			return d.s.ID
-		case 1:
-			return d.s.File
-		default:
-			n := int(v - 2)
-			if n < 0 || n > len(data)-i {
-				fail()
-				return ""
-			}
-			i += n
-			return data[i-n : i]
-		}
-	}
-	b := func() byte {
-		if i >= len(data) {
-			fail()
-			return 0
-		}
-		i++
-		return data[i-1]
-	}
-	tm := func() time.Time {
-		var t time.Time
-		n := int(b())
-		if n == 0 {
-			return t
-		}
-		if n > len(data)-i || t.UnmarshalBinary([]byte(data[i:i+n])) != nil {
-			fail()
-			return t
-		}
-		i += n
-		return t
-	}
-	for i < len(data) && d.err == nil {
-		if b() == recPinned {
+func (d *logDecoder) decode(out []*result.Finding, data string) []*result.Finding {
+	dec := spill.NewDecoder(data)
+	str := func() string { return dec.Common(d.s.ID, d.s.File) }
+	for dec.More() {
+		if dec.Byte() == recPinned {
 			if d.pinned >= len(d.log.pinned) {
-				fail()
+				dec.Fail()
 				break
 			}
-			out = append(out, d.log.pinned[d.pinned])
+			out = append(out, d.whole(d.log.pinned[d.pinned]))
 			d.pinned++
 			continue
 		}
-		if d.next >= len(d.findings) {
-			fail()
-			break
-		}
-		fd := &d.findings[d.next]
-		d.next++
-		flags := b()
-		fd.Signal, fd.Severity = Signal(b()), Severity(b())
+		fd := d.next()
+		flags := dec.Byte()
+		fd.Signal, fd.Severity = checks.Signal(dec.Byte()), checks.Severity(dec.Byte())
 		fd.Rule = str()
 		fd.Message = str()
 		fd.File = str()
-		fd.Line = int(num())
+		fd.Line = dec.Int()
 		fd.Session = str()
-		fd.Seq = num()
+		fd.Seq = dec.Varint()
 		fd.Subject = str()
-		fd.Also = int(num())
-		if n := num(); n < 0 || n > int64(len(data)-i) {
-			fail()
-		} else if n > 0 {
-			fd.Related = make([]Location, n)
+		fd.Also = dec.Int()
+		if n := dec.Len(); n > 0 {
+			fd.Related = make([]checks.Location, n)
 			for j := range fd.Related {
 				l := &fd.Related[j]
 				l.File = str()
-				l.Line = int(num())
+				l.Line = dec.Int()
 				l.Message = str()
 			}
 		}
 		if flags&hasExchange != 0 {
 			if len(d.ex) == 0 {
-				fail()
+				dec.Fail()
 				break
 			}
 			ex := &d.ex[0]
 			d.ex = d.ex[1:]
-			ex.From = session.Direction(b())
+			ex.From = session.Direction(dec.Byte())
 			ex.Method = str()
 			ex.Name = str()
 			ex.ID = str()
-			ex.Line = int(num())
-			ex.Sent = tm()
+			ex.Line = dec.Int()
+			ex.Sent = dec.Time()
 			ex.Answer = str()
-			ex.Answered = tm()
+			ex.Answered = dec.Time()
 			ex.Note = str()
 			fd.Exchange = ex
 		}
 		if flags&hasCall != 0 {
-			if k := num(); k >= 0 && k < int64(len(d.log.calls)) {
-				fd.call = d.log.calls[k].call()
+			if k := dec.Int(); k >= 0 && k < len(d.log.calls) {
+				finish(fd.Exchange, d.log.calls[k].call())
 			} else {
-				fail()
+				dec.Fail()
 			}
 		}
 		out = append(out, fd)
 	}
-	return out
-}
-
-// uvarintString is binary.Uvarint over a string.
-func uvarintString(s string) (uint64, int) {
-	var x uint64
-	var sh uint
-	for i := 0; i < len(s) && i < binary.MaxVarintLen64; i++ {
-		c := s[i]
-		if c < 0x80 {
-			return x | uint64(c)<<sh, i + 1
-		}
-		x |= uint64(c&0x7f) << sh
-		sh += 7
+	if dec.Err() != nil {
+		d.err = errLog
 	}
-	return 0, 0
+	return out
 }

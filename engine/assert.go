@@ -1,11 +1,13 @@
-package checks
+package engine
 
 import (
 	"fmt"
 	"strconv"
 	"time"
 
+	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/internal/secrets"
+	"github.com/mcpcheck/mcpcheck/result"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -23,8 +25,8 @@ type Assertions struct {
 // worst offender of each budget.
 type assertTracker struct {
 	a          *Assertions
-	called     map[string]int      // asserted tool name -> calls
-	firstCall  map[string]Location // asserted tool name -> first call
+	called     map[string]int             // asserted tool name -> calls
+	firstCall  map[string]checks.Location // asserted tool name -> first call
 	duration   budget
 	server     budget
 	roundTrips budget
@@ -49,7 +51,7 @@ func (b *budget) observe(value float64, call *session.Call) {
 func newAssertTracker(a *Assertions) *assertTracker {
 	t := &assertTracker{a: a}
 	if len(a.ExpectTools)+len(a.ForbidTools) > 0 { // nothing to remember otherwise
-		t.called, t.firstCall = map[string]int{}, map[string]Location{}
+		t.called, t.firstCall = map[string]int{}, map[string]checks.Location{}
 		for _, n := range append(append([]string(nil), a.ExpectTools...), a.ForbidTools...) {
 			t.called[n] = 0
 		}
@@ -91,7 +93,7 @@ func (t *assertTracker) frame(f *session.Frame) {
 func (t *assertTracker) called1(name string, f *session.Frame) {
 	if n, asked := t.called[name]; asked {
 		if n == 0 {
-			t.firstCall[name] = Location{File: f.File, Line: f.Line}
+			t.firstCall[name] = checks.Location{File: f.File, Line: f.Line}
 		}
 		t.called[name] = n + 1
 	}
@@ -120,10 +122,10 @@ func (t *assertTracker) finished(c *session.Call) {
 	}
 }
 
-func (t *assertTracker) results() []Assertion {
-	var out []Assertion
+func (t *assertTracker) results() []result.Assertion {
+	var out []result.Assertion
 	for _, name := range t.a.ExpectTools {
-		a := Assertion{Name: "expect-tool", Arg: name, Passed: t.called[name] > 0}
+		a := result.Assertion{Name: "expect-tool", Arg: name, Passed: t.called[name] > 0}
 		if a.Passed {
 			a.Message = fmt.Sprintf("tool %q was called %d %s", name, t.called[name], plural(t.called[name], "time", "times"))
 		} else {
@@ -133,7 +135,7 @@ func (t *assertTracker) results() []Assertion {
 	}
 	for _, name := range t.a.ForbidTools {
 		n := t.called[name]
-		a := Assertion{Name: "forbid-tool", Arg: name, Passed: n == 0}
+		a := result.Assertion{Name: "forbid-tool", Arg: name, Passed: n == 0}
 		if a.Passed {
 			a.Message = fmt.Sprintf("tool %q was not called", name)
 		} else {
@@ -158,8 +160,8 @@ func (t *assertTracker) results() []Assertion {
 	return out
 }
 
-func (b *budget) assertion(name, limit, verb string, show func(float64) string) Assertion {
-	a := Assertion{Name: name, Arg: limit, Passed: b.over == 0}
+func (b *budget) assertion(name, limit, verb string, show func(float64) string) result.Assertion {
+	a := result.Assertion{Name: name, Arg: limit, Passed: b.over == 0}
 	if a.Passed {
 		a.Message = fmt.Sprintf("no tool call %s %s", verb, limit)
 		return a

@@ -1,9 +1,10 @@
-package checks
+package result
 
 import (
 	"iter"
 
 	"github.com/mcpcheck/mcpcheck/baseline"
+	"github.com/mcpcheck/mcpcheck/checks"
 )
 
 // Result is a whole evaluated run: every reporter renders it and none
@@ -12,17 +13,31 @@ type Result struct {
 	Files []string
 	// Sessions are the session results held in memory, in report order. A
 	// run of many sessions keeps the later ones in a temporary file (spec
-	// §2.4; store.go): whatever must see every session, every reporter
+	// §2.4), Spilled: whatever must see every session, every reporter
 	// first, ranges over AllSessions instead.
 	Sessions []*SessionResult
 	Gate     Gate
-	Rules    []*Rule // the full catalogue, for reporters that describe rules
+	Rules    []*checks.Rule // the full catalogue, for reporters that describe rules
 	Passed   bool
 	ExitCode int // 0 passed, 1 failed the gate (2 never reaches a report)
 
-	spill    *resultSpill // the sessions past the memory budget; nil when none
-	memBytes int          // estimated size of Sessions
-	failing  int          // sessions added that failed the gate
+	// Spilled are the sessions after Sessions that a run kept off the
+	// heap; nil when there are none (always, for a result made by hand).
+	Spilled Spilled
+}
+
+// Spilled is where a run keeps the results of the sessions past its memory
+// budget, in report order. The engine provides it.
+type Spilled interface {
+	// Len is the number of sessions kept.
+	Len() int
+	// All reads them back in order, each a fresh copy; a failure ends the
+	// sequence early and Err says so.
+	All() iter.Seq[*SessionResult]
+	// Err reports a failure to keep or read back a session.
+	Err() error
+	// Close releases what holds them; All yields nothing afterwards.
+	Close() error
 }
 
 // SessionResult is one session's findings, counts and assertion outcomes.
@@ -45,14 +60,13 @@ type SessionResult struct {
 	// when the session listed no tools or tool-drift did not run.
 	Drift *baseline.Report
 
-	counts     [numSignals]int
+	counts     [checks.NumSignals]int
 	suppressed int
-	pos        int // position in the result's spill file; -1 in memory
 }
 
 // Count is the number of findings of signal s; suppressed ones are not
 // counted under their signal.
-func (s *SessionResult) Count(sig Signal) int { return s.counts[sig] }
+func (s *SessionResult) Count(sig checks.Signal) int { return s.counts[sig] }
 
 // CountSuppressed is the number of suppressed findings.
 func (s *SessionResult) CountSuppressed() int { return s.suppressed }
@@ -61,7 +75,7 @@ func (s *SessionResult) CountSuppressed() int { return s.suppressed }
 // then gated single rules whose signal is not gated.
 func (s *SessionResult) FailedSignals(g Gate) []string {
 	var out []string
-	for _, sig := range Signals() {
+	for _, sig := range checks.Signals() {
 		if g.SelectsSignal(sig) && s.counts[sig] > 0 {
 			out = append(out, sig.String())
 		}
@@ -100,11 +114,11 @@ type Assertion struct {
 	Message string // what held or what failed, naming the worst offender
 }
 
-// Recount recomputes the per-signal counts from Findings; the driver does
+// Recount recomputes the per-signal counts from Findings; the engine does
 // this itself, callers that assemble a SessionResult by hand (tests, other
 // front ends) call it after filling Findings.
 func (s *SessionResult) Recount() {
-	s.counts, s.suppressed = [numSignals]int{}, 0
+	s.counts, s.suppressed = [checks.NumSignals]int{}, 0
 	for _, f := range s.Findings {
 		if f.Suppressed != nil {
 			s.suppressed += 1 + f.Also
@@ -130,4 +144,61 @@ func (r *Result) GatedFirst() iter.Seq[*Finding] {
 			}
 		}
 	}
+}
+
+// AllSessions yields every session result in report order: those held in
+// Sessions, then those a run of many sessions kept in its temporary file,
+// read back one at a time. Reporters range over it, never over Sessions.
+// A failure to read the file back ends the sequence early; Err says so.
+func (r *Result) AllSessions() iter.Seq[*SessionResult] {
+	return func(yield func(*SessionResult) bool) {
+		for _, s := range r.Sessions {
+			if !yield(s) {
+				return
+			}
+		}
+		if r.Spilled != nil {
+			for s := range r.Spilled.All() {
+				if !yield(s) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// NumSessions is the number of sessions AllSessions yields.
+func (r *Result) NumSessions() int {
+	if r.Spilled == nil {
+		return len(r.Sessions)
+	}
+	return len(r.Sessions) + r.Spilled.Len()
+}
+
+// NumFindings is the number of findings listed in every session (a
+// finding standing for several counts once).
+func (r *Result) NumFindings() int {
+	n := 0
+	for s := range r.AllSessions() {
+		n += len(s.Findings)
+	}
+	return n
+}
+
+// Err reports a failure to keep or read back the results of a run of many
+// sessions; a report rendered while it is set is incomplete.
+func (r *Result) Err() error {
+	if r.Spilled != nil {
+		return r.Spilled.Err()
+	}
+	return nil
+}
+
+// Close releases the temporary file of a run of many sessions. The result
+// must not be read afterwards.
+func (r *Result) Close() error {
+	if r.Spilled == nil {
+		return nil
+	}
+	return r.Spilled.Close()
 }

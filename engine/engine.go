@@ -1,27 +1,36 @@
-package checks
+// Package engine runs the rules over captures into a result: it opens and
+// reads the inputs, drives each session's rules and facts, folds floods,
+// keeps findings and results off the heap past a budget, applies the
+// suppressions file, evaluates the gate and the assertions, and records
+// tool baselines.
+package engine
 
 import (
 	"errors"
-	"slices"
+	"maps"
 	"sort"
 	"strings"
 	"sync/atomic"
 
 	"github.com/mcpcheck/mcpcheck/baseline"
+	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/facts"
+	"github.com/mcpcheck/mcpcheck/internal/fingerprint"
 	"github.com/mcpcheck/mcpcheck/readers"
+	"github.com/mcpcheck/mcpcheck/result"
 	"github.com/mcpcheck/mcpcheck/session"
+	"github.com/mcpcheck/mcpcheck/suppress"
 )
 
 // Config is what a check run evaluates.
 type Config struct {
-	Rules      []*Rule // the rules that run (the catalogue minus disabled ones)
-	Catalogue  []*Rule // every rule, for reporters; defaults to All()
-	Gate       Gate
+	Rules      []*checks.Rule // the rules that run (the catalogue minus disabled ones)
+	Catalogue  []*checks.Rule // every rule, for reporters; defaults to checks.All()
+	Gate       result.Gate
 	Assertions Assertions
 
 	// Suppressions accepts findings by fingerprint (spec §5.1); nil for none.
-	Suppressions *Suppressions
+	Suppressions *suppress.Suppressions
 
 	// InputFormat reads every input as this capture format; nil detects
 	// the format of each (spec §2.2).
@@ -35,20 +44,85 @@ type Config struct {
 	// line's "findings so far"; it is read from another goroutine).
 	Found *atomic.Int64
 
-	options map[Setting]any // rule options set by Option.Set
-	shared  map[any]any     // run-wide state rules share across sessions (drift.go); made by Run
+	// Limits are the run's memory budgets; the zero value is the defaults.
+	Limits Limits
+
+	options map[checks.Setting]any // rule options set by Option.Set
 }
+
+// SetOption makes v the value of rule option s for runs of cfg
+// (checks.Option.Set calls it).
+func (cfg *Config) SetOption(s checks.Setting, v any) {
+	if cfg.options == nil {
+		cfg.options = map[checks.Setting]any{}
+	}
+	cfg.options[s] = v
+}
+
+// Limits bound what a run holds in memory; past them it writes to
+// temporary files (spec §2.4). Reports read the same either way.
+type Limits struct {
+	// LiveBytes is roughly how many bytes of encoded findings the open
+	// sessions of a run hold in memory before they write them to the
+	// temporary file; 0 is DefaultLiveBytes, negative spills every one.
+	LiveBytes int
+	// ResultBytes is roughly how many bytes of session results a run holds
+	// in memory before it spills the rest; 0 is DefaultResultBytes, negative
+	// spills every session. Reading a result back costs microseconds a
+	// finding; holding it costs its bytes twice over until the reports are
+	// written (the collector's headroom), at the run's peak: the end of a
+	// file, where all its sessions end at once.
+	ResultBytes int
+}
+
+// The budgets of a run that sets none (Limits' zero fields).
+const (
+	DefaultLiveBytes   = 256 << 10
+	DefaultResultBytes = 512 << 10
+)
+
+// SpillEverything are limits that keep nothing in memory: tests use them
+// to see that reports read the same from the temporary files.
+func SpillEverything() Limits { return Limits{LiveBytes: -1, ResultBytes: -1} }
+
+// limit is n, its default def when 0, and 0 when negative.
+func limit(n, def int) int {
+	switch {
+	case n == 0:
+		return def
+	case n < 0:
+		return 0
+	}
+	return n
+}
+
+// Rule ids the engine reports itself.
+const (
+	internalErrorID      = "internal-error"
+	missingFramesID      = "missing-frames"
+	staleSuppressionID   = "stale-suppression"
+	expiredSuppressionID = "expired-suppression"
+)
 
 // Run reads every input once, runs the rules and assertions, and returns the
 // evaluated result. An error means nothing was checked (exit 2): an input
 // could not be opened or read, or is not a capture.
-func Run(inputs []readers.Source, cfg Config) (*Result, error) {
+func Run(inputs []readers.Source, cfg Config) (*result.Result, error) {
 	if cfg.Catalogue == nil {
-		cfg.Catalogue = All()
+		cfg.Catalogue = checks.All()
 	}
-	cfg.shared = map[any]any{}
-	res := &Result{Gate: cfg.Gate, Rules: cfg.Catalogue}
-	fr := &freezer{res: res, byID: map[string]*Rule{}, sup: newSuppressor(cfg.Suppressions)}
+	cfg.options = maps.Clone(cfg.options) // the run's own: it may add the memory store
+	if s, _ := cfg.options[checks.BaselineStore].(*baseline.Store); s == nil {
+		// Without a directory, sessions of a label compare with the first
+		// of them in this run, and recording is not news.
+		cfg.SetOption(checks.BaselineStore, baseline.NewMemory())
+	}
+	res := &result.Result{Gate: cfg.Gate, Rules: cfg.Catalogue}
+	fr := &freezer{
+		col:  newCollector(res, limit(cfg.Limits.ResultBytes, DefaultResultBytes)),
+		byID: map[string]*checks.Rule{}, sup: newSuppressor(cfg.Suppressions),
+		live: liveSpill{budget: limit(cfg.Limits.LiveBytes, DefaultLiveBytes)},
+	}
 	for _, r := range cfg.Catalogue {
 		fr.byID[r.ID] = r
 	}
@@ -61,12 +135,12 @@ func Run(inputs []readers.Source, cfg Config) (*Result, error) {
 		}
 		res.Files = append(res.Files, in.Name)
 	}
-	fr.sup.report(res, &cfg)
+	fr.sup.report(fr.col, &cfg)
 	if err := errors.Join(fr.live.err, res.Err()); err != nil {
 		res.Close()
 		return nil, err
 	}
-	res.Passed = res.failing == 0
+	res.Passed = fr.col.failing == 0
 	if !res.Passed {
 		res.ExitCode = 1
 	}
@@ -77,8 +151,8 @@ func Run(inputs []readers.Source, cfg Config) (*Result, error) {
 // order sessions were first seen: a file of many sessions keeps no rule
 // state or unfrozen findings of the sessions it has finished.
 type freezer struct {
-	res      *Result
-	byID     map[string]*Rule
+	col      *collector
+	byID     map[string]*checks.Rule
 	sup      *suppressor
 	ordinals map[string]int // sessions of each label so far in the file being read
 	live     liveSpill      // findings of open sessions past the memory budget
@@ -100,20 +174,26 @@ type driver struct {
 	allRevs  []bool       // per rule: it judges every revision
 	ranged   bool         // some rule judges only some revisions
 	factKeys []*facts.Key // the facts the rules declare, and what those require
-	runs     map[*session.Session]*sessionRun
+
+	internalError *checks.Rule // nil when disabled
+	missingFrames bool         // the rule is enabled
+
+	runs map[*session.Session]*sessionRun
 }
 
 func newDriver(cfg *Config, fr *freezer) *driver {
 	d := &driver{cfg: cfg, fr: fr, runs: map[*session.Session]*sessionRun{}}
 	var declared []*facts.Key
 	for _, r := range cfg.Rules {
-		d.allRevs = append(d.allRevs, r.Revisions == AllRevisions)
-		d.ranged = d.ranged || r.Revisions != AllRevisions
+		d.allRevs = append(d.allRevs, r.Revisions == checks.AllRevisions)
+		d.ranged = d.ranged || r.Revisions != checks.AllRevisions
 		for _, f := range r.Facts {
 			declared = append(declared, f.Key())
 		}
 	}
 	d.factKeys = facts.Closure(declared)
+	d.internalError = checks.Lookup(cfg.Rules, internalErrorID)
+	d.missingFrames = checks.Lookup(cfg.Rules, missingFramesID) != nil
 	return d
 }
 
@@ -122,11 +202,10 @@ func (d *driver) run(s *session.Session) *sessionRun {
 	if sr := d.runs[s]; sr != nil {
 		return sr
 	}
-	sr := &sessionRun{s: s, cfg: d.cfg, asserts: newAssertTracker(&d.cfg.Assertions)}
-	sr.pass = Pass{Session: s, sink: sr}
-	sr.reportPanics = slices.Contains(d.cfg.Rules, ruleInternalError)
+	sr := &sessionRun{s: s, cfg: d.cfg, asserts: newAssertTracker(&d.cfg.Assertions), internalErrorRule: d.internalError}
+	sr.pass = checks.Pass{Session: s, Reporter: sr}
 	sr.facts = facts.NewSet(s, d.factKeys)
-	sr.checkers = make([]Checker, len(d.cfg.Rules))
+	sr.checkers = make([]checks.Checker, len(d.cfg.Rules))
 	sr.dead = make([]bool, len(d.cfg.Rules))
 	for i, r := range d.cfg.Rules {
 		sr.start(i, r)
@@ -183,6 +262,7 @@ func (d *driver) Damage(s *session.Session, dmg session.Damage) {
 
 func (d *driver) End(s *session.Session) {
 	sr := d.run(s)
+	sr.resolveBaseline()
 	for i := range d.cfg.Rules {
 		if !sr.dead[i] {
 			sr.end(i)
@@ -193,106 +273,18 @@ func (d *driver) End(s *session.Session) {
 	fr := d.fr
 	ordinal := fr.ordinals[s.Label]
 	fr.ordinals[s.Label]++
-	fr.res.Add(sr.result(sr.loggedFindings(&fr.live), d.cfg.Gate, fr.byID, d.cfg.Rules, fr.sup, ordinal))
-}
-
-// sessionRun is one session's rule states, facts and findings.
-type sessionRun struct {
-	s        *session.Session
-	cfg      *Config
-	pass     Pass      // reused for every call: rules do not keep it
-	checkers []Checker // by rule index in cfg.Rules
-	dead     []bool    // rules that panicked in this session
-	facts    *facts.Set
-	findings []*Finding          // reported since the last seal: rules may still change them
-	log      findingLog          // the findings before, compactly
-	folds    map[*Rule]*ruleFold // findings counted per rule, for the cap
-	asserts  *assertTracker
-	drift    *baseline.Report // set by tool-drift
-
-	reportPanics bool // internal-error is enabled
-}
-
-func (sr *sessionRun) passFor(r *Rule) *Pass {
-	sr.pass.rule = r
-	return &sr.pass
-}
-
-// start, damage and end call rule i under recoverPanic: a panic becomes an
-// internal-error finding and retires the rule for this session, so one
-// broken rule cannot stop the others (frames: driver.frameFrom).
-func (sr *sessionRun) start(i int, r *Rule) {
-	defer sr.recoverPanic(i, nil)
-	sr.checkers[i] = r.New()
-}
-
-func (sr *sessionRun) damage(i int, d session.Damage) {
-	defer sr.recoverPanic(i, nil)
-	sr.checkers[i].Damage(sr.passFor(sr.cfg.Rules[i]), d)
-}
-
-func (sr *sessionRun) end(i int) {
-	defer sr.recoverPanic(i, nil)
-	sr.checkers[i].End(sr.passFor(sr.cfg.Rules[i]))
-}
-
-// recoverPanic must be deferred directly: recover only works there.
-func (sr *sessionRun) recoverPanic(i int, f *session.Frame) {
-	if v := recover(); v != nil {
-		sr.retire(i, f, v)
-	}
-}
-
-// retire records rule i's panic v and stops giving it this session's input.
-func (sr *sessionRun) retire(i int, f *session.Frame, v any) {
-	sr.dead[i] = true
-	r := sr.cfg.Rules[i]
-	sr.internalError(f, r.ID, "rule %s failed: %v; its findings for this session are incomplete", r.ID, v)
-}
-
-// factFailed retires every rule that reads a fact whose tracker panicked:
-// what they would judge is unknown.
-func (sr *sessionRun) factFailed(k *facts.Key, v any, f *session.Frame) {
-	var retired []string
-	for i, r := range sr.cfg.Rules {
-		for _, k2 := range facts.Closure(factKeys(r)) {
-			if k2 == k && !sr.dead[i] {
-				sr.dead[i] = true
-				retired = append(retired, r.ID)
-			}
-		}
-	}
-	sr.internalError(f, "fact "+k.Name, "fact %s failed: %v; the findings of %s for this session are incomplete", k.Name, v, strings.Join(retired, ", "))
-}
-
-func (sr *sessionRun) internalError(f *session.Frame, subject, format string, args ...any) {
-	if !sr.reportPanics {
-		return // internal-error was disabled
-	}
-	at := Location{File: sr.s.File, Line: sr.s.FirstLine}
-	var seq int64
-	if f != nil {
-		at, seq = Location{File: f.File, Line: f.Line}, f.Seq
-	}
-	sr.passFor(ruleInternalError).ReportAt(at, seq, subject, format, args...)
-}
-
-func factKeys(r *Rule) []*facts.Key {
-	keys := make([]*facts.Key, len(r.Facts))
-	for i, f := range r.Facts {
-		keys[i] = f.Key()
-	}
-	return keys
+	out := sr.result(sr.loggedFindings(&fr.live), d.cfg.Gate, fr.byID, d.missingFrames, fr.sup, ordinal)
+	fr.sup.placed(out, fr.col.add(out))
 }
 
 // result freezes the session: gating, counts, order and fingerprints.
-func (sr *sessionRun) result(findings []*Finding, g Gate, byID map[string]*Rule, enabled []*Rule, sup *suppressor, ordinal int) *SessionResult {
+func (sr *sessionRun) result(findings []*result.Finding, g result.Gate, byID map[string]*checks.Rule, missingFrames bool, sup *suppressor, ordinal int) *result.SessionResult {
 	s := sr.s
 	folded := sr.foldedFindings()
 	for _, f := range folded {
 		sup.noteFolded(f.Rule)
 	}
-	out := &SessionResult{
+	out := &result.SessionResult{
 		ID: s.ID, Label: s.Label, Ordinal: ordinal, File: s.File, FirstLine: s.FirstLine,
 		Revision: s.Revision, Transport: s.Transport,
 		Frames: s.Frames, MissingFrames: s.MissingFrames,
@@ -312,19 +304,47 @@ func (sr *sessionRun) result(findings []*Finding, g Gate, byID map[string]*Rule,
 	})
 	seen := map[[2]string]int{}
 	for _, f := range out.Findings {
-		f.finish()
 		f.Label = s.Label
 		k := [2]string{f.Rule, f.Subject}
-		f.Fingerprint = fingerprint(s.Label, ordinal, f.Rule, f.Subject, seen[k])
+		f.Fingerprint = fingerprint.Of(s.Label, ordinal, f.Rule, f.Subject, seen[k])
 		seen[k]++
 		// Suppression is decided per finding, before any folding.
 		f.Suppressed = sup.decide(f, out)
 		r := byID[f.Rule]
 		f.Gated = f.Suppressed == nil && r != nil && g.Selects(r)
 	}
-	if !slices.Contains(enabled, ruleMissingFrames) {
+	if !missingFrames {
 		out.MissingFrames = 0 // a disabled rule is neither reported nor counted
 	}
 	out.Recount()
 	return out
 }
+
+// factFailed retires every rule that reads a fact whose tracker panicked:
+// what they would judge is unknown.
+func (sr *sessionRun) factFailed(k *facts.Key, v any, f *session.Frame) {
+	var retired []string
+	for i, r := range sr.cfg.Rules {
+		for _, k2 := range facts.Closure(factKeys(r)) {
+			if k2 == k && !sr.dead[i] {
+				sr.dead[i] = true
+				retired = append(retired, r.ID)
+			}
+		}
+	}
+	sr.internalError(f, "fact "+k.Name, "fact %s failed: %v; the findings of %s for this session are incomplete", k.Name, v, strings.Join(retired, ", "))
+}
+
+func factKeys(r *checks.Rule) []*facts.Key {
+	keys := make([]*facts.Key, len(r.Facts))
+	for i, f := range r.Facts {
+		keys[i] = f.Key()
+	}
+	return keys
+}
+
+// ReleasesFrames: rules and facts keep no frame and copy the bytes they
+// keep (the platform's rule), so the reader may reuse one frame for every
+// envelope. The fixture harness's tiny-buffer run poisons the reused frame
+// after each envelope and would show a rule or fact that kept it.
+func (*driver) ReleasesFrames() {}

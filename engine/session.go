@@ -1,0 +1,157 @@
+package engine
+
+import (
+	"github.com/mcpcheck/mcpcheck/baseline"
+	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/facts"
+	"github.com/mcpcheck/mcpcheck/result"
+	"github.com/mcpcheck/mcpcheck/session"
+)
+
+// sessionRun is one session's rule states, facts and findings; it is the
+// checks.Reporter of the session's passes.
+type sessionRun struct {
+	s        *session.Session
+	cfg      *Config
+	pass     checks.Pass      // reused for every call: rules do not keep it
+	checkers []checks.Checker // by rule index in cfg.Rules
+	dead     []bool           // rules that panicked in this session
+	facts    *facts.Set
+	findings []*reported                // reported since the last seal: rules may still change them
+	log      findingLog                 // the findings before, compactly
+	folds    map[*checks.Rule]*ruleFold // findings counted per rule, for the cap
+	asserts  *assertTracker
+	baseline *baseline.Entry  // resolved as the session ends, for the rules that read it
+	drift    *baseline.Report // attached by tool-drift
+
+	internalErrorRule *checks.Rule // nil when internal-error is disabled
+}
+
+// reported is a finding a rule holds, with what the engine keeps of it
+// until the session ends (the rule-facing checks.Finding stays plain).
+type reported struct {
+	fd     checks.Finding
+	ex     *result.Exchange
+	call   *session.Call // until the session ends, to learn its outcome
+	pinned bool          // a rule holds on to it (repeats): the log keeps it whole
+	folded bool          // it stands for the rule's findings past the cap
+}
+
+func (w *reported) About(c *session.Call) {
+	if !w.folded {
+		w.ex, w.call = newExchange(c), c
+	}
+}
+func (w *reported) Pin()         { w.pinned = true }
+func (w *reported) Folded() bool { return w.folded }
+
+func (sr *sessionRun) passFor(r *checks.Rule) *checks.Pass {
+	sr.pass.Rule = r
+	return &sr.pass
+}
+
+// Report records a finding listed in full (checks.Reporter).
+func (sr *sessionRun) Report(r *checks.Rule, f *session.Frame, at checks.Location, seq int64, subject, message string) *checks.Finding {
+	w := &reported{fd: checks.Finding{
+		Rule: r.ID, Signal: r.Signal, Severity: r.Severity,
+		Message: message,
+		File:    at.File, Line: at.Line, Seq: seq,
+		Session: sr.s.ID,
+		Subject: subject,
+	}}
+	w.fd.Track(w)
+	if f != nil && f.Call != nil {
+		w.ex = exchangeAt(f)
+		if w.ex.Answer == "" {
+			w.call = f.Call // what becomes of it is known when the session ends
+		}
+	}
+	sr.findings = append(sr.findings, w)
+	return &w.fd
+}
+
+// Fact is the session's tracker of k (checks.Reporter).
+func (sr *sessionRun) Fact(k *facts.Key) facts.Tracker { return sr.facts.Get(k) }
+
+// Option is the run's value of s (checks.Reporter).
+func (sr *sessionRun) Option(s checks.Setting) (any, bool) {
+	v, ok := sr.cfg.options[s]
+	return v, ok
+}
+
+// Baseline is the session's resolved tool baseline (checks.Reporter).
+func (sr *sessionRun) Baseline() *baseline.Entry { return sr.baseline }
+
+// AttachDrift keeps the session's drift report (checks.Reporter).
+func (sr *sessionRun) AttachDrift(r *baseline.Report) { sr.drift = r }
+
+// resolveBaseline resolves the session's label's tool baseline before the
+// rules' End, for the rules that read it: the first complete listing of a
+// label without a baseline is recorded as its baseline here, by the
+// engine, never by a rule.
+func (sr *sessionRun) resolveBaseline() {
+	reads := false
+	for i, r := range sr.cfg.Rules {
+		reads = reads || (!sr.dead[i] && checks.ReadsBaseline(r))
+	}
+	if !reads || sr.s.Label == "" {
+		return
+	}
+	t, _ := sr.facts.Get(facts.ToolListings.Key()).(*facts.ToolListingsTracker)
+	if t == nil || len(t.List) == 0 {
+		return // no complete listing: nothing to compare or record
+	}
+	store, _ := sr.cfg.options[checks.BaselineStore].(*baseline.Store)
+	if store == nil {
+		return
+	}
+	list := t.List
+	e := store.Resolve(sr.s.Label, &list[0].Definitions, &list[len(list)-1].Definitions, checks.BaselineOrigin(sr.s, &list[0]))
+	sr.baseline = &e
+}
+
+// start, damage and end call rule i under recoverPanic: a panic becomes an
+// internal-error finding and retires the rule for this session, so one
+// broken rule cannot stop the others (frames: driver.frameFrom).
+func (sr *sessionRun) start(i int, r *checks.Rule) {
+	defer sr.recoverPanic(i, nil)
+	sr.checkers[i] = r.New()
+}
+
+func (sr *sessionRun) damage(i int, d session.Damage) {
+	defer sr.recoverPanic(i, nil)
+	sr.checkers[i].Damage(sr.passFor(sr.cfg.Rules[i]), d)
+}
+
+func (sr *sessionRun) end(i int) {
+	defer sr.recoverPanic(i, nil)
+	sr.checkers[i].End(sr.passFor(sr.cfg.Rules[i]))
+}
+
+// recoverPanic must be deferred directly: recover only works there.
+func (sr *sessionRun) recoverPanic(i int, f *session.Frame) {
+	if v := recover(); v != nil {
+		sr.retire(i, f, v)
+	}
+}
+
+// retire records rule i's panic v and stops giving it this session's input.
+func (sr *sessionRun) retire(i int, f *session.Frame, v any) {
+	sr.dead[i] = true
+	r := sr.cfg.Rules[i]
+	sr.internalError(f, r.ID, "rule %s failed: %v; its findings for this session are incomplete", r.ID, v)
+}
+
+func (sr *sessionRun) internalError(f *session.Frame, subject, format string, args ...any) {
+	if sr.internalErrorRule == nil {
+		return // internal-error was disabled
+	}
+	at := checks.Location{File: sr.s.File, Line: sr.s.FirstLine}
+	var seq int64
+	if f != nil {
+		at, seq = checks.Location{File: f.File, Line: f.Line}, f.Seq
+	}
+	sr.passFor(sr.internalErrorRule).ReportAt(at, seq, subject, format, args...)
+}
+
+var _ checks.Reporter = (*sessionRun)(nil)

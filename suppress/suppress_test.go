@@ -1,0 +1,160 @@
+package suppress
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+const (
+	fpA = "0123456789abcdef0123456789abcdef"
+	fpB = "fedcba9876543210fedcba9876543210"
+)
+
+// A bad file names the file, the line and the entry at fault.
+func TestParseSuppressionsErrors(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ name, data, want string }{
+		{"empty", "", "s.json: the suppressions file is empty"},
+		{"not JSON", "{\n  \"version\": 1,\n  \"suppressions\": [\n    {\"fingerprint\": \"" + fpA + "\", reason: \"x\"}\n", "s.json:4: not JSON"},
+		{"cut short", "{\"version\": 1, \"suppressions\": [", "s.json:1: not JSON"},
+		{"an array", `[{"fingerprint":"` + fpA + `","reason":"x"}]`, `s.json:1: expected a JSON object {"version": 1`},
+		{"version 2", `{"version": 2, "suppressions": []}`, "s.json:1: version 2 is not supported"},
+		{"unknown member", `{"version": 1, "ignore": []}`, `s.json:1: unknown member "ignore"`},
+		{"suppressions not an array", `{"suppressions": {}}`, "expected suppressions to be an array"},
+		{"no reason", "{\"suppressions\": [\n  {\"fingerprint\": \"" + fpA + "\", \"reason\": \"x\"},\n  {\"fingerprint\": \"" + fpB + "\"}\n]}",
+			`s.json:3: entry 2 (fingerprint "` + fpB + `"): no reason`},
+		{"blank reason", `{"suppressions": [{"fingerprint": "` + fpA + `", "reason": "  "}]}`, "entry 1 (fingerprint \"" + fpA + "\"): no reason"},
+		{"no fingerprint", `{"suppressions": [{"reason": "x"}]}`, "s.json:1: entry 1: no fingerprint"},
+		{"short fingerprint", `{"suppressions": [{"fingerprint": "abc123", "reason": "x"}]}`, `fingerprint "abc123" is not 32 hexadecimal digits`},
+		{"malformed date", `{"suppressions": [{"fingerprint": "` + fpA + `", "reason": "x", "expires": "31/12/2026"}]}`, `expires "31/12/2026" is not a date YYYY-MM-DD`},
+		{"impossible date", `{"suppressions": [{"fingerprint": "` + fpA + `", "reason": "x", "expires": "2026-02-30"}]}`, `expires "2026-02-30" is not a date`},
+		{"short date", `{"suppressions": [{"fingerprint": "` + fpA + `", "reason": "x", "expires": "2026-9-1"}]}`, `expires "2026-9-1" is not a date`},
+		{"duplicate", "{\"suppressions\": [\n{\"fingerprint\": \"" + fpA + "\", \"reason\": \"x\"},\n{\"fingerprint\": \"" + strings.ToUpper(fpA) + "\", \"reason\": \"y\"}\n]}",
+			"s.json:3: entry 2 (fingerprint \"" + fpA + "\"): the fingerprint is already suppressed at line 2"},
+		{"unknown entry member", `{"suppressions": [{"fingerprint": "` + fpA + `", "reason": "x", "until": "2026-01-01"}]}`, `entry 1 (fingerprint "` + fpA + `"): unknown member "until"`},
+		{"reason not a string", `{"suppressions": [{"fingerprint": "` + fpA + `", "reason": 42}]}`, "reason is not a string"},
+		{"entry not an object", `{"suppressions": ["` + fpA + `"]}`, "s.json:1: entry 1: not an object"},
+		{"trailing data", `{"suppressions": []} {}`, "unexpected data after the suppressions object"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse("s.json", []byte(c.data))
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want one containing %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestParseSuppressions(t *testing.T) {
+	t.Parallel()
+	data := "{\n  \"version\": 1,\n  \"suppressions\": [\n    {\n      \"fingerprint\": \"" + strings.ToUpper(fpB) + "\",\n      \"reason\": \"known\",\n      \"expires\": \"2026-12-31\",\n      \"rule\": \"tool-error\"\n    },\n    {\"fingerprint\": \"" + fpA + "\", \"reason\": \"also known\"}\n  ]\n}\n"
+	set, err := Parse("s.json", []byte(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Entries) != 2 {
+		t.Fatalf("%d entries", len(set.Entries))
+	}
+	a, b := set.Entries[0], set.Entries[1]
+	if a.Fingerprint != fpB || a.Reason != "known" || a.Expires != "2026-12-31" || a.Rule != "tool-error" || a.File != "s.json" || a.Line != 4 {
+		t.Errorf("entry 1: %+v", a)
+	}
+	if b.Fingerprint != fpA || b.Line != 10 {
+		t.Errorf("entry 2: %+v", b)
+	}
+	// no version member and no entries is a valid, empty file
+	if set, err := Parse("s.json", []byte(`{}`)); err != nil || len(set.Entries) != 0 {
+		t.Errorf("{}: %v, %v", set, err)
+	}
+}
+
+// The file mcpcheck writes is sorted by fingerprint, reads back the same,
+// and writing it again changes nothing.
+func TestSuppressionsMarshal(t *testing.T) {
+	t.Parallel()
+	set := &Suppressions{}
+	set.Put(Suppression{Fingerprint: fpB, Reason: "b <&>", Expires: "2027-01-31", Rule: "tool-error", Label: "fs", Subject: "tools/call read_file", Message: `tool "read_file" (id 3) reported an error`})
+	set.Put(Suppression{Fingerprint: fpA, Reason: "a"})
+	out := set.Marshal()
+	want := `{
+  "version": 1,
+  "suppressions": [
+    {
+      "fingerprint": "` + fpA + `",
+      "reason": "a"
+    },
+    {
+      "fingerprint": "` + fpB + `",
+      "reason": "b <&>",
+      "expires": "2027-01-31",
+      "rule": "tool-error",
+      "label": "fs",
+      "subject": "tools/call read_file",
+      "message": "tool \"read_file\" (id 3) reported an error"
+    }
+  ]
+}
+`
+	if string(out) != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	back, err := Parse("s.json", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again := back.Marshal(); !bytes.Equal(again, out) {
+		t.Errorf("written again:\n%s", again)
+	}
+	if back.Entries[0].Line != 4 || back.Entries[1].Line != 8 {
+		t.Errorf("entry lines %d, %d; want 4 and 8", back.Entries[0].Line, back.Entries[1].Line)
+	}
+	if empty := string((&Suppressions{}).Marshal()); empty != "{\n  \"version\": 1,\n  \"suppressions\": []\n}\n" {
+		t.Errorf("empty file: %s", empty)
+	}
+}
+
+// Put keeps one entry per fingerprint: a second Put updates the reason and
+// expiry, and keeps what the entry says of its finding unless told.
+func TestSuppressionsPut(t *testing.T) {
+	t.Parallel()
+	set := &Suppressions{}
+	if !set.Put(Suppression{Fingerprint: fpA, Reason: "first", Expires: "2026-10-01", Rule: "tool-error", Subject: "tools/call x"}) {
+		t.Error("the first Put did not add")
+	}
+	if set.Put(Suppression{Fingerprint: fpA, Reason: "second", Subject: "tools/call y"}) {
+		t.Error("the second Put added a duplicate")
+	}
+	if len(set.Entries) != 1 {
+		t.Fatalf("%d entries", len(set.Entries))
+	}
+	e := set.Entries[0]
+	if e.Reason != "second" || e.Expires != "" || e.Rule != "tool-error" || e.Subject != "tools/call y" {
+		t.Errorf("updated entry %+v", e)
+	}
+}
+
+// An entry holds through the whole of its expires day, UTC.
+func TestSuppressionExpiry(t *testing.T) {
+	t.Parallel()
+	e := &Suppression{Expires: "2026-09-14"}
+	for _, c := range []struct {
+		now     time.Time
+		expired bool
+	}{
+		{time.Date(2026, 9, 14, 0, 0, 0, 0, time.UTC), false},
+		{time.Date(2026, 9, 14, 23, 59, 59, 999999999, time.UTC), false},
+		{time.Date(2026, 9, 15, 0, 0, 0, 0, time.UTC), true},
+		// 01:30 on the 15th in UTC+2 is still the 14th in UTC
+		{time.Date(2026, 9, 15, 1, 30, 0, 0, time.FixedZone("CEST", 2*3600)), false},
+		{time.Date(2026, 9, 14, 20, 0, 0, 0, time.FixedZone("EDT", -4*3600)), true},
+	} {
+		if got := e.Expired(c.now); got != c.expired {
+			t.Errorf("at %s: expired %v, want %v", c.now, got, c.expired)
+		}
+	}
+	if (&Suppression{}).Expired(time.Now()) {
+		t.Error("an entry without expires expired")
+	}
+}
