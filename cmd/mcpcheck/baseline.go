@@ -37,13 +37,13 @@ func defaultBaselineDir(getenv func(string) string) string {
 // baselineStore makes the store of a run from the --baseline flag (given:
 // set is true). check records first-seen baselines; the baseline command
 // reads only (accept and reset write through the store afterwards).
-func baselineStore(dir string, set, readOnly bool) (*baseline.Store, error) {
+func (c *command) baselineStore(dir string, set, readOnly bool) (*baseline.Store, error) {
 	if set && strings.TrimSpace(dir) == "" {
 		// An unset CI variable must not silently move the baselines.
 		return nil, usagef("--baseline is empty; name the baseline directory")
 	}
 	if !set {
-		dir = defaultBaselineDir(getenv)
+		dir = defaultBaselineDir(c.getenv)
 	}
 	var s *baseline.Store
 	if readOnly {
@@ -51,16 +51,16 @@ func baselineStore(dir string, set, readOnly bool) (*baseline.Store, error) {
 	} else {
 		s = baseline.NewStore(dir)
 	}
-	s.Now = now
-	if dir != "" && insideMcpsnoopState(dir) {
-		s.SetForeign(dir + " is inside the mcpsnoop state directory " + readers.StateDir(getenv))
+	s.Now = c.now
+	if dir != "" && insideMcpsnoopState(c.getenv, dir) {
+		s.SetForeign(dir + " is inside the mcpsnoop state directory " + readers.StateDir(c.getenv))
 	}
 	return s, nil
 }
 
 // insideMcpsnoopState reports whether dir is (in) the mcpsnoop proxy's
 // state directory, which mcpcheck reads baselines from but never writes.
-func insideMcpsnoopState(dir string) bool {
+func insideMcpsnoopState(getenv func(string) string, dir string) bool {
 	if getenv("MCPSNOOP_HOME") == "" && getenv("XDG_STATE_HOME") == "" && getenv("HOME") == "" {
 		return false
 	}
@@ -87,7 +87,7 @@ Flags:
 // runBaseline is `mcpcheck baseline`: show the drift of every session of
 // the captures against their baselines, accept the current definitions, or
 // reset them.
-func runBaseline(args []string, stdin io.Reader, stdout io.Writer) (int, error) {
+func (c *command) runBaseline(args []string, stdin io.Reader, stdout io.Writer) (int, error) {
 	fs := pflag.NewFlagSet("baseline", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
@@ -111,7 +111,7 @@ func runBaseline(args []string, stdin io.Reader, stdout io.Writer) (int, error) 
 	case !*accept && fs.Changed("reason"):
 		return exitUsage, usagef("baseline: --reason goes with --accept")
 	}
-	store, err := baselineStore(*dir, fs.Changed("baseline"), true)
+	store, err := c.baselineStore(*dir, fs.Changed("baseline"), true)
 	if err != nil {
 		return exitUsage, err
 	}
@@ -123,11 +123,11 @@ func runBaseline(args []string, stdin io.Reader, stdout io.Writer) (int, error) 
 			return exitUsage, usagef("baseline: %s; mcpcheck reads it but never writes there: pass --baseline with a directory of its own", why)
 		}
 	}
-	sources, err := readers.Resolve(fs.Args(), stdin, getenv)
+	sources, err := readers.Resolve(fs.Args(), stdin, c.getenv)
 	if err != nil {
 		return exitUsage, err
 	}
-	rules := catalogue()
+	rules := c.catalogue()
 	var run []*checks.Rule
 	for _, id := range []string{"internal-error", "tool-drift", "baseline"} {
 		if r := checks.Lookup(rules, id); r != nil {
@@ -138,7 +138,7 @@ func runBaseline(args []string, stdin io.Reader, stdout io.Writer) (int, error) 
 	if err != nil {
 		return exitUsage, err
 	}
-	cfg := engine.Config{Rules: run, Catalogue: rules, Gate: gate}
+	cfg := engine.Config{Rules: run, Catalogue: rules, Gate: gate, Reading: c.reading, Limits: c.limits}
 	checks.BaselineStore.Set(&cfg, store)
 	res, err := engine.Run(sources, cfg)
 	if err != nil {
@@ -152,7 +152,7 @@ func runBaseline(args []string, stdin io.Reader, stdout io.Writer) (int, error) 
 	case *accept:
 		err = acceptBaselines(&out, store, res, strings.TrimSpace(*reason))
 	default:
-		color, _ := useColor("auto", stdout)
+		color, _ := useColor(c.getenv, "auto", stdout)
 		text, _ := report.Lookup("text")
 		err = text(report.Options{Color: color}).Report(&out, res)
 	}

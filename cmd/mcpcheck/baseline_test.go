@@ -32,22 +32,19 @@ func baselineFiles(t *testing.T, dir string) []string {
 	return names
 }
 
-func fixedClock(t *testing.T) {
-	old := now
-	now = func() time.Time { return time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC) }
-	t.Cleanup(func() { now = old })
-}
+// baselineDay is when the baselines of the tests are accepted.
+var baselineDay = clock(time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 
 // Done when: accepting capture 09 as the baseline, capture 10 fails a
 // drift gate with its 3 added tools and the changed fields of the others
 // with tiers; gating errors only, it passes as its other signals say.
 func TestDriftPairAgainstAnAcceptedBaseline(t *testing.T) {
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
-	fixedClock(t)
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
+	cli.now = baselineDay
 	old, cur := sharedCapture(t, "09-drift-filesystem-old-2025.1.14.jsonl"), sharedCapture(t, "10-drift-filesystem-new-2026.8.31.jsonl")
 	dir := filepath.Join(t.TempDir(), "baselines")
 
-	code, out, errs := invoke(t, "", "baseline", "--accept", "--reason", "initial", "--baseline", dir, old)
+	code, out, errs := cli.invoke(t, "", "baseline", "--accept", "--reason", "initial", "--baseline", dir, old)
 	if code != 0 || errs != "" || !strings.Contains(out, `accepted the baseline of server "filesystem-drift": 11 tools from session filesystem-drift-4115-8c82f08e2691`) {
 		t.Fatalf("accept: exit %d, stderr %q\n%s", code, errs, out)
 	}
@@ -60,7 +57,7 @@ func TestDriftPairAgainstAnAcceptedBaseline(t *testing.T) {
 		t.Fatalf("accepted baseline %+v, %v", b, err)
 	}
 
-	code, out, errs = invoke(t, "", "check", "--fail-on", "drift", "--baseline", dir, cur)
+	code, out, errs = cli.invoke(t, "", "check", "--fail-on", "drift", "--baseline", dir, cur)
 	if code != 1 || errs != "" {
 		t.Fatalf("check --fail-on drift: exit %d, stderr %q\n%s", code, errs, out)
 	}
@@ -83,17 +80,17 @@ func TestDriftPairAgainstAnAcceptedBaseline(t *testing.T) {
 		}
 	}
 
-	code, out, _ = invoke(t, "", "check", "--fail-on", "error", "--baseline", dir, cur)
+	code, out, _ = cli.invoke(t, "", "check", "--fail-on", "error", "--baseline", dir, cur)
 	if code != 0 || !strings.Contains(out, "check passed") || strings.Count(out, "(tool-drift)") != 14 || strings.Contains(out, "[error]") {
 		t.Errorf("--fail-on error: exit %d\n%s", code, out)
 	}
 
 	// the baseline command shows the same drift, and none for capture 09
-	code, out, _ = invoke(t, "", "baseline", "--baseline", dir, cur)
+	code, out, _ = cli.invoke(t, "", "baseline", "--baseline", dir, cur)
 	if code != 1 || strings.Count(out, "(tool-drift)") != 14 {
 		t.Errorf("baseline (show) of 10: exit %d\n%s", code, out)
 	}
-	if code, out, _ = invoke(t, "", "baseline", "--baseline", dir, old); code != 0 || strings.Contains(out, "tool-drift") {
+	if code, out, _ = cli.invoke(t, "", "baseline", "--baseline", dir, old); code != 0 || strings.Contains(out, "tool-drift") {
 		t.Errorf("baseline (show) of 09: exit %d\n%s", code, out)
 	}
 	// showing never records: the directory is as accept left it
@@ -107,11 +104,11 @@ func TestDriftPairAgainstAnAcceptedBaseline(t *testing.T) {
 // passes and says the baseline was recorded, not verified. The next run
 // verifies.
 func TestFreshBaselineDirectory(t *testing.T) {
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	capture := sharedCapture(t, "02-filesystem-stdio-clean.jsonl")
 
 	gated := filepath.Join(t.TempDir(), "ci-workspace", "baselines")
-	code, out, _ := invoke(t, "", "check", "--fail-on", "drift", "--baseline", gated, capture)
+	code, out, _ := cli.invoke(t, "", "check", "--fail-on", "drift", "--baseline", gated, capture)
 	want := `[error] server "filesystem" had no baseline: this session's tools/list was recorded as its baseline in ` + gated +
 		`; recorded, not verified; persist ` + gated + ` (check it in and pass --baseline ` + gated + `, or cache it between CI runs) so later runs compare against it (baseline)`
 	if code != 1 || !strings.Contains(out, want) || !strings.Contains(out, "check failed: drift") {
@@ -119,12 +116,12 @@ func TestFreshBaselineDirectory(t *testing.T) {
 	}
 
 	plain := filepath.Join(t.TempDir(), "baselines")
-	code, out, _ = invoke(t, "", "check", "--baseline", plain, capture)
+	code, out, _ = cli.invoke(t, "", "check", "--baseline", plain, capture)
 	if code != 0 || !strings.Contains(out, "[note] server \"filesystem\" had no baseline") || !strings.Contains(out, "recorded, not verified") || !strings.Contains(out, "check passed") {
 		t.Errorf("default gate with a fresh directory: exit %d\n%s", code, out)
 	}
 	// the recorded baseline is verified by the next run
-	code, out, _ = invoke(t, "", "check", "--fail-on", "drift", "--baseline", plain, capture)
+	code, out, _ = cli.invoke(t, "", "check", "--fail-on", "drift", "--baseline", plain, capture)
 	if code != 0 || strings.Contains(out, "(baseline)") || strings.Contains(out, "(tool-drift)") {
 		t.Errorf("second run: exit %d\n%s", code, out)
 	}
@@ -133,18 +130,18 @@ func TestFreshBaselineDirectory(t *testing.T) {
 // Done when: an mcpsnoop tool-baselines directory recorded from capture 09
 // yields the drift of mcpcheck's own baseline of 09, and is never written.
 func TestMcpsnoopBaselineDirectory(t *testing.T) {
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	snoop := sharedtest.Path(t, "baselines/mcpsnoop-filesystem-09")
 	old, cur := sharedCapture(t, "09-drift-filesystem-old-2025.1.14.jsonl"), sharedCapture(t, "10-drift-filesystem-new-2026.8.31.jsonl")
 	before := baselineFiles(t, snoop)
 
 	own := t.TempDir()
-	if code, out, _ := invoke(t, "", "baseline", "--accept", "--reason", "09", "--baseline", own, old); code != 0 {
+	if code, out, _ := cli.invoke(t, "", "baseline", "--accept", "--reason", "09", "--baseline", own, old); code != 0 {
 		t.Fatalf("accept: %d\n%s", code, out)
 	}
 	drift := func(dir string) (*report.JSONDrift, []string) {
 		t.Helper()
-		code, out, errs := invoke(t, "", "check", "--format", "json", "--fail-on", "drift", "--baseline", dir, cur)
+		code, out, errs := cli.invoke(t, "", "check", "--format", "json", "--fail-on", "drift", "--baseline", dir, cur)
 		if code != 1 || errs != "" {
 			t.Fatalf("--baseline %s: exit %d, %s", dir, code, errs)
 		}
@@ -171,7 +168,7 @@ func TestMcpsnoopBaselineDirectory(t *testing.T) {
 	if after := baselineFiles(t, snoop); strings.Join(after, ",") != strings.Join(before, ",") {
 		t.Errorf("the mcpsnoop directory changed: %v → %v", before, after)
 	}
-	code, _, errs := invoke(t, "", "baseline", "--accept", "--reason", "x", "--baseline", snoop, cur)
+	code, _, errs := cli.invoke(t, "", "baseline", "--accept", "--reason", "x", "--baseline", snoop, cur)
 	if code != 2 || !strings.Contains(errs, "is an mcpsnoop tool-baselines directory") || !strings.Contains(errs, "never writes there") {
 		t.Errorf("accept into the mcpsnoop directory: exit %d, %s", code, errs)
 	}
@@ -201,7 +198,7 @@ func labelCapture(t *testing.T, dir, name, label string) string {
 // Done when: a label of ../../etc/passwd or with NUL bytes stays inside
 // the baseline directory.
 func TestHostileLabelsStayInsideTheDirectory(t *testing.T) {
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	root := t.TempDir()
 	dir := filepath.Join(root, "a", "b", "baselines")
 	for i, label := range []string{`../../etc/passwd`, `..`, `a\u0000b`, `\u0000`, `/abs/path`, `c:\\x`} {
@@ -211,7 +208,7 @@ func TestHostileLabelsStayInsideTheDirectory(t *testing.T) {
 			{"baseline", "--accept", "--reason", "r", "--baseline", dir, capture},
 			{"baseline", "--baseline", dir, capture},
 		} {
-			if code, out, errs := invoke(t, "", args...); code == 2 {
+			if code, out, errs := cli.invoke(t, "", args...); code == 2 {
 				t.Fatalf("%v: exit 2: %s\n%s", args, errs, out)
 			}
 		}
@@ -235,7 +232,7 @@ func TestHostileLabelsStayInsideTheDirectory(t *testing.T) {
 	if len(outside) > 0 {
 		t.Errorf("files written outside the baseline directory: %v", outside)
 	}
-	if code, out, _ := invoke(t, "", "baseline", "--reset", "--baseline", dir, filepath.Join(root, "cap0.jsonl")); code != 0 || !strings.Contains(out, `removed the baseline of server "../../etc/passwd"`) {
+	if code, out, _ := cli.invoke(t, "", "baseline", "--reset", "--baseline", dir, filepath.Join(root, "cap0.jsonl")); code != 0 || !strings.Contains(out, `removed the baseline of server "../../etc/passwd"`) {
 		t.Errorf("reset: exit %d\n%s", code, out)
 	}
 	if len(baselineFiles(t, dir)) != 5 {
@@ -244,28 +241,28 @@ func TestHostileLabelsStayInsideTheDirectory(t *testing.T) {
 }
 
 func TestBaselineAcceptReplacesAndResetRemoves(t *testing.T) {
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
-	fixedClock(t)
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
+	cli.now = baselineDay
 	dir := t.TempDir()
 	old, cur := sharedCapture(t, "09-drift-filesystem-old-2025.1.14.jsonl"), sharedCapture(t, "10-drift-filesystem-new-2026.8.31.jsonl")
-	invoke(t, "", "check", "--baseline", dir, old) // trust on first use
-	code, out, _ := invoke(t, "", "baseline", "--accept", "--reason", "upgrade to 2026.8.31", "--baseline", dir, cur)
+	cli.invoke(t, "", "check", "--baseline", dir, old) // trust on first use
+	code, out, _ := cli.invoke(t, "", "baseline", "--accept", "--reason", "upgrade to 2026.8.31", "--baseline", dir, cur)
 	if code != 0 || !strings.Contains(out, "accepted the baseline of server \"filesystem-drift\": 14 tools") ||
 		!strings.Contains(out, "  replacing the mcpcheck baseline version 1: 14 tools changed (breaking 10, review 1, info 3)") {
 		t.Errorf("accept: exit %d\n%s", code, out)
 	}
-	if code, out, _ := invoke(t, "", "check", "--fail-on", "drift", "--baseline", dir, cur); code != 0 {
+	if code, out, _ := cli.invoke(t, "", "check", "--fail-on", "drift", "--baseline", dir, cur); code != 0 {
 		t.Errorf("the accepted definitions still drift: exit %d\n%s", code, out)
 	}
-	code, out, _ = invoke(t, "", "baseline", "--reset", "--baseline", dir, cur)
+	code, out, _ = cli.invoke(t, "", "baseline", "--reset", "--baseline", dir, cur)
 	if code != 0 || !strings.Contains(out, `removed the baseline of server "filesystem-drift"`) || len(baselineFiles(t, dir)) != 0 {
 		t.Errorf("reset: exit %d\n%s", code, out)
 	}
-	code, out, _ = invoke(t, "", "baseline", "--reset", "--baseline", dir, cur)
+	code, out, _ = cli.invoke(t, "", "baseline", "--reset", "--baseline", dir, cur)
 	if code != 0 || !strings.Contains(out, `server "filesystem-drift" has no baseline in `+dir) {
 		t.Errorf("second reset: exit %d\n%s", code, out)
 	}
-	code, out, _ = invoke(t, "", "baseline", "--baseline", dir, cur)
+	code, out, _ = cli.invoke(t, "", "baseline", "--baseline", dir, cur)
 	if code != 1 || !strings.Contains(out, `server "filesystem-drift" has no baseline in `+dir+`; nothing was verified; record one with mcpcheck baseline --accept --reason TEXT`) {
 		t.Errorf("show without a baseline: exit %d\n%s", code, out)
 	}
@@ -283,8 +280,8 @@ func TestDefaultBaselineDirectory(t *testing.T) {
 		{map[string]string{"XDG_STATE_HOME": root + "/xdg", "HOME": root + "/home"}, root + "/xdg/mcpcheck/baselines"},
 		{map[string]string{"HOME": root + "/home"}, root + "/home/.local/state/mcpcheck/baselines"},
 	} {
-		withEnv(t, c.env)
-		if code, out, errs := invoke(t, "", "check", capture); code != 0 || errs != "" || !strings.Contains(out, "recorded as its baseline in "+c.want+";") {
+		cli := withEnv(c.env)
+		if code, out, errs := cli.invoke(t, "", "check", capture); code != 0 || errs != "" || !strings.Contains(out, "recorded as its baseline in "+c.want+";") {
 			t.Errorf("%v: exit %d %s\n%s", c.env, code, errs, out)
 		}
 		if _, err := os.Stat(filepath.Join(c.want, name)); err != nil {
@@ -295,21 +292,21 @@ func TestDefaultBaselineDirectory(t *testing.T) {
 		t.Error("a baseline was written into the mcpsnoop state directory")
 	}
 	// pointed into mcpsnoop's state directory, check reads but records nothing
-	withEnv(t, map[string]string{"MCPSNOOP_HOME": root + "/snoop"})
+	cli := withEnv(map[string]string{"MCPSNOOP_HOME": root + "/snoop"})
 	tb := filepath.Join(root, "snoop", "tool-baselines")
-	code, out, _ := invoke(t, "", "check", "--baseline", tb, capture)
+	code, out, _ := cli.invoke(t, "", "check", "--baseline", tb, capture)
 	if code != 0 || !strings.Contains(out, "for this run only, because "+tb+" is inside the mcpsnoop state directory") || len(baselineFiles(t, tb)) != 0 {
 		t.Errorf("check into the mcpsnoop state: exit %d\n%s", code, out)
 	}
-	if code, _, errs := invoke(t, "", "baseline", "--accept", "--reason", "x", "--baseline", tb, capture); code != 2 || !strings.Contains(errs, "never writes there") {
+	if code, _, errs := cli.invoke(t, "", "baseline", "--accept", "--reason", "x", "--baseline", tb, capture); code != 2 || !strings.Contains(errs, "never writes there") {
 		t.Errorf("accept into the mcpsnoop state: exit %d, %s", code, errs)
 	}
 	// no directory at all: nothing is kept, and the run says so
-	withEnv(t, map[string]string{})
-	if code, out, _ := invoke(t, "", "check", capture); code != 0 || !strings.Contains(out, "for this run only, because there is no baseline directory (pass --baseline DIR)") {
+	cli = withEnv(map[string]string{})
+	if code, out, _ := cli.invoke(t, "", "check", capture); code != 0 || !strings.Contains(out, "for this run only, because there is no baseline directory (pass --baseline DIR)") {
 		t.Errorf("no directory: exit %d\n%s", code, out)
 	}
-	if code, _, errs := invoke(t, "", "baseline", capture); code != 2 || !strings.Contains(errs, "no baseline directory") {
+	if code, _, errs := cli.invoke(t, "", "baseline", capture); code != 2 || !strings.Contains(errs, "no baseline directory") {
 		t.Errorf("baseline without a directory: exit %d, %s", code, errs)
 	}
 }

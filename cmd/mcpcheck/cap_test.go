@@ -40,9 +40,9 @@ func TestSixThousandGatedFindings(t *testing.T) {
 	if err := os.WriteFile(capture, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	sarifPath, jsonPath := filepath.Join(dir, "out.sarif"), filepath.Join(dir, "out.json")
-	code, text, errs := invoke(t, "", "--output", "sarif="+sarifPath, "--output", "json="+jsonPath, capture)
+	code, text, errs := cli.invoke(t, "", "--output", "sarif="+sarifPath, "--output", "json="+jsonPath, capture)
 	if code != 1 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}

@@ -170,13 +170,13 @@ func TestNo2026RulesOnLegacyCaptures(t *testing.T) {
 // and the session's, and fail the gate only when deprecated is selected;
 // the 2026-07-28 capture's logging/setLevel names Logging.
 func TestRealCaptureDeprecations(t *testing.T) {
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	path := sharedCapture(t, "18-http-everything-streamable-tsclient.jsonl")
 	for _, c := range []struct {
 		failOn string
 		gated  bool
 	}{{checks.DefaultGate, false}, {"deprecated", true}, {"error,deprecated", true}, {"all", true}} {
-		_, out, _ := invoke(t, "", "--fail-on", c.failOn, path)
+		_, out, _ := cli.invoke(t, "", "--fail-on", c.failOn, path)
 		var lines []string
 		for _, l := range strings.Split(out, "\n") {
 			if strings.HasSuffix(l, "(deprecated-feature)") {
@@ -199,12 +199,12 @@ func TestRealCaptureDeprecations(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"logging/setLevel", "notifications/message", "sampling/createMessage", "roots/list"} {
-		_, out, _ := invoke(t, "", "--fail-on", "none", path)
+		_, out, _ := cli.invoke(t, "", "--fail-on", "none", path)
 		if !strings.Contains(out, "sent "+name+": ") {
 			t.Errorf("capture 18: no deprecated-feature finding for %s", name)
 		}
 	}
-	_, out, _ := invoke(t, "", "--fail-on", "none", sharedCapture(t, "20-http-2026-mcp-proxy-goclient.jsonl"))
+	_, out, _ := cli.invoke(t, "", "--fail-on", "none", sharedCapture(t, "20-http-2026-mcp-proxy-goclient.jsonl"))
 	if !strings.Contains(out, "client sent logging/setLevel: Logging is deprecated by revision 2026-07-28 (used here under revision 2026-07-28)") {
 		t.Errorf("capture 20: no deprecated-feature finding naming logging:\n%s", out)
 	}

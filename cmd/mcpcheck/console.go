@@ -7,8 +7,8 @@ import (
 )
 
 // consoleMemory is how much of stdout's report is held in memory before the
-// rest goes to a temporary file (a variable for tests).
-var consoleMemory = 1 << 20
+// rest goes to a temporary file.
+const consoleMemory = 1 << 20
 
 // console holds stdout's report until every output file is in place, so
 // that a failure leaves nothing half-written: in memory while it is small,

@@ -24,14 +24,14 @@ func TestSubcommandHelp(t *testing.T) {
 
 // --max-round-trips counts requests: 0 is a usage error, not "no budget".
 func TestMaxRoundTripsZeroIsAUsageError(t *testing.T) {
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	for _, n := range []string{"0", "-1"} {
-		code, out, errs := invoke(t, "", "--max-round-trips", n, testdata("clean-stdio.jsonl"))
+		code, out, errs := cli.invoke(t, "", "--max-round-trips", n, testdata("clean-stdio.jsonl"))
 		if code != exitUsage || out != "" || !strings.Contains(errs, "N >= 1") {
 			t.Errorf("--max-round-trips %s: exit %d, stdout %q, stderr %q", n, code, out, errs)
 		}
 	}
-	if code, _, errs := invoke(t, "", "--max-round-trips", "1", testdata("clean-stdio.jsonl")); code == exitUsage {
+	if code, _, errs := cli.invoke(t, "", "--max-round-trips", "1", testdata("clean-stdio.jsonl")); code == exitUsage {
 		t.Errorf("--max-round-trips 1: exit %d, %s", code, errs)
 	}
 }
@@ -39,20 +39,20 @@ func TestMaxRoundTripsZeroIsAUsageError(t *testing.T) {
 // A report never replaces the capture it is about, named directly or
 // through a link; nothing is written, not even a temporary file.
 func TestOutputThatIsAnInputIsRefused(t *testing.T) {
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	dir := t.TempDir()
 	capture := filepath.Join(dir, "run.jsonl")
 	data, _ := os.ReadFile(testdata("clean-stdio.jsonl"))
 	os.WriteFile(capture, data, 0o644)
 	os.Symlink(capture, filepath.Join(dir, "latest.jsonl"))
 	for _, out := range []string{capture, filepath.Join(dir, "latest.jsonl"), filepath.Join(dir, ".", "run.jsonl")} {
-		code, stdout, errs := invoke(t, "", "--output", "json="+out, capture)
+		code, stdout, errs := cli.invoke(t, "", "--output", "json="+out, capture)
 		if code != exitUsage || stdout != "" || !strings.Contains(errs, "is the capture") {
 			t.Errorf("--output json=%s: exit %d, stdout %q, stderr %q", out, code, stdout, errs)
 		}
 	}
 	// and through the directory the capture is read from
-	code, _, errs := invoke(t, "", "--output", "sarif="+capture, dir)
+	code, _, errs := cli.invoke(t, "", "--output", "sarif="+capture, dir)
 	if code != exitUsage || !strings.Contains(errs, "is the capture") {
 		t.Errorf("directory input: exit %d, stderr %q", code, errs)
 	}
@@ -68,12 +68,12 @@ func TestOutputThatIsAnInputIsRefused(t *testing.T) {
 // The same capture given twice, under any name, is read once and said so;
 // links that lead nowhere in a directory are said, not silently skipped.
 func TestSameCaptureTwiceAndBrokenLinks(t *testing.T) {
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	dir := t.TempDir()
 	capture := filepath.Join(dir, "run.jsonl")
 	data, _ := os.ReadFile(testdata("clean-stdio.jsonl"))
 	os.WriteFile(capture, data, 0o644)
-	code, out, errs := invoke(t, "", capture, filepath.Join(dir, "..", filepath.Base(dir), "run.jsonl"), dir)
+	code, out, errs := cli.invoke(t, "", capture, filepath.Join(dir, "..", filepath.Base(dir), "run.jsonl"), dir)
 	if code != exitPassed || strings.Count(out, "session notes-clean-1:") != 1 || strings.Count(errs, "it is read once") != 2 {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
@@ -81,7 +81,7 @@ func TestSameCaptureTwiceAndBrokenLinks(t *testing.T) {
 	os.Symlink(filepath.Join(dir, "gone.jsonl"), filepath.Join(dir, "dangling.jsonl"))
 	os.Symlink(filepath.Join(dir, "loop-b.jsonl"), filepath.Join(dir, "loop-a.jsonl"))
 	os.Symlink(filepath.Join(dir, "loop-a.jsonl"), filepath.Join(dir, "loop-b.jsonl"))
-	code, out, errs = invoke(t, "", dir)
+	code, out, errs = cli.invoke(t, "", dir)
 	if code != exitPassed || strings.Count(out, "session notes-clean-1:") != 1 {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
@@ -102,8 +102,8 @@ func TestUnwritableStepSummaryFailsFirst(t *testing.T) {
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
 	for _, summary := range []string{filepath.Join(dir, "no", "such", "dir", "summary.md"), dir} {
-		withEnv(t, map[string]string{"NO_COLOR": "1", "GITHUB_STEP_SUMMARY": summary, "MCPCHECK_HOME": home})
-		code, out, errs := invoke(t, "", "--format", "github", testdata("clean-stdio.jsonl"))
+		cli := withEnv(map[string]string{"NO_COLOR": "1", "GITHUB_STEP_SUMMARY": summary, "MCPCHECK_HOME": home})
+		code, out, errs := cli.invoke(t, "", "--format", "github", testdata("clean-stdio.jsonl"))
 		if code != exitUsage || out != "" || !strings.Contains(errs, "GITHUB_STEP_SUMMARY") {
 			t.Errorf("summary %s: exit %d, stdout %q, stderr %q", summary, code, out, errs)
 		}
@@ -112,8 +112,8 @@ func TestUnwritableStepSummaryFailsFirst(t *testing.T) {
 		}
 	}
 	// other formats do not write it, so do not need it
-	withEnv(t, map[string]string{"NO_COLOR": "1", "GITHUB_STEP_SUMMARY": dir, "MCPCHECK_HOME": home})
-	if code, _, errs := invoke(t, "", testdata("clean-stdio.jsonl")); code != exitPassed {
+	cli := withEnv(map[string]string{"NO_COLOR": "1", "GITHUB_STEP_SUMMARY": dir, "MCPCHECK_HOME": home})
+	if code, _, errs := cli.invoke(t, "", testdata("clean-stdio.jsonl")); code != exitPassed {
 		t.Errorf("text with an unwritable summary: exit %d, %s", code, errs)
 	}
 }
@@ -126,9 +126,9 @@ func TestSeparatorsAndBidiControlsAreEscaped(t *testing.T) {
 	os.WriteFile(capture, []byte(
 		`{"session_id":"s\u2028check passed","server_label":"x","seq":1,"direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read\u202e\u2066txt.exe","arguments":{}}}}`+"\n"+
 			`{"session_id":"s\u2028check passed","server_label":"x","seq":2,"direction":"s2c","transport":"stdio","raw":{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"denied\u2029::error::forged"}],"isError":true}}}`+"\n"), 0o644)
-	withEnv(t, map[string]string{"NO_COLOR": "1", "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary.md")})
+	cli := withEnv(map[string]string{"NO_COLOR": "1", "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary.md")})
 	for _, format := range []string{"text", "github"} {
-		_, out, errs := invoke(t, "", "--format", format, capture)
+		_, out, errs := cli.invoke(t, "", "--format", format, capture)
 		if out == "" || strings.ContainsAny(out, "\u2028\u2029\u202e\u2066") {
 			t.Errorf("%s keeps a separator or bidi control (stderr %q):\n%q", format, errs, out)
 		}

@@ -37,13 +37,13 @@ var formatTwins = []struct {
 // checkJSON runs a check of path with the baseline directory baselines,
 // emptied first (the same path for runs whose messages are compared), and
 // returns the JSON report.
-func checkJSON(t *testing.T, baselines, path string, extra ...string) (int, report.JSONReport) {
+func checkJSON(t *testing.T, cli *command, baselines, path string, extra ...string) (int, report.JSONReport) {
 	t.Helper()
 	if err := os.RemoveAll(baselines); err != nil {
 		t.Fatal(err)
 	}
 	args := append([]string{"check", "--fail-on", "none", "--format", "json", "--baseline", baselines}, extra...)
-	code, stdout, stderr := invoke(t, "", append(args, path)...)
+	code, stdout, stderr := cli.invoke(t, "", append(args, path)...)
 	var rep report.JSONReport
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("%s: exit %d, %v\n%s", path, code, err, stderr)
@@ -77,12 +77,12 @@ func countsText(m map[string]int) string {
 }
 
 func TestFormatsMatchTheirEnvelopeTwins(t *testing.T) {
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	for _, p := range formatTwins {
 		t.Run(p.capture, func(t *testing.T) {
 			baselines := filepath.Join(t.TempDir(), "baselines")
-			_, got := checkJSON(t, baselines, formatFixture(p.capture))
-			_, want := checkJSON(t, baselines, formatFixture(p.twin))
+			_, got := checkJSON(t, cli, baselines, formatFixture(p.capture))
+			_, want := checkJSON(t, cli, baselines, formatFixture(p.twin))
 			gc, wc := findingCounts(got), findingCounts(want)
 			if countsText(gc) != countsText(wc) {
 				t.Errorf("%s finds\n%s%s finds\n%s", p.capture, countsText(gc), p.twin, countsText(wc))
@@ -102,9 +102,9 @@ func TestFormatsMatchTheirEnvelopeTwins(t *testing.T) {
 
 			// A reader that kept a frame's bytes past the frame gives other
 			// findings when the buffers are tiny and reused.
-			readOptions = readers.Options{ReadBuffer: 64}
-			_, small := checkJSON(t, baselines, formatFixture(p.capture))
-			readOptions = readers.Options{}
+			tiny := *cli
+			tiny.reading = readers.Options{ReadBuffer: 64}
+			_, small := checkJSON(t, &tiny, baselines, formatFixture(p.capture))
 			if a, b := findingLines(got), findingLines(small); a != b {
 				t.Errorf("with a 64-byte read buffer:\n%s\nwith the default:\n%s", b, a)
 			}
@@ -126,9 +126,9 @@ func findingLines(rep report.JSONReport) string {
 // A 2026-07-28 exchange captured as a HAR, whose Mcp-Name disagrees with
 // the body, fails a gate on routing-header.
 func TestHARRoutingHeaderMismatch(t *testing.T) {
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	path := formatFixture("har/routing-2026.har")
-	code, rep := checkJSON(t, t.TempDir(), path)
+	code, rep := checkJSON(t, cli, t.TempDir(), path)
 	var msgs []string
 	for _, f := range rep.Sessions[0].Findings {
 		if f.Rule == "routing-header" {
@@ -139,7 +139,7 @@ func TestHARRoutingHeaderMismatch(t *testing.T) {
 	if code != exitPassed || len(msgs) != 1 || msgs[0] != want {
 		t.Errorf("exit %d, routing-header findings %q", code, msgs)
 	}
-	code, _, stderr := invoke(t, "", "check", "--fail-on", "routing-header", "--baseline", t.TempDir(), path)
+	code, _, stderr := cli.invoke(t, "", "check", "--fail-on", "routing-header", "--baseline", t.TempDir(), path)
 	if code != exitFailed {
 		t.Errorf("--fail-on routing-header: exit %d %s", code, stderr)
 	}
@@ -218,11 +218,11 @@ func TestFormatDetectionIsUnambiguous(t *testing.T) {
 // A directory of captures that holds an mcp-rewind cache beside its
 // mcpsnoop captures checks both; the cache is one capture.
 func TestRewindCacheInADirectoryOfCaptures(t *testing.T) {
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	dir := t.TempDir()
 	copyTree(t, formatFixture("mcp-rewind/rewind-cache"), filepath.Join(dir, "rewind-cache"))
 	copyTree(t, testdata("clean-stdio.jsonl"), filepath.Join(dir, "clean-stdio.jsonl"))
-	_, rep := checkJSON(t, t.TempDir(), dir)
+	_, rep := checkJSON(t, cli, t.TempDir(), dir)
 	want := []string{filepath.Join(dir, "clean-stdio.jsonl"), filepath.Join(dir, "rewind-cache")}
 	if !slices.Equal(rep.Files, want) {
 		t.Errorf("files %v, want %v", rep.Files, want)

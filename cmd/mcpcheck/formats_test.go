@@ -37,10 +37,10 @@ func (s findingSet) String() string {
 
 // checkFindings runs check --format json on path with extra flags, the
 // gate off and a baseline directory of its own, and collects its findings.
-func checkFindings(t *testing.T, path string, extra ...string) findingSet {
+func checkFindings(t *testing.T, cli *command, path string, extra ...string) findingSet {
 	t.Helper()
 	args := append([]string{"--format", "json", "--fail-on", "none", "--baseline", t.TempDir()}, extra...)
-	code, out, errs := invoke(t, "", append(args, path)...)
+	code, out, errs := cli.invoke(t, "", append(args, path)...)
 	if code != 0 || errs != "" {
 		t.Fatalf("%s: exit %d, stderr %q", path, code, errs)
 	}
@@ -65,13 +65,13 @@ func checkFindings(t *testing.T, path string, extra ...string) findingSet {
 // subjects and counts, and sessions of the same labels (lines, files and
 // session ids differ). It returns them, so that the caller can pin what
 // the traffic holds: two captures that both find nothing prove little.
-func sameFindings(t *testing.T, capture, envelopes, format string) findingSet {
+func sameFindings(t *testing.T, cli *command, capture, envelopes, format string) findingSet {
 	t.Helper()
 	var extra []string
 	if format != "" {
 		extra = []string{"--input-format", format}
 	}
-	got, want := checkFindings(t, capture, extra...), checkFindings(t, envelopes)
+	got, want := checkFindings(t, cli, capture, extra...), checkFindings(t, cli, envelopes)
 	if got.String() != want.String() {
 		t.Errorf("%s finds\n  %s\nbut the envelope capture %s finds\n  %s", capture, got, envelopes, want)
 	}
@@ -102,7 +102,7 @@ func TestFormatsFindWhatEnvelopesFind(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.capture, func(t *testing.T) {
-			got := sameFindings(t, formatFixture(c.capture), formatFixture(c.envelopes), c.format)
+			got := sameFindings(t, defaultCommand(), formatFixture(c.capture), formatFixture(c.envelopes), c.format)
 			rules := map[string]int{}
 			for k, n := range got.counts {
 				rules[strings.Fields(k)[0]] += n
@@ -115,7 +115,7 @@ func TestFormatsFindWhatEnvelopesFind(t *testing.T) {
 // A server that prints a banner to stdout: the client's parse errors in
 // its Claude Desktop log are invalid-frame findings, which fail the gate.
 func TestClaudeDesktopBannerIsInvalidFrame(t *testing.T) {
-	got := checkFindings(t, formatFixture("claude-desktop/mcp-server-weather.log"))
+	got := checkFindings(t, defaultCommand(), formatFixture("claude-desktop/mcp-server-weather.log"))
 	want := map[string]int{
 		`invalid-frame s2c text "Weather MC…"`: 1,
 		`invalid-frame s2c text "Using the …"`: 1,
@@ -125,8 +125,8 @@ func TestClaudeDesktopBannerIsInvalidFrame(t *testing.T) {
 	if fmt.Sprint(got.counts) != fmt.Sprint(want) {
 		t.Errorf("findings %v, want %v", got.counts, want)
 	}
-	withEnv(t, map[string]string{"MCPCHECK_HOME": t.TempDir()})
-	if code, out, _ := invoke(t, "", formatFixture("claude-desktop/mcp-server-weather.log")); code != 1 || !strings.Contains(out, "check failed: invalid") {
+	cli := withEnv(map[string]string{"MCPCHECK_HOME": t.TempDir()})
+	if code, out, _ := cli.invoke(t, "", formatFixture("claude-desktop/mcp-server-weather.log")); code != 1 || !strings.Contains(out, "check failed: invalid") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
 }
@@ -135,7 +135,7 @@ func TestClaudeDesktopBannerIsInvalidFrame(t *testing.T) {
 // naming it, a name not registered is a usage error listing the valid
 // ones, and a directory contributes only the forced format's files.
 func TestInputFormat(t *testing.T) {
-	withEnv(t, map[string]string{"MCPCHECK_HOME": t.TempDir()})
+	cli := withEnv(map[string]string{"MCPCHECK_HOME": t.TempDir()})
 	wrong := []struct{ format, capture string }{
 		{"jsonrpc", formatFixture("claude-desktop/mcp.log")},
 		{"claude-desktop", testdata("clean-stdio.jsonl")},
@@ -143,7 +143,7 @@ func TestInputFormat(t *testing.T) {
 		{"jsonrpc", testdata("clean-stdio.jsonl")},
 	}
 	for _, c := range wrong {
-		code, out, errs := invoke(t, "", "--input-format", c.format, c.capture)
+		code, out, errs := cli.invoke(t, "", "--input-format", c.format, c.capture)
 		want := c.capture + ":1: not a capture: it does not match the forced format " + c.format + " (formats tried: " + c.format + ")"
 		if code != 2 || out != "" || !strings.Contains(errs, want) {
 			t.Errorf("%s as %s: exit %d, stderr %q", c.capture, c.format, code, errs)
@@ -152,7 +152,7 @@ func TestInputFormat(t *testing.T) {
 	// the names of the spec: each registered one is accepted (whatever its
 	// case), any other is a usage error listing the registered ones
 	for _, name := range []string{"mcpsnoop", "claude-desktop", "jsonrpc", "har", "mcp-rewind", "logrocket", "pcap"} {
-		code, _, errs := invoke(t, "", "--input-format", strings.ToUpper(name), formatFixture("claude-desktop/mcp.log"))
+		code, _, errs := cli.invoke(t, "", "--input-format", strings.ToUpper(name), formatFixture("claude-desktop/mcp.log"))
 		switch {
 		case readers.Lookup(name) == nil:
 			if code != 2 || !strings.Contains(errs, "unknown format") || !strings.Contains(errs, strings.Join(formatNames(), ", ")) {
@@ -176,11 +176,11 @@ func TestInputFormat(t *testing.T) {
 		}
 		os.WriteFile(filepath.Join(dir, filepath.Base(name)), data, 0o644)
 	}
-	got := checkFindings(t, dir, "--input-format", "claude-desktop")
+	got := checkFindings(t, cli, dir, "--input-format", "claude-desktop")
 	if !slices.Equal(got.labels, []string{"notes", "notes"}) {
 		t.Errorf("forced: sessions %v", got.labels)
 	}
-	if got = checkFindings(t, dir); !slices.Equal(got.labels, []string{"changelog-server", "notes", "notes"}) {
+	if got = checkFindings(t, cli, dir); !slices.Equal(got.labels, []string{"changelog-server", "notes", "notes"}) {
 		t.Errorf("detected: sessions %v", got.labels)
 	}
 }
@@ -287,10 +287,10 @@ func TestCapturesRewrittenAsOtherFormats(t *testing.T) {
 		}
 		rewritten++
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			envelopes := checkFindings(t, path, noDrift...)
+			envelopes := checkFindings(t, defaultCommand(), path, noDrift...)
 			for what, files := range map[string][]string{"claude-desktop": claude, "jsonrpc": tee} {
 				args := append(slices.Clone(noDrift), files[:len(files)-1]...)
-				got, want := checkFindings(t, files[len(files)-1], args...), envelopes
+				got, want := checkFindings(t, defaultCommand(), files[len(files)-1], args...), envelopes
 				if what == "jsonrpc" {
 					got.labels, want.labels = nil, nil // named after the server's own name
 					if extra := undirected[filepath.Base(path)]; extra != "" {
@@ -314,7 +314,7 @@ func TestCapturesRewrittenAsOtherFormats(t *testing.T) {
 // server's), and fails the gate.
 func TestPlainJSONRPCBannerIsReported(t *testing.T) {
 	path := formatFixture("jsonrpc/tee-banner.jsonl")
-	rep := jsonReport(t, 1, "--baseline", t.TempDir(), path)
+	rep := jsonReport(t, defaultCommand(), 1, "--baseline", t.TempDir(), path)
 	var got []string
 	for _, f := range findingsOf(rep) {
 		got = append(got, fmt.Sprintf("%d %s %s: %s", f.Line, f.Rule, f.Subject, f.Message))

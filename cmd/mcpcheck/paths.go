@@ -14,7 +14,7 @@ import (
 // the default suppressions file lives (spec §7.3, §5.1): --source-root DIR,
 // else $GITHUB_WORKSPACE, else the top of the git work tree holding the
 // working directory, else the working directory. The result is absolute.
-func sourceRoot(flag string, given bool, wd string) (string, error) {
+func sourceRoot(getenv func(string) string, flag string, given bool, wd string) (string, error) {
 	abs := func(p string) string {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(wd, p)

@@ -133,11 +133,11 @@ func repoTree(t *testing.T) string {
 // to the tree's top, through %SRCROOT%, a link is replaced by its target,
 // and the run records where it ran.
 func TestSARIFFromASubdirectory(t *testing.T) {
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	top := repoTree(t)
 	sch := sarifSchema(t)
 	t.Chdir(filepath.Join(top, "ci"))
-	code, out, errs := invoke(t, "", "--format", "sarif", "two.jsonl", "latest.jsonl")
+	code, out, errs := cli.invoke(t, "", "--format", "sarif", "two.jsonl", "latest.jsonl")
 	if code != 1 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -169,7 +169,7 @@ func TestSARIFFromASubdirectory(t *testing.T) {
 	}
 
 	// The annotations name the same paths.
-	code, out, _ = invoke(t, "", "--format", "github", "two.jsonl", "latest.jsonl")
+	code, out, _ = cli.invoke(t, "", "--format", "github", "two.jsonl", "latest.jsonl")
 	if code != 1 || !strings.Contains(out, "::error file=ci/two.jsonl,line=13,") || !strings.Contains(out, "::error file=captures/demo session.jsonl,line=13,") {
 		t.Errorf("annotations:\n%s", out)
 	}
@@ -178,7 +178,7 @@ func TestSARIFFromASubdirectory(t *testing.T) {
 // Standard input gets a location too: the name --stdin-name gives it,
 // relative to the source root like any path, and "stdin" without it.
 func TestSARIFFromStdin(t *testing.T) {
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	top := repoTree(t)
 	sch := sarifSchema(t)
 	demo, _ := os.ReadFile(filepath.Join(top, "ci", "two.jsonl"))
@@ -193,7 +193,7 @@ func TestSARIFFromStdin(t *testing.T) {
 		{[]string{"--source-root", ".", "--stdin-name", "x.jsonl"}, "x.jsonl"},
 	} {
 		args := append(append([]string{"--format", "sarif"}, c.args...), "-")
-		code, out, errs := invoke(t, string(demo), args...)
+		code, out, errs := cli.invoke(t, string(demo), args...)
 		if code != 1 || errs != "" {
 			t.Fatalf("%v: exit %d, stderr %q", c.args, code, errs)
 		}
@@ -204,7 +204,7 @@ func TestSARIFFromStdin(t *testing.T) {
 		}
 	}
 	// The other reports call it so too.
-	code, out, _ := invoke(t, string(demo), "--stdin-name", "piped/agent.jsonl", "-")
+	code, out, _ := cli.invoke(t, string(demo), "--stdin-name", "piped/agent.jsonl", "-")
 	if code != 1 || !strings.Contains(out, "\npiped/agent.jsonl:16: [note]") {
 		t.Errorf("text names stdin otherwise: exit %d\n%s", code, out)
 	}
@@ -212,7 +212,7 @@ func TestSARIFFromStdin(t *testing.T) {
 
 // Two sessions of one server in one file: two sets of fingerprints.
 func TestSARIFMultiSessionFingerprints(t *testing.T) {
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	top := repoTree(t)
 	sch := sarifSchema(t)
 	demo, _ := os.ReadFile(filepath.Join(top, "ci", "two.jsonl"))
@@ -221,7 +221,7 @@ func TestSARIFMultiSessionFingerprints(t *testing.T) {
 	if err := os.WriteFile(file, append(demo, second...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, _ := invoke(t, "", "--format", "sarif", "--category", "/notes/", file)
+	code, out, _ := cli.invoke(t, "", "--format", "sarif", "--category", "/notes/", file)
 	if code != 1 {
 		t.Fatalf("exit %d", code)
 	}
@@ -243,7 +243,7 @@ func TestSARIFMultiSessionFingerprints(t *testing.T) {
 }
 
 func TestSourceRootAndCategoryErrors(t *testing.T) {
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	top := repoTree(t)
 	capture := filepath.Join(top, "ci", "two.jsonl")
 	for _, c := range []struct {
@@ -258,7 +258,7 @@ func TestSourceRootAndCategoryErrors(t *testing.T) {
 		{[]string{"--stdin-name", " "}, "--stdin-name is empty"},
 	} {
 		args := append(append([]string{"--format", "sarif"}, c.args...), capture)
-		code, out, errs := invoke(t, "", args...)
+		code, out, errs := cli.invoke(t, "", args...)
 		if code != 2 || out != "" || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stdout %d bytes, stderr %q; want 2 and %q", c.args, code, len(out), errs, c.want)
 		}
@@ -285,22 +285,21 @@ func TestSourceRoot(t *testing.T) {
 		{nil, "", false, top, top},
 		{nil, "", false, outside, outside},
 	} {
-		withEnv(t, c.env)
-		got, err := sourceRoot(c.flag, c.given, c.wd)
+		got, err := sourceRoot(withEnv(c.env).getenv, c.flag, c.given, c.wd)
 		if err != nil || got != c.want {
 			t.Errorf("sourceRoot(%q) in %s with %v = %q, %v; want %q", c.flag, c.wd, c.env, got, err, c.want)
 		}
 	}
 
 	// The default suppressions file of a run in ci/ is the one at the top.
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
-	fp := demoFingerprint(t)
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
+	fp := demoFingerprint(t, cli)
 	t.Chdir(ci)
 	entry := `{"version": 1, "suppressions": [{"fingerprint": "` + fp + `", "reason": "known"}]}`
 	if err := os.WriteFile(filepath.Join(top, defaultSuppressions), []byte(entry), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, out, errs := invoke(t, "", "two.jsonl"); code != 0 || !strings.Contains(out, "(suppressed: known)") {
+	if code, out, errs := cli.invoke(t, "", "two.jsonl"); code != 0 || !strings.Contains(out, "(suppressed: known)") {
 		t.Errorf("the suppressions file at the top was not read: exit %d, %s\n%s", code, errs, out)
 	}
 }

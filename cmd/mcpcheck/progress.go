@@ -40,7 +40,7 @@ func isTerminal(w io.Writer) bool {
 // newProgress decides from the --progress mode whether to show progress;
 // nil means off. auto shows it only on a terminal, and never under CI
 // (CI set), whose logs some runners record through a pseudo-terminal.
-func newProgress(mode string, stderr io.Writer) (*progress, error) {
+func newProgress(getenv func(string) string, mode string, stderr io.Writer) (*progress, error) {
 	terminal := isTerminal(stderr)
 	switch strings.ToLower(mode) {
 	case "never":

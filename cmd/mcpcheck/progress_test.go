@@ -17,13 +17,13 @@ var progressLine = regexp.MustCompile(`mcpcheck: read ([0-9.]+ [MG]B)(?: of ([0-
 // TestProgressAlways: the last line says everything was read, of the
 // file's size, and counts every finding the report lists.
 func TestProgressAlways(t *testing.T) {
-	withEnv(t, map[string]string{"NO_COLOR": "1", "CI": "true", "MCPCHECK_HOME": t.TempDir()})
+	cli := withEnv(map[string]string{"NO_COLOR": "1", "CI": "true", "MCPCHECK_HOME": t.TempDir()})
 	path := testdata("demo-session.jsonl")
 	info, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, stdout, stderr := invoke(t, "", "check", "--progress", "always", "--format", "json", path)
+	_, stdout, stderr := cli.invoke(t, "", "check", "--progress", "always", "--format", "json", path)
 	lines := progressLine.FindAllStringSubmatch(stderr, -1)
 	if len(lines) == 0 {
 		t.Fatalf("no progress line on stderr:\n%s", stderr)
@@ -55,13 +55,13 @@ func TestProgressAlways(t *testing.T) {
 }
 
 func TestProgressNeverAndAutoOffTerminal(t *testing.T) {
-	withEnv(t, map[string]string{"NO_COLOR": "1", "MCPCHECK_HOME": t.TempDir()})
+	cli := withEnv(map[string]string{"NO_COLOR": "1", "MCPCHECK_HOME": t.TempDir()})
 	for _, args := range [][]string{
 		{"check", "--progress", "never", testdata("demo-session.jsonl")},
 		{"check", testdata("demo-session.jsonl")}, // auto; stderr is a buffer
 		{"check", "--progress", "AUTO", "-"},
 	} {
-		_, _, stderr := invoke(t, "", args...)
+		_, _, stderr := cli.invoke(t, "", args...)
 		if strings.Contains(stderr, "mcpcheck: read") {
 			t.Errorf("%v: progress on stderr:\n%s", args, stderr)
 		}
@@ -71,13 +71,13 @@ func TestProgressNeverAndAutoOffTerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code := run([]string{"check", testdata("demo-session.jsonl")}, strings.NewReader(""), io.Discard, w)
+	code := cli.run([]string{"check", testdata("demo-session.jsonl")}, strings.NewReader(""), io.Discard, w)
 	w.Close()
 	got, _ := io.ReadAll(r)
 	if code != exitFailed || bytes.Contains(got, []byte("mcpcheck: read")) {
 		t.Errorf("exit %d, stderr on a pipe %q", code, got)
 	}
-	if code, _, stderr := invoke(t, "", "check", "--progress", "sometimes", testdata("demo-session.jsonl")); code != exitUsage || !strings.Contains(stderr, "--progress") {
+	if code, _, stderr := cli.invoke(t, "", "check", "--progress", "sometimes", testdata("demo-session.jsonl")); code != exitUsage || !strings.Contains(stderr, "--progress") {
 		t.Errorf("--progress sometimes: exit %d, %q", code, stderr)
 	}
 }
@@ -86,7 +86,7 @@ func TestProgressNeverAndAutoOffTerminal(t *testing.T) {
 // draws the line in place, and CI=true silences it.
 func TestProgressAutoOnTerminal(t *testing.T) {
 	for _, ci := range []string{"", "true"} {
-		withEnv(t, map[string]string{"NO_COLOR": "1", "CI": ci, "MCPCHECK_HOME": t.TempDir()})
+		cli := withEnv(map[string]string{"NO_COLOR": "1", "CI": ci, "MCPCHECK_HOME": t.TempDir()})
 		master, tty, err := openPTY()
 		if err != nil {
 			t.Skipf("no pseudo-terminal: %v", err)
@@ -94,7 +94,7 @@ func TestProgressAutoOnTerminal(t *testing.T) {
 		var got bytes.Buffer
 		copied := make(chan struct{})
 		go func() { io.Copy(&got, master); close(copied) }()
-		run([]string{"check", testdata("demo-session.jsonl")}, strings.NewReader(""), io.Discard, tty)
+		cli.run([]string{"check", testdata("demo-session.jsonl")}, strings.NewReader(""), io.Discard, tty)
 		tty.Close()
 		select {
 		case <-copied:

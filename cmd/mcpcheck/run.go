@@ -46,13 +46,6 @@ func mcpcheckVersion() string {
 	return "(devel)"
 }
 
-// catalogue is the rule list run checks with; tests add rules to it.
-var catalogue = checks.All
-
-// environment is what run reads from the process beyond its arguments; tests
-// replace it.
-var getenv = os.Getenv
-
 // usageError is a problem with the invocation: exit 2, one line on stderr.
 type usageError struct{ msg string }
 
@@ -60,13 +53,32 @@ func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
 
-// readOptions is how captures are read: production's defaults (the zero
-// value), smaller in tests that drive the whole command.
-var readOptions readers.Options
+// command is what a run of mcpcheck takes from outside its arguments and
+// standard streams: the environment, the clock, the rule catalogue, and
+// how captures are read and checked. main runs production's
+// (defaultCommand); tests run their own, side by side.
+type command struct {
+	getenv    func(string) string   // the process environment
+	now       func() time.Time      // what suppressions expire against and baselines are dated by
+	catalogue func() []*checks.Rule // the rules
+	reading   readers.Options       // how captures are read; the zero value is production's
+	limits    engine.Limits         // the engine's memory budgets; the zero value is production's
+}
+
+// defaultCommand is production's command: the process environment, the
+// clock, every rule and the default limits.
+func defaultCommand() *command {
+	return &command{getenv: os.Getenv, now: time.Now, catalogue: checks.All}
+}
+
+// run is the whole command as production runs it.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return defaultCommand().run(args, stdin, stdout, stderr)
+}
 
 // run is the whole command: it returns the exit code and writes nothing to
 // stdout unless the check ran.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func (c *command) run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd, rest := "check", args
 	if len(args) > 0 {
 		switch args[0] {
@@ -78,19 +90,19 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var err error
 	switch cmd {
 	case "check":
-		code, err = runCheck(rest, stdin, stdout, stderr)
+		code, err = c.runCheck(rest, stdin, stdout, stderr)
 	case "rules":
-		code, err = runRules(rest, stdout)
+		code, err = c.runRules(rest, stdout)
 	case "explain":
-		code, err = runExplain(rest, stdout)
+		code, err = c.runExplain(rest, stdout)
 	case "suppress":
-		code, err = runSuppress(rest, stdin, stdout)
+		code, err = c.runSuppress(rest, stdin, stdout)
 	case "version":
 		fmt.Fprintf(stdout, "mcpcheck %s\n", mcpcheckVersion())
 	case "help":
 		fmt.Fprint(stdout, usageText)
 	case "baseline":
-		code, err = runBaseline(rest, stdin, stdout)
+		code, err = c.runBaseline(rest, stdin, stdout)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpcheck: %s\n", strings.ReplaceAll(err.Error(), "\n", " "))
@@ -177,7 +189,7 @@ type output struct {
 	rep    report.Reporter
 }
 
-func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+func (c *command) runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	var o checkOptions
 	fs := checkFlags(&o)
 	if err := fs.Parse(args); err != nil {
@@ -188,25 +200,25 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		return exitPassed, nil
 	}
 	o.roundTripsSet = fs.Changed("max-round-trips")
-	rules := catalogue()
+	rules := c.catalogue()
 	if err := checks.Validate(rules); err != nil {
 		return exitUsage, err
 	}
-	cfg, err := checkConfig(&o, rules)
+	cfg, err := c.checkConfig(&o, rules)
 	if err != nil {
 		return exitUsage, err
 	}
-	store, err := baselineStore(o.baselineDir, fs.Changed("baseline"), false)
+	store, err := c.baselineStore(o.baselineDir, fs.Changed("baseline"), false)
 	if err != nil {
 		return exitUsage, err
 	}
 	checks.BaselineStore.Set(&cfg, store)
-	color, err := useColor(o.color, stdout)
+	color, err := useColor(c.getenv, o.color, stdout)
 	if err != nil {
 		return exitUsage, err
 	}
 	wd, _ := os.Getwd()
-	root, err := sourceRoot(o.sourceRoot, fs.Changed("source-root"), wd)
+	root, err := sourceRoot(c.getenv, o.sourceRoot, fs.Changed("source-root"), wd)
 	if err != nil {
 		return exitUsage, err
 	}
@@ -217,12 +229,12 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	if fs.Changed("stdin-name") && strings.TrimSpace(o.stdinName) == "" {
 		return exitUsage, usagef("--stdin-name is empty; name the path the capture on standard input stands for")
 	}
-	if cfg.Suppressions, err = loadSuppressions(o.suppressions, fs.Changed("suppressions"), root); err != nil {
+	if cfg.Suppressions, err = loadSuppressions(o.suppressions, fs.Changed("suppressions"), root, c.now()); err != nil {
 		return exitUsage, err
 	}
 	ropts := report.Options{
 		Quiet: o.quiet, Color: color, WorkDir: wd, SourceRoot: root, Category: category,
-		Version: mcpcheckVersion(), SemanticVersion: buildSemver(), StepSummary: getenv("GITHUB_STEP_SUMMARY"),
+		Version: mcpcheckVersion(), SemanticVersion: buildSemver(), StepSummary: c.getenv("GITHUB_STEP_SUMMARY"),
 	}
 	outs, err := plannedOutputs(&o, ropts)
 	defer discard(outs) // whatever was not renamed into place
@@ -232,12 +244,12 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	if err := stepSummaryWritable(outs[0].format, ropts.StepSummary); err != nil {
 		return exitUsage, err
 	}
-	prog, err := newProgress(o.progress, stderr)
+	prog, err := newProgress(c.getenv, o.progress, stderr)
 	if err != nil {
 		return exitUsage, err
 	}
 	note := func(msg string) { fmt.Fprintf(stderr, "mcpcheck: note: %s\n", msg) }
-	sources, err := readers.ResolveNoting(fs.Args(), stdin, getenv, cfg.InputFormat, note)
+	sources, err := readers.ResolveNoting(fs.Args(), stdin, c.getenv, cfg.InputFormat, note)
 	if err != nil {
 		return exitUsage, err
 	}
@@ -268,7 +280,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	return res.ExitCode, nil
 }
 
-func checkConfig(o *checkOptions, catalogue []*checks.Rule) (engine.Config, error) {
+func (c *command) checkConfig(o *checkOptions, catalogue []*checks.Rule) (engine.Config, error) {
 	gate, err := result.ParseGate(o.failOn, catalogue)
 	if err != nil {
 		return engine.Config{}, usageError{err.Error()}
@@ -312,7 +324,7 @@ func checkConfig(o *checkOptions, catalogue []*checks.Rule) (engine.Config, erro
 		return engine.Config{}, usagef("--max-round-trips: %d is not a number of requests; give N >= 1", o.maxRoundTrips)
 	}
 	a.MaxRoundTrips = o.maxRoundTrips
-	return engine.Config{Rules: rules, Catalogue: catalogue, Gate: gate, Assertions: a, InputFormat: input, Reading: readOptions}, nil
+	return engine.Config{Rules: rules, Catalogue: catalogue, Gate: gate, Assertions: a, InputFormat: input, Reading: c.reading, Limits: c.limits}, nil
 }
 
 // formatNames are the capture formats --input-format accepts: the
@@ -336,7 +348,7 @@ func parseBudget(flag, v string) (*time.Duration, error) {
 	return &d, nil
 }
 
-func useColor(mode string, stdout io.Writer) (bool, error) {
+func useColor(getenv func(string) string, mode string, stdout io.Writer) (bool, error) {
 	switch strings.ToLower(mode) {
 	case "always":
 		return true, nil
@@ -556,7 +568,7 @@ func writeDevice(out output, res *result.Result) error {
 	return nil
 }
 
-func runRules(args []string, stdout io.Writer) (int, error) {
+func (c *command) runRules(args []string, stdout io.Writer) (int, error) {
 	fs := pflag.NewFlagSet("rules", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	format := fs.String("format", "text", "text, json or markdown")
@@ -571,7 +583,7 @@ func runRules(args []string, stdout io.Writer) (int, error) {
 	if fs.NArg() > 0 {
 		return exitUsage, usagef("rules takes no arguments")
 	}
-	rules := catalogue()
+	rules := c.catalogue()
 	var b bytes.Buffer
 	switch strings.ToLower(*format) {
 	case "text":
@@ -619,7 +631,7 @@ func runRules(args []string, stdout io.Writer) (int, error) {
 	return exitPassed, err
 }
 
-func runExplain(args []string, stdout io.Writer) (int, error) {
+func (c *command) runExplain(args []string, stdout io.Writer) (int, error) {
 	if slices.Contains(args, "--help") || slices.Contains(args, "-h") {
 		fmt.Fprint(stdout, "Usage:\n  mcpcheck explain RULE\n\nShows one rule's documentation: why it matters, how to fix it, a bad and a\ngood example. Run 'mcpcheck rules' for the list of rules.\n")
 		return exitPassed, nil
@@ -627,11 +639,12 @@ func runExplain(args []string, stdout io.Writer) (int, error) {
 	if len(args) != 1 {
 		return exitUsage, usagef("explain takes one rule id; run 'mcpcheck rules' for the list")
 	}
-	r := checks.Lookup(catalogue(), args[0])
+	rules := c.catalogue()
+	r := checks.Lookup(rules, args[0])
 	if r == nil {
 		return exitUsage, usagef("explain: unknown rule %q; run 'mcpcheck rules' for the list", args[0])
 	}
-	gate, _ := result.ParseGate(checks.DefaultGate, catalogue())
+	gate, _ := result.ParseGate(checks.DefaultGate, rules)
 	gated := "no"
 	if gate.Selects(r) {
 		gated = "yes"

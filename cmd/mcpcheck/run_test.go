@@ -21,20 +21,26 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden CLI outputs in ../../testdata/golden")
 
-// invoke runs the command in-process.
+// invoke runs the command in-process as production does, in the
+// process's environment.
 func invoke(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return defaultCommand().invoke(t, stdin, args...)
+}
+
+// invoke runs c in-process.
+func (c *command) invoke(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(args, strings.NewReader(stdin), &out, &errb)
+	code = c.run(args, strings.NewReader(stdin), &out, &errb)
 	return code, out.String(), errb.String()
 }
 
-// withEnv replaces the environment run reads for one test.
-func withEnv(t *testing.T, env map[string]string) {
-	t.Helper()
-	old := getenv
-	getenv = func(k string) string { return env[k] }
-	t.Cleanup(func() { getenv = old })
+// withEnv is production's command with env as its whole environment.
+func withEnv(env map[string]string) *command {
+	c := defaultCommand()
+	c.getenv = func(k string) string { return env[k] }
+	return c
 }
 
 func testdata(name string) string { return filepath.Join("..", "..", "testdata", name) }
@@ -63,7 +69,7 @@ func golden(t *testing.T, name, got string) {
 // TestProjectCaptures runs the captures shipped in testdata/ end to end,
 // against golden outputs: what a user sees, byte for byte.
 func TestProjectCaptures(t *testing.T) {
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	cases := []struct {
 		golden string
 		args   []string
@@ -83,7 +89,7 @@ func TestProjectCaptures(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.golden, func(t *testing.T) {
-			code, out, errs := invoke(t, "", c.args...)
+			code, out, errs := cli.invoke(t, "", c.args...)
 			if code != c.code {
 				t.Errorf("exit %d, want %d; stderr: %s", code, c.code, errs)
 			}
@@ -222,7 +228,7 @@ func TestUsageErrorsCheckNothing(t *testing.T) {
 				continue
 			}
 			t.Run(c.name+"/"+format, func(t *testing.T) {
-				withEnv(t, map[string]string{"HOME": dir})
+				cli := withEnv(map[string]string{"HOME": dir})
 				args := c.args
 				if format != "" {
 					args = append([]string{"--format", format}, args...)
@@ -231,7 +237,7 @@ func TestUsageErrorsCheckNothing(t *testing.T) {
 				if c.args[0] != "explain" && c.args[0] != "rules" && c.args[0] != "baseline" {
 					args = append([]string{"--output", "sarif=" + out}, args...)
 				}
-				code, stdout, stderr := invoke(t, "", args...)
+				code, stdout, stderr := cli.invoke(t, "", args...)
 				if code != 2 {
 					t.Errorf("exit %d, want 2", code)
 				}
@@ -253,35 +259,35 @@ func TestNoCaptureAnywhereIsExit2(t *testing.T) {
 	home := t.TempDir()
 	os.MkdirAll(filepath.Join(home, ".local", "state", "mcpsnoop", "sessions"), 0o755)
 	os.WriteFile(filepath.Join(home, ".local", "state", "mcpsnoop", "sessions", "empty.jsonl"), nil, 0o644)
-	withEnv(t, map[string]string{"HOME": home})
-	code, out, errs := invoke(t, "")
+	cli := withEnv(map[string]string{"HOME": home})
+	code, out, errs := cli.invoke(t, "")
 	if code != 2 || out != "" || !strings.Contains(errs, "no capture given and no mcpsnoop session in "+filepath.Join(home, ".local", "state", "mcpsnoop", "sessions")) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	notDir := filepath.Join(home, "file.jsonl")
 	os.WriteFile(notDir, []byte("x"), 0o644)
-	code, out, errs = invoke(t, "", filepath.Join(notDir, "inside.jsonl"))
+	code, out, errs = cli.invoke(t, "", filepath.Join(notDir, "inside.jsonl"))
 	if code != 2 || out != "" || !strings.Contains(errs, "not a directory") {
 		t.Errorf("unreadable path: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
 
 func TestOutputsAreWrittenWithTheSameExitCode(t *testing.T) {
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	dir := t.TempDir()
 	capture := testdata("demo-session.jsonl")
 	// one baseline directory for every run: the first records, the others
 	// read the same file, so its recording time cannot differ between them
 	baselines := filepath.Join(dir, "baselines")
-	invoke(t, "", "--baseline", baselines, capture)
-	plainCode, plainOut, _ := invoke(t, "", "--baseline", baselines, capture)
+	cli.invoke(t, "", "--baseline", baselines, capture)
+	plainCode, plainOut, _ := cli.invoke(t, "", "--baseline", baselines, capture)
 	args := []string{"check", "--baseline", baselines}
 	for _, f := range report.Formats() {
 		if f != "text" {
 			args = append(args, "--output", f+"="+filepath.Join(dir, "report."+f))
 		}
 	}
-	code, out, errs := invoke(t, "", append(args, capture)...)
+	code, out, errs := cli.invoke(t, "", append(args, capture)...)
 	if code != plainCode || code != 1 {
 		t.Errorf("exit %d with outputs, %d without; want 1 both", code, plainCode)
 	}
@@ -303,7 +309,7 @@ func TestOutputsAreWrittenWithTheSameExitCode(t *testing.T) {
 			sariftest.Validate(t, data)
 		}
 		// the file equals what --format renders to stdout
-		_, direct, _ := invoke(t, "", "--baseline", baselines, "--format", f, capture)
+		_, direct, _ := cli.invoke(t, "", "--baseline", baselines, "--format", f, capture)
 		if f != "github" && string(data) != direct {
 			t.Errorf("%s file differs from --format %s output", f, f)
 		}
@@ -379,7 +385,6 @@ func TestOutputThroughLinksAndDevices(t *testing.T) {
 }
 
 func TestInputsStdinGzipDirectorySessionID(t *testing.T) {
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
 	clean, err := os.ReadFile(testdata("clean-stdio.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -427,8 +432,8 @@ func TestInputsStdinGzipDirectorySessionID(t *testing.T) {
 			for k, v := range c.env {
 				env[k] = v
 			}
-			withEnv(t, env)
-			code, out, errs := invoke(t, c.stdin, c.args...)
+			cli := withEnv(env)
+			code, out, errs := cli.invoke(t, c.stdin, c.args...)
 			if code != 0 {
 				t.Fatalf("exit %d; stderr %s", code, errs)
 			}
@@ -445,8 +450,8 @@ func TestInputsStdinGzipDirectorySessionID(t *testing.T) {
 }
 
 func TestDisableRemovesFindingsAndCounts(t *testing.T) {
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
-	code, out, _ := invoke(t, "", "--disable", "tool-error", testdata("demo-session.jsonl"))
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
+	code, out, _ := cli.invoke(t, "", "--disable", "tool-error", testdata("demo-session.jsonl"))
 	if code != 0 {
 		t.Errorf("exit %d, want 0 once tool-error is disabled", code)
 	}
@@ -456,28 +461,28 @@ func TestDisableRemovesFindingsAndCounts(t *testing.T) {
 }
 
 func TestDisableMissingFramesAlsoDropsItsCount(t *testing.T) {
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	capture := filepath.Join(t.TempDir(), "gap.jsonl")
 	data, _ := os.ReadFile(testdata("clean-stdio.jsonl"))
 	gapped := strings.Replace(string(data), `"seq":5,`, `"seq":9,`, 1)
 	os.WriteFile(capture, []byte(gapped), 0o644)
-	_, out, _ := invoke(t, "", capture)
+	_, out, _ := cli.invoke(t, "", capture)
 	if !strings.Contains(out, "missing_frames=4") {
 		t.Fatalf("the gap is not counted:\n%s", out)
 	}
-	_, out, _ = invoke(t, "", "--disable", "missing-frames", capture)
+	_, out, _ = cli.invoke(t, "", "--disable", "missing-frames", capture)
 	if !strings.Contains(out, "missing_frames=0") || strings.Contains(out, "(missing-frames)") {
 		t.Errorf("a disabled rule is neither reported nor counted:\n%s", out)
 	}
 }
 
 func TestFailOnRuleID(t *testing.T) {
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
-	code, out, _ := invoke(t, "", "--fail-on", "pending-request", testdata("demo-session.jsonl"))
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
+	code, out, _ := cli.invoke(t, "", "--fail-on", "pending-request", testdata("demo-session.jsonl"))
 	if code != 1 || !strings.Contains(out, "check failed: pending") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
-	code, _, _ = invoke(t, "", "--fail-on", "invalid-frame", testdata("demo-session.jsonl"))
+	code, _, _ = cli.invoke(t, "", "--fail-on", "invalid-frame", testdata("demo-session.jsonl"))
 	if code != 0 {
 		t.Errorf("--fail-on invalid-frame on a capture without invalid frames: exit %d", code)
 	}
@@ -486,23 +491,23 @@ func TestFailOnRuleID(t *testing.T) {
 // TestFailOnAllAndDisabledRules: all gates every signal; a disabled rule
 // may be covered by a signal or by all in --fail-on, not named in it.
 func TestFailOnAllAndDisabledRules(t *testing.T) {
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	demo := testdata("demo-session.jsonl") // a tool error and a pending ping
 	// all gates drift too, and a baseline only recorded in this run fails
 	// it (§6): the baseline rule is off here, which all may cover
-	code, out, _ := invoke(t, "", "--fail-on", "all", "--disable", "baseline", demo)
+	code, out, _ := cli.invoke(t, "", "--fail-on", "all", "--disable", "baseline", demo)
 	if code != 1 || !strings.Contains(out, "check failed: error,pending") || strings.Count(out, ": [error] ") != 2 {
 		t.Errorf("--fail-on all: exit %d\n%s", code, out)
 	}
-	code, out, _ = invoke(t, "", "--fail-on", "all", "--disable", "baseline", "--disable", "pending-request", "--disable", "tool-error", demo)
+	code, out, _ = cli.invoke(t, "", "--fail-on", "all", "--disable", "baseline", "--disable", "pending-request", "--disable", "tool-error", demo)
 	if code != 0 || strings.Contains(out, "(pending-request)") {
 		t.Errorf("--fail-on all with the findings' rules disabled: exit %d\n%s", code, out)
 	}
-	code, out, _ = invoke(t, "", "--fail-on", "pending", "--disable", "pending-request", demo)
+	code, out, _ = cli.invoke(t, "", "--fail-on", "pending", "--disable", "pending-request", demo)
 	if code != 0 || strings.Contains(out, "(pending-request)") {
 		t.Errorf("--fail-on pending with pending-request disabled: exit %d\n%s", code, out)
 	}
-	code, out, _ = invoke(t, "", "--fail-on", "all", "--disable", "baseline", testdata("clean-stdio.jsonl"))
+	code, out, _ = cli.invoke(t, "", "--fail-on", "all", "--disable", "baseline", testdata("clean-stdio.jsonl"))
 	if code != 0 {
 		t.Errorf("--fail-on all on a clean capture: exit %d\n%s", code, out)
 	}
@@ -511,8 +516,8 @@ func TestFailOnAllAndDisabledRules(t *testing.T) {
 // TestPanickingRuleBecomesInternalError: one broken rule is reported, the
 // others still run, and every format keeps the exit code.
 func TestPanickingRuleBecomesInternalError(t *testing.T) {
-	old := catalogue
-	catalogue = func() []*checks.Rule {
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
+	cli.catalogue = func() []*checks.Rule {
 		broken := &checks.Rule{ID: "broken-rule", Signal: checks.SignalMismatch,
 			Doc: checks.Doc{Summary: "panics", Why: "Test only.", Fix: "None.", Bad: "-", Good: "-", Since: "0.0.0"},
 			New: checks.EachFrame(func(p *checks.Pass, f *session.Frame) {
@@ -520,12 +525,10 @@ func TestPanickingRuleBecomesInternalError(t *testing.T) {
 					panic("index out of range")
 				}
 			})}
-		return append(old(), broken)
+		return append(checks.All(), broken)
 	}
-	t.Cleanup(func() { catalogue = old })
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
 	for _, format := range report.Formats() {
-		code, out, errs := invoke(t, "", "--format", format, testdata("clean-stdio.jsonl"))
+		code, out, errs := cli.invoke(t, "", "--format", format, testdata("clean-stdio.jsonl"))
 		if format == "sarif" {
 			sariftest.Validate(t, []byte(out))
 		}
@@ -536,21 +539,21 @@ func TestPanickingRuleBecomesInternalError(t *testing.T) {
 			t.Errorf("%s: output does not name the broken rule", format)
 		}
 	}
-	_, out, _ := invoke(t, "", testdata("clean-stdio.jsonl"))
+	_, out, _ := cli.invoke(t, "", testdata("clean-stdio.jsonl"))
 	if !strings.Contains(out, "[error] rule broken-rule failed: index out of range") || !strings.Contains(out, "(internal-error)") {
 		t.Errorf("text output:\n%s", out)
 	}
-	code, out, _ := invoke(t, "", "--disable", "internal-error", testdata("clean-stdio.jsonl"))
+	code, out, _ := cli.invoke(t, "", "--disable", "internal-error", testdata("clean-stdio.jsonl"))
 	if code != 0 || strings.Contains(out, "internal-error") {
 		t.Errorf("--disable internal-error: exit %d\n%s", code, out)
 	}
 }
 
 func TestExitMatrixForEveryFormat(t *testing.T) {
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	for _, format := range report.Formats() {
 		for file, want := range map[string]int{"clean-stdio.jsonl": 0, "demo-session.jsonl": 1, "stdout-pollution.jsonl": 1} {
-			code, out, errs := invoke(t, "", "--format", format, testdata(file))
+			code, out, errs := cli.invoke(t, "", "--format", format, testdata(file))
 			if format == "sarif" {
 				sariftest.Validate(t, []byte(out))
 			}

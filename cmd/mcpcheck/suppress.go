@@ -25,14 +25,11 @@ import (
 // root when it exists and --suppressions is not given.
 const defaultSuppressions = ".mcpcheck-suppressions.json"
 
-// now is the time suppressions expire against; tests replace it.
-var now = time.Now
-
 // loadSuppressions reads --suppressions FILE, or the default file in root
 // (the source root SARIF paths are relative to) when it exists. A file that
 // is missing when named, unreadable or invalid is a usage error naming the
-// file and the entry.
-func loadSuppressions(path string, given bool, root string) (*suppress.Suppressions, error) {
+// file and the entry. Entries expire against now.
+func loadSuppressions(path string, given bool, root string, now time.Time) (*suppress.Suppressions, error) {
 	name := path
 	if !given {
 		path = filepath.Join(root, defaultSuppressions)
@@ -50,7 +47,7 @@ func loadSuppressions(path string, given bool, root string) (*suppress.Suppressi
 	if set == nil {
 		return nil, usagef("--suppressions: %s does not exist; create it with 'mcpcheck suppress'", path)
 	}
-	set.Now = now()
+	set.Now = now
 	return set, nil
 }
 
@@ -100,7 +97,7 @@ type suppressOptions struct {
 	help                  bool
 }
 
-func runSuppress(args []string, stdin io.Reader, stdout io.Writer) (int, error) {
+func (c *command) runSuppress(args []string, stdin io.Reader, stdout io.Writer) (int, error) {
 	var o suppressOptions
 	fl := pflag.NewFlagSet("suppress", pflag.ContinueOnError)
 	fl.SetOutput(io.Discard)
@@ -117,14 +114,14 @@ func runSuppress(args []string, stdin io.Reader, stdout io.Writer) (int, error) 
 		fmt.Fprint(stdout, suppressUsage+fl.FlagUsages())
 		return exitPassed, nil
 	}
-	fps, err := suppressArgs(&o, fl.Args())
+	fps, err := suppressArgs(&o, fl.Args(), c.now())
 	if err != nil {
 		return exitUsage, err
 	}
 	path, name := o.file, o.file
 	if path == "" {
 		wd, _ := os.Getwd()
-		root, err := sourceRoot("", false, wd) // as check finds it
+		root, err := sourceRoot(c.getenv, "", false, wd) // as check finds it
 		if err != nil {
 			return exitUsage, err
 		}
@@ -143,7 +140,7 @@ func runSuppress(args []string, stdin io.Reader, stdout io.Writer) (int, error) 
 		entries[i] = suppress.Suppression{Fingerprint: fp, Reason: o.reason, Expires: o.expires}
 	}
 	if len(o.from) > 0 {
-		if err := fillFromCaptures(entries, o.from, stdin); err != nil {
+		if err := c.fillFromCaptures(entries, o.from, stdin); err != nil {
 			return exitUsage, err
 		}
 	}
@@ -161,8 +158,9 @@ func runSuppress(args []string, stdin io.Reader, stdout io.Writer) (int, error) 
 }
 
 // suppressArgs validates the reason, the expiry and the fingerprints, and
-// returns the fingerprints normalised, each once, in order.
-func suppressArgs(o *suppressOptions, args []string) ([]string, error) {
+// returns the fingerprints normalised, each once, in order; an expiry
+// already past now is refused.
+func suppressArgs(o *suppressOptions, args []string, now time.Time) ([]string, error) {
 	if len(args) == 0 {
 		return nil, usagef("suppress needs at least one FINGERPRINT (--format json and SARIF show them)")
 	}
@@ -174,7 +172,7 @@ func suppressArgs(o *suppressOptions, args []string) ([]string, error) {
 		if err != nil {
 			return nil, usagef("suppress: --%v", err)
 		}
-		if (&suppress.Suppression{Expires: o.expires}).Expired(now()) {
+		if (&suppress.Suppression{Expires: o.expires}).Expired(now) {
 			return nil, usagef("suppress: --expires %s is already past (entries expire at the end of their day, UTC)", day.Format(time.DateOnly))
 		}
 	}
@@ -193,17 +191,17 @@ func suppressArgs(o *suppressOptions, args []string) ([]string, error) {
 
 // fillFromCaptures checks the captures and fills each entry from the
 // finding its fingerprint names; a fingerprint that names none is an error.
-func fillFromCaptures(entries []suppress.Suppression, captures []string, stdin io.Reader) error {
-	sources, err := readers.Resolve(captures, stdin, getenv)
+func (c *command) fillFromCaptures(entries []suppress.Suppression, captures []string, stdin io.Reader) error {
+	sources, err := readers.Resolve(captures, stdin, c.getenv)
 	if err != nil {
 		return err
 	}
-	rules := catalogue()
+	rules := c.catalogue()
 	gate, err := result.ParseGate(checks.DefaultGate, rules)
 	if err != nil {
 		return err
 	}
-	res, err := engine.Run(sources, engine.Config{Rules: rules, Catalogue: rules, Gate: gate})
+	res, err := engine.Run(sources, engine.Config{Rules: rules, Catalogue: rules, Gate: gate, Reading: c.reading, Limits: c.limits})
 	if err != nil {
 		return err
 	}

@@ -21,18 +21,16 @@ import (
 	"github.com/mcpcheck/mcpcheck/suppress"
 )
 
-// withNow fixes the time suppressions expire against.
-func withNow(t *testing.T, at time.Time) {
-	t.Helper()
-	old := now
-	now = func() time.Time { return at }
-	t.Cleanup(func() { now = old })
+// clock is a clock stopped at at: the time suppressions expire against
+// and baselines are dated by.
+func clock(at time.Time) func() time.Time {
+	return func() time.Time { return at }
 }
 
 // jsonReport runs check --format json with args and decodes the report.
-func jsonReport(t *testing.T, wantCode int, args ...string) report.JSONReport {
+func jsonReport(t *testing.T, cli *command, wantCode int, args ...string) report.JSONReport {
 	t.Helper()
-	code, out, errs := invoke(t, "", append([]string{"--format", "json"}, args...)...)
+	code, out, errs := cli.invoke(t, "", append([]string{"--format", "json"}, args...)...)
 	if code != wantCode || errs != "" {
 		t.Fatalf("exit %d (want %d), stderr %q", code, wantCode, errs)
 	}
@@ -98,12 +96,12 @@ func TestSuppressRealCapture(t *testing.T) {
 	// The first run records the server's tool baseline in $MCPCHECK_HOME
 	// (a baseline note); later runs verify it silently, so only the
 	// suppressed findings remain.
-	withEnv(t, map[string]string{"NO_COLOR": "1", "MCPCHECK_HOME": dir})
-	withNow(t, time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
+	cli := withEnv(map[string]string{"NO_COLOR": "1", "MCPCHECK_HOME": dir})
+	cli.now = clock(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
 	const reason = "the job exercises failing tool calls on purpose"
 
 	var fps []string
-	for _, f := range findingsOf(jsonReport(t, 1, noObs, capture)) {
+	for _, f := range findingsOf(jsonReport(t, cli, 1, noObs, capture)) {
 		if f.Rule == "tool-error" {
 			fps = append(fps, f.Fingerprint)
 		}
@@ -112,17 +110,18 @@ func TestSuppressRealCapture(t *testing.T) {
 		t.Fatalf("%d tool-error findings, want 9", len(fps))
 	}
 	file := filepath.Join(dir, "suppressions.json")
-	code, out, errs := invoke(t, "", append([]string{"suppress", "--reason", reason, "--file", file}, fps...)...)
+	code, out, errs := cli.invoke(t, "", append([]string{"suppress", "--reason", reason, "--file", file}, fps...)...)
 	if code != 0 || errs != "" || out != file+": 9 added, 0 updated, 9 in all\n" {
 		t.Fatalf("suppress: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 
 	t.Run("every format", func(t *testing.T) {
 		summary := filepath.Join(dir, "step-summary.md")
-		withEnv(t, map[string]string{"NO_COLOR": "1", "GITHUB_STEP_SUMMARY": summary, "MCPCHECK_HOME": dir})
+		cli := withEnv(map[string]string{"NO_COLOR": "1", "GITHUB_STEP_SUMMARY": summary, "MCPCHECK_HOME": dir})
+		cli.now = clock(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
 		outs := map[string]string{}
 		for _, format := range report.Formats() {
-			code, out, errs := invoke(t, "", "--format", format, "--suppressions", file, noObs, capture)
+			code, out, errs := cli.invoke(t, "", "--format", format, "--suppressions", file, noObs, capture)
 			if code != 0 || errs != "" {
 				t.Errorf("%s: exit %d, stderr %q", format, code, errs)
 			}
@@ -206,7 +205,7 @@ func TestSuppressRealCapture(t *testing.T) {
 		if bytes.Equal(again, data) || !bytes.Contains(again, []byte(`"id":1010`)) {
 			t.Fatal("the rewrite changed no request id")
 		}
-		rep := jsonReport(t, 0, "--suppressions", file, noObs, writeTemp(t, dir, "again.jsonl", again))
+		rep := jsonReport(t, cli, 0, "--suppressions", file, noObs, writeTemp(t, dir, "again.jsonl", again))
 		if s := rep.Sessions[0]; s.Suppressed != 9 || len(s.Findings) != 9 || s.ID == "filesystem-3639-42e3f026fab9" {
 			t.Errorf("re-recorded: %d suppressed, %d findings in session %s", s.Suppressed, len(s.Findings), s.ID)
 		}
@@ -217,7 +216,7 @@ func TestSuppressRealCapture(t *testing.T) {
 		if !bytes.Contains(bytes.SplitAfter(data, []byte("\n"))[24], []byte(`"name":"get_file_info"`)) {
 			t.Fatal("line 25 of the capture is not the get_file_info call")
 		}
-		rep := jsonReport(t, 0, "--suppressions", file, noObs, writeTemp(t, dir, "fixed.jsonl", withoutLines(data, 25, 26)))
+		rep := jsonReport(t, cli, 0, "--suppressions", file, noObs, writeTemp(t, dir, "fixed.jsonl", withoutLines(data, 25, 26)))
 		var stale []report.JSONFinding
 		for _, f := range findingsOf(rep) {
 			if f.Rule == "stale-suppression" {
@@ -234,16 +233,17 @@ func TestSuppressRealCapture(t *testing.T) {
 
 	t.Run("expired", func(t *testing.T) {
 		// the get_file_info entry held until yesterday
-		code, _, errs := invoke(t, "", "suppress", "--reason", "until the sandbox has the file", "--expires", "2026-11-30", "--file", file, "--from", capture, fps[8])
+		code, _, errs := cli.invoke(t, "", "suppress", "--reason", "until the sandbox has the file", "--expires", "2026-11-30", "--file", file, "--from", capture, fps[8])
 		if code != 0 || errs != "" {
 			t.Fatalf("suppress --expires: exit %d, %s", code, errs)
 		}
-		rep := jsonReport(t, 0, "--suppressions", file, noObs, capture)
+		rep := jsonReport(t, cli, 0, "--suppressions", file, noObs, capture)
 		if rep.Sessions[0].Suppressed != 9 {
 			t.Errorf("on its last day the entry must still suppress: %d suppressed", rep.Sessions[0].Suppressed)
 		}
-		withNow(t, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
-		rep = jsonReport(t, 1, "--suppressions", file, noObs, capture)
+		tomorrow := *cli
+		tomorrow.now = clock(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+		rep = jsonReport(t, &tomorrow, 1, "--suppressions", file, noObs, capture)
 		var expired, gated []report.JSONFinding
 		for _, f := range findingsOf(rep) {
 			switch {
@@ -257,7 +257,7 @@ func TestSuppressRealCapture(t *testing.T) {
 			strings.Join(rep.Sessions[0].Failed, ",") != "error" {
 			t.Errorf("expired: %+v; gated %+v; %d suppressed", expired, gated, rep.Sessions[0].Suppressed)
 		}
-		code, out, _ := invoke(t, "", "--suppressions", file, noObs, capture)
+		code, out, _ := tomorrow.invoke(t, "", "--suppressions", file, noObs, capture)
 		if code != 1 || !strings.Contains(out, "expired at the end of 2026-11-30 and no longer suppresses (expired-suppression)") ||
 			strings.Count(out, "[error]") != 1 || !strings.Contains(out, "check failed: error") {
 			t.Errorf("text after expiry: exit %d\n%s", code, out)
@@ -275,9 +275,9 @@ func readOrFail(t *testing.T, path string) []byte {
 }
 
 // demoFingerprint is the fingerprint of the demo capture's tool-error.
-func demoFingerprint(t *testing.T) string {
+func demoFingerprint(t *testing.T, cli *command) string {
 	t.Helper()
-	for _, f := range findingsOf(jsonReport(t, 1, testdata("demo-session.jsonl"))) {
+	for _, f := range findingsOf(jsonReport(t, cli, 1, testdata("demo-session.jsonl"))) {
 		if f.Rule == "tool-error" {
 			return f.Fingerprint
 		}
@@ -290,11 +290,12 @@ func demoFingerprint(t *testing.T) string {
 // fingerprint however often suppress runs, sorted, written atomically
 // through links with the file's mode kept.
 func TestSuppressCommand(t *testing.T) {
-	withNow(t, time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC))
+	cli := defaultCommand()
+	cli.now = clock(time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC))
 	demo := testdata("demo-session.jsonl")
-	fp := demoFingerprint(t)
+	fp := demoFingerprint(t, cli)
 	var pendingFP string
-	for _, f := range findingsOf(jsonReport(t, 1, demo)) {
+	for _, f := range findingsOf(jsonReport(t, cli, 1, demo)) {
 		if f.Rule == "pending-request" {
 			pendingFP = f.Fingerprint
 		}
@@ -306,7 +307,7 @@ func TestSuppressCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	code, out, errs := invoke(t, "", "suppress", "--from", demo, "--reason", "first", "--expires", "2026-12-31", "--file", link, strings.ToUpper(fp), pendingFP, fp)
+	code, out, errs := cli.invoke(t, "", "suppress", "--from", demo, "--reason", "first", "--expires", "2026-12-31", "--file", link, strings.ToUpper(fp), pendingFP, fp)
 	if code != 0 || errs != "" || out != link+": 2 added, 0 updated, 2 in all\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
@@ -331,7 +332,7 @@ func TestSuppressCommand(t *testing.T) {
 
 	// Again with another reason and no expiry, without --from: the entry
 	// is updated in place and keeps what it says of its finding.
-	code, out, errs = invoke(t, "", "suppress", "--reason", "second", "--file", real, fp)
+	code, out, errs = cli.invoke(t, "", "suppress", "--reason", "second", "--file", real, fp)
 	if code != 0 || errs != "" || out != real+": 0 added, 1 updated, 2 in all\n" {
 		t.Fatalf("update: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
@@ -357,7 +358,7 @@ func TestSuppressCommand(t *testing.T) {
 	// Nothing is written when a fingerprint names no finding of --from.
 	before := readOrFail(t, real)
 	other := strings.Repeat("ab", 16)
-	code, out, errs = invoke(t, "", "suppress", "--from", demo, "--reason", "x", "--file", real, fp, other)
+	code, out, errs = cli.invoke(t, "", "suppress", "--from", demo, "--reason", "x", "--file", real, fp, other)
 	if code != 2 || out != "" || !strings.Contains(errs, "fingerprint "+other+" names no finding of "+demo) {
 		t.Errorf("unknown fingerprint with --from: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
@@ -365,7 +366,7 @@ func TestSuppressCommand(t *testing.T) {
 		t.Error("a failed suppress changed the file")
 	}
 	// Without --from any well-formed fingerprint is taken as it is.
-	if code, _, errs := invoke(t, "", "suppress", "--reason", "x", "--file", real, other); code != 0 {
+	if code, _, errs := cli.invoke(t, "", "suppress", "--reason", "x", "--file", real, other); code != 0 {
 		t.Errorf("a well-formed fingerprint without --from: exit %d, %s", code, errs)
 	}
 }
@@ -373,7 +374,8 @@ func TestSuppressCommand(t *testing.T) {
 // TestSuppressUsageErrors: exit 2, nothing on stdout, one line on stderr,
 // and the file untouched.
 func TestSuppressUsageErrors(t *testing.T) {
-	withNow(t, time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC))
+	cli := defaultCommand()
+	cli.now = clock(time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC))
 	dir := t.TempDir()
 	fp := strings.Repeat("0f", 16)
 	bad := writeTemp(t, dir, "bad.json", []byte("{\"suppressions\": [\n  {\"fingerprint\": \""+fp+"\"}\n]}\n"))
@@ -394,7 +396,7 @@ func TestSuppressUsageErrors(t *testing.T) {
 		{"missing capture", []string{"--reason", "x", "--file", file, "--from", filepath.Join(dir, "nope.jsonl"), fp}, "no such file"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			code, out, errs := invoke(t, "", append([]string{"suppress"}, c.args...)...)
+			code, out, errs := cli.invoke(t, "", append([]string{"suppress"}, c.args...)...)
 			if code != 2 || out != "" || !strings.Contains(errs, c.stderr) || strings.Count(errs, "\n") != 1 {
 				t.Errorf("exit %d, stdout %q, stderr %q (want it to contain %q)", code, out, errs, c.stderr)
 			}
@@ -403,7 +405,7 @@ func TestSuppressUsageErrors(t *testing.T) {
 	if _, err := os.Stat(file); err == nil {
 		t.Error("a failed suppress created the file")
 	}
-	if code, out, _ := invoke(t, "", "suppress", "--help"); code != 0 || !strings.Contains(out, "--expires") {
+	if code, out, _ := cli.invoke(t, "", "suppress", "--help"); code != 0 || !strings.Contains(out, "--expires") {
 		t.Errorf("suppress --help: exit %d\n%s", code, out)
 	}
 }
@@ -449,20 +451,20 @@ func TestBadSuppressionsFileIsExit2(t *testing.T) {
 // TestDefaultSuppressionsFile: check reads .mcpcheck-suppressions.json in
 // the source root when it exists, and names it relative in reports.
 func TestDefaultSuppressionsFile(t *testing.T) {
-	withEnv(t, map[string]string{"NO_COLOR": "1"})
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	demo, err := filepath.Abs(testdata("demo-session.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	fp := demoFingerprint(t)
+	fp := demoFingerprint(t, cli)
 	t.Chdir(t.TempDir())
-	if code, out, _ := invoke(t, "", demo); code != 1 || strings.Contains(out, "(suppressed:") {
+	if code, out, _ := cli.invoke(t, "", demo); code != 1 || strings.Contains(out, "(suppressed:") {
 		t.Fatalf("without a suppressions file: exit %d\n%s", code, out)
 	}
-	if code, _, errs := invoke(t, "", "suppress", "--reason", "accepted in review", fp, strings.Repeat("ab", 16)); code != 0 {
+	if code, _, errs := cli.invoke(t, "", "suppress", "--reason", "accepted in review", fp, strings.Repeat("ab", 16)); code != 0 {
 		t.Fatalf("suppress into the default file: exit %d, %s", code, errs)
 	}
-	code, out, errs := invoke(t, "", demo)
+	code, out, errs := cli.invoke(t, "", demo)
 	if code != 0 || errs != "" || !strings.Contains(out, "(suppressed: accepted in review) (tool-error)") ||
 		!strings.Contains(out, "\n.mcpcheck-suppressions.json:8: [note] suppression abababababababababababababababab matched no finding (stale-suppression)\n") {
 		t.Errorf("with the default file: exit %d, stderr %q\n%s", code, errs, out)
@@ -470,7 +472,7 @@ func TestDefaultSuppressionsFile(t *testing.T) {
 	if err := os.WriteFile(defaultSuppressions, []byte(`{"suppressions": [{"fingerprint": "`+fp+`"}]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, errs := invoke(t, "", demo); code != 2 || !strings.Contains(errs, ".mcpcheck-suppressions.json:1: entry 1") {
+	if code, _, errs := cli.invoke(t, "", demo); code != 2 || !strings.Contains(errs, ".mcpcheck-suppressions.json:1: entry 1") {
 		t.Errorf("a bad default file: exit %d, stderr %q", code, errs)
 	}
 }
