@@ -34,6 +34,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestKilledMidWriteLeavesTheOldFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	target := filepath.Join(dir, "baseline.json")
 	old := []byte(`{"old":true}` + "\n")
@@ -71,6 +72,7 @@ func TestKilledMidWriteLeavesTheOldFile(t *testing.T) {
 }
 
 func TestCommitReplacesAndDiscardLeavesNothing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	target := filepath.Join(dir, "r.json")
 	os.WriteFile(target, []byte("old"), 0o600)
@@ -110,6 +112,7 @@ func TestCommitReplacesAndDiscardLeavesNothing(t *testing.T) {
 }
 
 func TestCommitNewNeverReplaces(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	target := filepath.Join(dir, "b.json")
 	if err := WriteNew(target, []byte("first"), 0o644); err != nil {
@@ -128,6 +131,7 @@ func TestCommitNewNeverReplaces(t *testing.T) {
 // Many writers racing to create one file: one wins, each other one is told
 // the file exists, and the file is one writer's whole content.
 func TestCommitNewRace(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	target := filepath.Join(dir, "race.json")
 	const writers = 16
@@ -161,6 +165,7 @@ func TestCommitNewRace(t *testing.T) {
 }
 
 func TestCreateInMissingDirectoryFails(t *testing.T) {
+	t.Parallel()
 	if _, err := Create(filepath.Join(t.TempDir(), "no", "such", "f"), 0o644); err == nil {
 		t.Fatal("Create in a missing directory succeeded")
 	}

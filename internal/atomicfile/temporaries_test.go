@@ -7,7 +7,9 @@ import (
 )
 
 // RemoveTemporaries removes what is not in place yet and nothing else: a
-// committed file stays, a discarded one is gone already.
+// committed file stays, a discarded one is gone already. Not parallel:
+// RemoveTemporaries empties the package's registry, which other tests'
+// pending files are in.
 func TestRemoveTemporaries(t *testing.T) {
 	dir := t.TempDir()
 	pending, err := Create(filepath.Join(dir, "report.json"), 0o644)

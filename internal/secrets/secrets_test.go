@@ -24,6 +24,7 @@ const (
 )
 
 func TestFindKinds(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		text   string
 		kind   Kind
@@ -64,6 +65,7 @@ func TestFindKinds(t *testing.T) {
 // Ordinary text, ids, hashes, UUIDs, base64 contents, protocol tokens,
 // placeholders and WWW-Authenticate challenges are not secrets.
 func TestFindNothing(t *testing.T) {
+	t.Parallel()
 	b64 := strings.Repeat("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg", 40)
 	for _, text := range []string{
 		"A line of the file's contents, long enough to look like real text.",
@@ -113,6 +115,7 @@ func TestFindNothing(t *testing.T) {
 }
 
 func TestSecretName(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]string{
 		"password": "password", "DB_PASSWORD": "password", "passphrase": "password",
 		"api_key": "secret", "X-Api-Key": "secret", "clientSecret": "secret", "GITHUB_TOKEN": "secret",
@@ -135,6 +138,7 @@ func TestSecretName(t *testing.T) {
 }
 
 func TestPlausibleSecret(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		v        string
 		password bool
@@ -161,6 +165,7 @@ func TestPlausibleSecret(t *testing.T) {
 }
 
 func TestMask(t *testing.T) {
+	t.Parallel()
 	in := "push failed for " + fakeGitHub + " with Bearer Zq8vN3pL0xR7tY2mK5wB9cF4hJ6; password=Tr0ub4dor&3"
 	out := Mask(in)
 	for _, secret := range []string{fakeGitHub, "Zq8vN3pL0xR7tY2mK5wB9cF4hJ6", "Tr0ub4dor"} {
