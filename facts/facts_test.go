@@ -47,6 +47,7 @@ func env(seq int, dir, raw string) string {
 }
 
 func TestCatalogueAccumulatesPagesAndGoesStale(t *testing.T) {
+	t.Parallel()
 	c := env(1, "c2s", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`) +
 		env(2, "s2c", `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}}],"nextCursor":"p2"}}`) +
 		env(3, "c2s", `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"p2"}}`) +
@@ -77,6 +78,7 @@ func TestCatalogueAccumulatesPagesAndGoesStale(t *testing.T) {
 }
 
 func TestCatalogueIgnoresAContinuationWithoutItsFirstPage(t *testing.T) {
+	t.Parallel()
 	c := env(1, "c2s", `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"p2"}}`) +
 		env(2, "s2c", `{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"b","inputSchema":{"type":"object"}}]}}`)
 	tools := feed(t, c, Catalogue.Key()).Get(Catalogue.Key()).(*CatalogueTracker).Tools
@@ -86,6 +88,7 @@ func TestCatalogueIgnoresAContinuationWithoutItsFirstPage(t *testing.T) {
 }
 
 func TestNegotiationAndPeers(t *testing.T) {
+	t.Parallel()
 	c := env(1, "c2s", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{"listChanged":true}},"clientInfo":{"name":"cli","version":"1.2"}}}`) +
 		env(2, "s2c", `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true},"logging":{}},"serverInfo":{"name":"srv","version":"9"}}}`) +
 		env(3, "c2s", `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
@@ -107,6 +110,7 @@ func TestNegotiationAndPeers(t *testing.T) {
 }
 
 func TestModernSessionDeclaresPerRequest(t *testing.T) {
+	t.Parallel()
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}`
 	c := env(1, "c2s", `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{`+meta+`}}`) +
 		env(2, "s2c", `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{},"extensions":{"io.modelcontextprotocol/tasks":{}}},"serverInfo":{"name":"m","version":"1"}}}`) +
@@ -123,6 +127,7 @@ func TestModernSessionDeclaresPerRequest(t *testing.T) {
 }
 
 func TestOperationsKeepWhatWasIssued(t *testing.T) {
+	t.Parallel()
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}`
 	c := env(1, "c2s", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"book",`+meta+`}}`) +
 		env(2, "s2c", `{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":"st-1","inputRequests":{"confirm":{"method":"elicitation/create","params":{}}}}}`) +
@@ -155,6 +160,7 @@ func (h *opsHandler) Damage(*session.Session, session.Damage) {}
 func (h *opsHandler) End(*session.Session)                    {}
 
 func TestATrackerThatPanicsIsDroppedAndNamed(t *testing.T) {
+	t.Parallel()
 	set := &Set{byIndex: make([]Tracker, len(registry))}
 	bad := panicky{}
 	after := &counting{}
@@ -179,6 +185,7 @@ func (c *counting) Frame(*session.Frame) { c.frames++ }
 func (panicky) Frame(*session.Frame) { panic("boom") }
 
 func TestUndeclaredDependencyFails(t *testing.T) {
+	t.Parallel()
 	defer func() {
 		if r := recover(); r == nil || !strings.Contains(r.(string), "without requiring it") {
 			t.Errorf("recovered %v", r)

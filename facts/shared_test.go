@@ -16,6 +16,7 @@ const listing = `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSc
 // definitions as a baseline compares them; a session that lists other
 // tools keeps its own.
 func TestSessionsShareTheSameListing(t *testing.T) {
+	t.Parallel()
 	capture := func(result string) string {
 		return env(1, "c2s", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`) + env(2, "s2c", result)
 	}
@@ -46,6 +47,7 @@ func TestSessionsShareTheSameListing(t *testing.T) {
 // however many listings a run sees, it keeps entries for about those in
 // use.
 func TestListingPoolForgetsUnusedListings(t *testing.T) {
+	t.Parallel()
 	p := &listingPool{}
 	kept := p.share(toolSet("kept"))
 	for i := 0; i < 5000; i++ {
@@ -74,6 +76,7 @@ func toolSet(name string) *mcp.ToolSet {
 // Listings are shared only when every field of every tool is the same,
 // whatever is added to a tool later; an absent member is not an empty one.
 func TestSameToolComparesEveryField(t *testing.T) {
+	t.Parallel()
 	var base mcp.Tool
 	v := reflect.ValueOf(&base).Elem()
 	for i := 0; i < v.NumField(); i++ {

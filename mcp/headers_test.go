@@ -6,6 +6,7 @@ import (
 )
 
 func TestDecodeHeaderValue(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in, want string
 		ok       bool
@@ -26,6 +27,7 @@ func TestDecodeHeaderValue(t *testing.T) {
 }
 
 func TestHeaderAnnotations(t *testing.T) {
+	t.Parallel()
 	schema := []byte(`{"type":"object","properties":{
 		"region":{"type":"string","x-mcp-header":"Region"},
 		"count":{"type":["integer","null"],"x-mcp-header":"Count"},
@@ -69,6 +71,7 @@ func TestHeaderAnnotations(t *testing.T) {
 }
 
 func TestModernViews(t *testing.T) {
+	t.Parallel()
 	res := []byte(`{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","params":{"message":"m"}},"b":{"method":7}},"requestState":"s"}`)
 	r := InputRequired.Of(NewView("tools/call", nil, res))
 	if r == nil || !r.HasInputRequests || !r.HasRequestState || len(r.InputRequests) != 2 || r.InputRequests[0].Key != "a" || r.InputRequests[0].Method != "elicitation/create" || r.InputRequests[1].Method != "" {

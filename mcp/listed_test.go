@@ -6,6 +6,7 @@ import (
 )
 
 func TestListed(t *testing.T) {
+	t.Parallel()
 	prompts := []byte(`{"prompts":[{"name":"review","title":"Code review","description":"Review a diff","arguments":[{"name":"diff","description":"The diff\u200b"},{"name":"style"}]},{"description":"no name"}],"nextCursor":"p2"}`)
 	page := Listed.Of(NewView("prompts/list", nil, prompts))
 	want := []ListedItem{

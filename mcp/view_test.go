@@ -3,6 +3,7 @@ package mcp
 import "testing"
 
 func TestViewsDecodeOnFirstUseAndCache(t *testing.T) {
+	t.Parallel()
 	params := []byte(`{"name":"read","arguments":{"path":"/a"},"_meta":{"progressToken":7,"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`)
 	v := NewView("tools/call", params, nil)
 	if v.done != 0 {
@@ -25,6 +26,7 @@ func TestViewsDecodeOnFirstUseAndCache(t *testing.T) {
 }
 
 func TestToolResultAndListing(t *testing.T) {
+	t.Parallel()
 	res := []byte(`{"content":[{"type":"text","text":"a\nb"},{"type":"resource_link","uri":"file:///x"}],"structuredContent":{"n":1},"isError":true}`)
 	r, ok := NewView("tools/call", nil, res).ToolResult()
 	if !ok || !r.IsError || len(r.Content) != 2 || r.Content[0].Text != "a\nb" || r.Content[1].URI != "file:///x" || string(r.StructuredContent) != `{"n":1}` {
@@ -49,6 +51,7 @@ func TestToolResultAndListing(t *testing.T) {
 }
 
 func TestCapabilities(t *testing.T) {
+	t.Parallel()
 	c := Capabilities{Raw: []byte(`{"tools":{"listChanged":true},"prompts":null,"resources":{"subscribe":false},"extensions":{"io.modelcontextprotocol/tasks":{}}}`)}
 	if !c.Has("tools") || c.Has("prompts") || !c.Has("resources") || c.Flag("resources", "subscribe") || !c.Flag("tools", "listChanged") || !c.Extension("io.modelcontextprotocol/tasks") || c.Has("logging") {
 		t.Errorf("capabilities misread")
@@ -59,6 +62,7 @@ func TestCapabilities(t *testing.T) {
 }
 
 func TestLazyViewsDecodeOnce(t *testing.T) {
+	t.Parallel()
 	calls := 0
 	level := &Lazy[string]{Decode: func(v *View) string {
 		calls++
@@ -77,6 +81,7 @@ func TestLazyViewsDecodeOnce(t *testing.T) {
 // A view seeded with the reader's decode answers from it: none of the
 // common members is decoded from the raw bytes again.
 func TestSeededViewReadsTheReadersDecode(t *testing.T) {
+	t.Parallel()
 	params := []byte(`{"name":"read","arguments":{"path":"/a"},"_meta":{"progressToken":7}}`)
 	var p ParamFields
 	DecodeParams(params, &p)
@@ -116,6 +121,7 @@ func TestSeededViewReadsTheReadersDecode(t *testing.T) {
 
 // An unseeded view decodes the common members itself, as the reader would.
 func TestUnseededViewDecodesTheCommonMembers(t *testing.T) {
+	t.Parallel()
 	v := NewView("notifications/cancelled", []byte(`{"requestId":3,"reason":"x"}`), []byte(`{"isError":true}`))
 	if p := v.ParamFields(); p == nil || string(p.RequestID) != "3" {
 		t.Errorf("ParamFields %+v", p)
@@ -130,6 +136,7 @@ func TestUnseededViewDecodesTheCommonMembers(t *testing.T) {
 
 // Of a member name used twice, every decode keeps the last value.
 func TestDuplicateMembersLastWins(t *testing.T) {
+	t.Parallel()
 	v := NewView("tools/call", []byte(`{"name":"a","name":"b","_meta":{"progressToken":1},"_meta":{"progressToken":2}}`),
 		[]byte(`{"isError":false,"isError":true}`))
 	if call, _ := v.CallTool(); call.Name != "b" {
