@@ -61,6 +61,7 @@ func compare(t *testing.T, oldRev, old, newRev, cur string) string {
 const rev = "2025-11-25"
 
 func TestCompareEqualDefinitionsSpelledDifferently(t *testing.T) {
+	t.Parallel()
 	old := `[{"name":"read","description":"Read a file","inputSchema":{"type":"object","properties":{"path":{"type":"string"},"mode":{"type":["string"],"enum":["text","binary"]}},"required":["path"]}},
 	         {"name":"list","inputSchema":{"type":"object","properties":{},"required":[]},"icons":[]}]`
 	// key order, the default dialect spelled out, required [] dropped, a
@@ -74,6 +75,7 @@ func TestCompareEqualDefinitionsSpelledDifferently(t *testing.T) {
 }
 
 func TestCompareDefaultHintsAreNotDrift(t *testing.T) {
+	t.Parallel()
 	// Done when: adding {"readOnlyHint": false, "destructiveHint": true}
 	// to a tool that had no annotations is not drift.
 	old := `[{"name":"rm","inputSchema":{"type":"object"}}]`
@@ -84,6 +86,7 @@ func TestCompareDefaultHintsAreNotDrift(t *testing.T) {
 }
 
 func TestCompareAnnotations(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ name, old, cur, want string }{
 		{"read-only flipped", `{"readOnlyHint":true}`, `{"readOnlyHint":false}`,
 			"t changed breaking\n  annotations /readOnlyHint: true → false (breaking: no longer read-only)"},
@@ -110,6 +113,7 @@ func TestCompareAnnotations(t *testing.T) {
 			"t changed review\n  annotations {\"readOnlyHint\":true} → [true] (review)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			member := func(v string) string {
 				if v == "" {
 					return ""
@@ -125,6 +129,7 @@ func TestCompareAnnotations(t *testing.T) {
 }
 
 func TestCompareInputSchema(t *testing.T) {
+	t.Parallel()
 	base := `{"type":"object","properties":{"path":{"type":"string"},"mode":{"type":"string","enum":["a","b"]}},"required":["path"]}`
 	for _, c := range []struct{ name, cur, want string }{
 		{"required argument added",
@@ -166,6 +171,7 @@ func TestCompareInputSchema(t *testing.T) {
 		{"schema removed", ``, `removed {…} (breaking: input schema removed)`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			member := ""
 			if c.cur != "" {
 				member = `,"inputSchema":` + c.cur
@@ -180,6 +186,7 @@ func TestCompareInputSchema(t *testing.T) {
 }
 
 func TestCompareNestedRequiredPropertyIsBreaking(t *testing.T) {
+	t.Parallel()
 	old := `[{"name":"edit","inputSchema":{"type":"object","properties":{"edits":{"type":"array","items":{"type":"object","properties":{"old":{"type":"string"}},"required":["old"]}}}}}]`
 	cur := `[{"name":"edit","inputSchema":{"type":"object","properties":{"edits":{"type":"array","items":{"type":"object","properties":{"old":{"type":"string"},"new":{"type":"string"}},"required":["old","new"]}}}}}]`
 	want := "edit changed breaking\n  input_schema /properties/edits/items/properties/new: added {\"type\":\"string\"} (breaking: required property added)"
@@ -189,6 +196,7 @@ func TestCompareNestedRequiredPropertyIsBreaking(t *testing.T) {
 }
 
 func TestCompareDialectThroughRevisions(t *testing.T) {
+	t.Parallel()
 	draft7 := `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object"}`
 	bare := `{"type":"object"}`
 	tool := func(schema string) string { return `[{"name":"t","inputSchema":` + schema + `}]` }
@@ -212,6 +220,7 @@ func TestCompareDialectThroughRevisions(t *testing.T) {
 }
 
 func TestCompareOutputSchema(t *testing.T) {
+	t.Parallel()
 	base := `{"type":"object","properties":{"content":{"type":"string"},"size":{"type":"integer"}},"required":["content"]}`
 	for _, c := range []struct{ name, cur, want string }{
 		{"property removed", `{"type":"object","properties":{"content":{"type":"string"}},"required":["content"]}`,
@@ -225,6 +234,7 @@ func TestCompareOutputSchema(t *testing.T) {
 		{"schema removed", ``, `removed {…} (breaking: output schema removed)`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			member := ""
 			if c.cur != "" {
 				member = `,"outputSchema":` + c.cur
@@ -243,6 +253,7 @@ func TestCompareOutputSchema(t *testing.T) {
 }
 
 func TestCompareToolsTextAndIcons(t *testing.T) {
+	t.Parallel()
 	old := `[{"name":"a","description":"Reads","title":"A"},{"name":"gone"},{"name":"pic","icons":[{"src":"a.png"},{"src":"b.png"}]}]`
 	cur := `[{"name":"a","description":"Reads and writes","title":"A tool"},{"name":"new"},{"name":"pic","icons":[{"src":"b.png"},{"src":"a.png"}]}]`
 	want := strings.Join([]string{
@@ -261,6 +272,7 @@ func TestCompareToolsTextAndIcons(t *testing.T) {
 }
 
 func TestCompareSkipsFieldsTheBaselineDoesNotRecord(t *testing.T) {
+	t.Parallel()
 	o := listing(t, "", `[{"name":"t","description":"old"}]`)
 	o.Missing = mcpsnoopV1Missing
 	n := listing(t, rev, `[{"name":"t","description":"new","title":"T","annotations":{"readOnlyHint":true},"outputSchema":{"type":"object"},"icons":[{"src":"x"}]}]`)
@@ -271,6 +283,7 @@ func TestCompareSkipsFieldsTheBaselineDoesNotRecord(t *testing.T) {
 }
 
 func TestFromToolSetSkipsNamelessAndDuplicates(t *testing.T) {
+	t.Parallel()
 	d := listing(t, rev, `[{"name":"b","description":"first"},{"description":"no name"},{"name":"a"},{"name":"b","description":"second"}]`)
 	if len(d.Tools) != 2 || d.Tools[0].Name != "a" || d.Tools[1].Name != "b" || d.Tools[1].Description != "first" {
 		t.Errorf("tools %+v", d.Tools)
@@ -278,6 +291,7 @@ func TestFromToolSetSkipsNamelessAndDuplicates(t *testing.T) {
 }
 
 func TestSummaryShowsTierFieldsAndAPointer(t *testing.T) {
+	t.Parallel()
 	o := listing(t, rev, `[{"name":"rm","description":"Remove","inputSchema":{"type":"object","properties":{"path":{"type":"string"}}},"annotations":{"readOnlyHint":true}}]`)
 	n := listing(t, rev, `[{"name":"rm","description":"Remove files","inputSchema":{"type":"object","properties":{"path":{"type":"array"}}},"annotations":{"readOnlyHint":false}}]`)
 	cs := Compare(&o, &n)

@@ -24,6 +24,7 @@ func newStore(dir string) *Store {
 func origin(session string) Origin { return Origin{File: "cap.jsonl", Session: session, Line: 6} }
 
 func TestFileNameIsAHashOfTheLabel(t *testing.T) {
+	t.Parallel()
 	// mcpsnoop names its files so; the shared sample is one
 	if got := FileName("filesystem-drift"); got != "6e3738f6652e837efee27a316abf29e9.json" {
 		t.Errorf("FileName = %s", got)
@@ -71,6 +72,7 @@ func mustRead(t *testing.T, path string) []byte {
 }
 
 func TestEncodeIsCanonicalAndReadsBack(t *testing.T) {
+	t.Parallel()
 	l := listing(t, rev, `[{"name":"z","inputSchema":{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"integer"}}},"annotations":{"readOnlyHint":true}},{"name":"a","description":"<first>"}]`)
 	b := &Baseline{Label: "notes", Definitions: l, Accepted: &Provenance{Reason: "initial", Time: "2026-09-01T12:00:00Z", Capture: "c.jsonl", Session: "s1"}}
 	data, err := Encode(b)
@@ -130,6 +132,7 @@ func TestEncodeIsCanonicalAndReadsBack(t *testing.T) {
 }
 
 func TestParseMcpsnoopFiles(t *testing.T) {
+	t.Parallel()
 	sample := sharedtest.Path(t, "baselines/mcpsnoop-filesystem-09/6e3738f6652e837efee27a316abf29e9.json")
 	b, err := Parse(mustRead(t, sample), "filesystem-drift", sample)
 	if err != nil {
@@ -153,6 +156,7 @@ func TestParseMcpsnoopFiles(t *testing.T) {
 }
 
 func TestParseRejects(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, data string
 		kind       ErrorKind
@@ -174,6 +178,7 @@ func TestParseRejects(t *testing.T) {
 		{"unknown format", `{"format":"other","version":1,"server":"notes","tools":[]}`, Corrupt, `unknown format "other"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			_, err := Parse([]byte(c.data), "notes", "f.json")
 			var be *Error
 			if !errors.As(err, &be) || be.Kind != c.kind || !strings.Contains(be.Detail, c.detail) {
@@ -184,6 +189,7 @@ func TestParseRejects(t *testing.T) {
 }
 
 func TestResolveRecordsOnceAndLaterSessionsCompare(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := newStore(dir)
 	first := listing(t, rev, `[{"name":"a"}]`)
@@ -211,6 +217,7 @@ func TestResolveRecordsOnceAndLaterSessionsCompare(t *testing.T) {
 }
 
 func TestResolveTwoWritersOfOneNewLabel(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a := listing(t, rev, `[{"name":"a"}]`)
 	b := listing(t, rev, `[{"name":"b"}]`)
@@ -240,6 +247,7 @@ func TestResolveTwoWritersOfOneNewLabel(t *testing.T) {
 }
 
 func TestStoresThatDoNotWrite(t *testing.T) {
+	t.Parallel()
 	l := listing(t, rev, `[{"name":"a"}]`)
 
 	dir := t.TempDir()
@@ -274,6 +282,7 @@ func TestStoresThatDoNotWrite(t *testing.T) {
 }
 
 func TestUnusableFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	l := listing(t, rev, `[{"name":"a"}]`)
 	os.Mkdir(filepath.Join(dir, FileName("dir")), 0o755)
@@ -291,6 +300,7 @@ func TestUnusableFiles(t *testing.T) {
 }
 
 func TestAcceptAndReset(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	old := listing(t, "2024-11-05", `[{"name":"a","annotations":{"readOnlyHint":true}}]`)
 	cur := listing(t, rev, `[{"name":"a","annotations":{"readOnlyHint":false}},{"name":"b"}]`)
