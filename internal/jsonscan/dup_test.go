@@ -11,6 +11,7 @@ import (
 )
 
 func TestEachMemberStrict(t *testing.T) {
+	t.Parallel()
 	many := func(n int, extra string) string {
 		var b strings.Builder
 		b.WriteString(`{`)
@@ -148,7 +149,7 @@ func firstDuplicate(t *testing.T, data []byte) string {
 // An object that moved to a map gives its stack places to the objects
 // nested in it: thousands of small property objects inside a large
 // properties object allocate nothing of their own, and duplicates are
-// still found at both levels.
+// still found at both levels. Not parallel: it counts allocations.
 func TestLargeObjectLeavesTheStackToItsMembers(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`{"a":{"b":{"c":{"type":"object","properties":{`)

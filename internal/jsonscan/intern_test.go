@@ -6,6 +6,7 @@ import (
 )
 
 func TestInternerMatchesString(t *testing.T) {
+	t.Parallel()
 	var in Interner
 	for _, v := range []string{`"c2s"`, `""`, `"a\"b"`, `"caf\u00e9"`, `"` + strings.Repeat("x", 200) + `"`, `12`, `"x"`, `"c2s"`} {
 		want, wantOK := String([]byte(v))
@@ -17,7 +18,8 @@ func TestInternerMatchesString(t *testing.T) {
 }
 
 // TestInternerReuses: a value seen before costs no allocation, and the
-// string handed out does not alias the bytes it was read from.
+// string handed out does not alias the bytes it was read from. Not
+// parallel: it counts allocations, as TestNamesMatchesString does.
 func TestInternerReuses(t *testing.T) {
 	var in Interner
 	buf := []byte(`"session-7f3a"`)
@@ -50,6 +52,7 @@ func TestNamesMatchesString(t *testing.T) {
 // TestNamesConcurrent: readers on several goroutines share the table (run
 // with -race).
 func TestNamesConcurrent(t *testing.T) {
+	t.Parallel()
 	done := make(chan bool)
 	for g := range 4 {
 		go func() {

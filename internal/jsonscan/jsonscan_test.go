@@ -8,6 +8,7 @@ import (
 )
 
 func TestFirstText(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat(`ab\"\u00e9`, 1000)
 	cases := []struct {
 		content string
@@ -31,6 +32,7 @@ func TestFirstText(t *testing.T) {
 }
 
 func TestStrings(t *testing.T) {
+	t.Parallel()
 	doc := `{"a":"x","b":[1,"y",{"c\"d":"z"},[true,"w"]],"e":{"f":null,"g":"v\n"},"h":{}}`
 	var got []string
 	err := Strings([]byte(doc), func(path []PathStep, str []byte) {

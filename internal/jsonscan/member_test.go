@@ -3,6 +3,7 @@ package jsonscan
 import "testing"
 
 func TestMemberLastWins(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ obj, name, want string }{
 		{`{"a":1,"b":2}`, "b", "2"},
 		{`{"a":1,"a":2}`, "a", "2"},

@@ -46,6 +46,7 @@ func describe(dup *Duplicate, err error, members []string) string {
 // EachMemberStrict of the envelope followed by EachMemberStrict (deep) of
 // its raw value.
 func TestEachMemberReadingIsEachMemberStrict(t *testing.T) {
+	t.Parallel()
 	for _, c := range readingCases() {
 		compareReading(t, []byte(c))
 	}

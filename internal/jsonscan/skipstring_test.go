@@ -106,6 +106,7 @@ func quoted(body []byte, closed bool) []byte {
 // SkipString is compared: a body is alike but for one byte, so the other
 // lengths and positions stand for plainEnd started inside it.
 func TestSkipStringEveryByteEveryPlace(t *testing.T) {
+	t.Parallel()
 	for n := 0; n <= 40; n++ {
 		for _, fill := range fillers {
 			closed := quoted([]byte(strings.Repeat(string([]byte{fill}), n)), true)
@@ -129,6 +130,7 @@ func TestSkipStringEveryByteEveryPlace(t *testing.T) {
 // real special falsely (a subtraction's borrow), and must still find the
 // lowest.
 func TestSkipStringPairs(t *testing.T) {
+	t.Parallel()
 	tricky := []byte{'"', '\\', 0x00, 0x01, 0x1F, 0x20, 0x21, 0x23, 0x5B, 0x5D, 0x80, 0x9F, 0xA0, 0xA2, 0xDC, 0xFF}
 	for n := 2; n <= 24; n++ {
 		body := []byte(strings.Repeat("a", n))
@@ -150,6 +152,7 @@ func TestSkipStringPairs(t *testing.T) {
 // around the word boundaries, with plain bytes after it or the string cut
 // short inside and after it.
 func TestSkipStringEscapes(t *testing.T) {
+	t.Parallel()
 	escapes := []string{`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`, `\u00e9`, `\uABCD`, `\uD83D\uDE42`,
 		`\u12G4`, `\u12`, `\u`, `\x`, `\'`, `\U0041`, `\` + "\x00", `\` + "\xa2", `\\\"`, `\\"`}
 	for _, esc := range escapes {
@@ -168,6 +171,7 @@ func TestSkipStringEscapes(t *testing.T) {
 // TestSkipStringRandom compares the two on strings of random lengths drawn
 // mostly from plain bytes, each cut short at random as well.
 func TestSkipStringRandom(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(15, 8))
 	alphabet := []byte("abc xyz\"\\\x00\x1f\x7f\x80\xa2\xdc\xff/bfnrtu0aF")
 	for range 20000 {

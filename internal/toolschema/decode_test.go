@@ -11,6 +11,7 @@ import (
 
 // decode reads what jsonschema.UnmarshalJSON reads, the same way.
 func TestDecodeMatchesUnmarshalJSON(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{
 		`{}`, `[]`, `null`, `true`, `false`, `0`, `-1.5e+10`, `"x"`,
 		` { "a" : [1, 2.0, "three", {"b": null}], "c": "\u00e9\n\"q\"", "d": {}, "e": [] } `,

@@ -112,6 +112,7 @@ func mutate(r *rand.Rand, v any) any {
 // The quick check never calls valid what the validator rejects, and it
 // does decide most of the valid values on its own.
 func TestQuickAgreesWithValidator(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(8, 2026))
 	for _, c := range quickSchemas {
 		s := mustCompile(t, c.schema, c.d)
@@ -158,6 +159,7 @@ func mustDecode(t *testing.T, raw []byte) any {
 // Typical valid arguments are proved without the validator; keywords the
 // quick check does not handle leave it to the validator.
 func TestQuickDecidesTypicalValues(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		schema int
 		value  string

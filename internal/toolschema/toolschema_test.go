@@ -14,7 +14,8 @@ import (
 )
 
 // recordLoads makes every URL a compiler asks its loader for visible to
-// the test.
+// the test. It sets a package variable: tests that call it do not run in
+// parallel.
 func recordLoads(t *testing.T) *[]string {
 	t.Helper()
 	var asked []string
@@ -109,6 +110,7 @@ func TestExternalRefsAreNeverFetched(t *testing.T) {
 // In draft-07 a $ref hides its siblings, in 2020-12 they apply; pointing an
 // external reference away keeps each dialect's meaning.
 func TestExternalRefKeepsDialectSemantics(t *testing.T) {
+	t.Parallel()
 	schema := `{"type":"object","properties":{"a":{"$ref":"https://example.com/a.json","type":"string"}}}`
 	if got := violations(t, mustCompile(t, schema, Draft7), `{"a":1}`); len(got) != 0 {
 		t.Errorf("draft-07 applied a sibling of $ref: %q", got)
@@ -145,6 +147,7 @@ func TestReferenceBehindPointerIsNeverFetched(t *testing.T) {
 }
 
 func TestLocalReferences(t *testing.T) {
+	t.Parallel()
 	for _, schema := range []string{
 		`{"type":"object","$defs":{"x":{"type":"string"}},"properties":{"a":{"$ref":"#/$defs/x"}}}`,
 		`{"$id":"https://example.com/s.json","type":"object","$defs":{"x":{"type":"string"}},"properties":{"a":{"$ref":"https://example.com/s.json#/$defs/x"}}}`,
@@ -163,6 +166,7 @@ func TestLocalReferences(t *testing.T) {
 // A reference cycle neither hangs compilation nor validation, and is not
 // blamed on the value.
 func TestRecursiveReferences(t *testing.T) {
+	t.Parallel()
 	for _, schema := range []string{
 		`{"$ref":"#"}`,
 		`{"type":"object","$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},"properties":{"x":{"$ref":"#/$defs/a"}}}`,
@@ -180,6 +184,7 @@ func TestRecursiveReferences(t *testing.T) {
 }
 
 func TestPatterns(t *testing.T) {
+	t.Parallel()
 	s := mustCompile(t, `{"type":"object","properties":{`+
 		`"look":{"type":"string","pattern":"(?<=a)b"},`+
 		`"back":{"type":"string","pattern":"^(a)\\1$"},`+
@@ -209,6 +214,7 @@ func TestPatterns(t *testing.T) {
 }
 
 func TestCompileErrors(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		schema string
 		def    Dialect
@@ -263,6 +269,7 @@ func TestDialects(t *testing.T) {
 
 // Formats are annotations in every draft.
 func TestFormatsAreNotAsserted(t *testing.T) {
+	t.Parallel()
 	for _, d := range []Dialect{Draft7, Draft2020} {
 		s := mustCompile(t, `{"type":"object","properties":{"e":{"type":"string","format":"email"},"u":{"type":"string","format":"uri"}}}`, d)
 		if got := violations(t, s, `{"e":"bob","u":"relative/path"}`); len(got) != 0 {
@@ -272,6 +279,7 @@ func TestFormatsAreNotAsserted(t *testing.T) {
 }
 
 func TestConstructs(t *testing.T) {
+	t.Parallel()
 	s := mustCompile(t, `{"type":"object","properties":{
 		"oneOf":{"type":"string"},
 		"choice":{"anyOf":[{"type":"string"},{"type":"null"}]},
@@ -310,6 +318,7 @@ func sortedCopy(s []string) []string {
 }
 
 func TestViolations(t *testing.T) {
+	t.Parallel()
 	s := mustCompile(t, `{"type":"object","additionalProperties":false,"properties":{
 		"a":{"type":"number"},"b":{"type":"number"},"c":{"type":"string","enum":["x","y"]},
 		"list":{"type":"array","items":{"type":"integer"}},
@@ -341,7 +350,8 @@ func TestViolations(t *testing.T) {
 }
 
 // A hostile schema costs bounded memory: one over the size limit is not
-// decoded, one nested too deep is not compiled.
+// decoded, one nested too deep is not compiled. Not parallel: it measures
+// the process's allocations.
 func TestHostileSchemasAreBounded(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`{"type":"object","properties":{`)
@@ -373,6 +383,7 @@ func TestHostileSchemasAreBounded(t *testing.T) {
 	mustCompile(t, ok, Draft2020)
 }
 
+// Not parallel: it counts compilations on the package-wide counter.
 func TestCacheCompilesOnce(t *testing.T) {
 	c := NewCache(2, 1<<20)
 	a, b, d := []byte(`{"type":"object"}`), []byte(`{"type":"object","required":["x"]}`), []byte(`{"type":"object","required":["y"]}`)
@@ -407,6 +418,7 @@ func TestCacheCompilesOnce(t *testing.T) {
 }
 
 func TestCanonical(t *testing.T) {
+	t.Parallel()
 	a := []byte(`{ "type" : "object", "properties": {"b": {"type":"string"}, "a": {"enum":[1.50, "<&>"]}} }`)
 	b := []byte(`{"properties":{"a":{"enum":[1.50,"<&>"]},"b":{"type":"string"}},"type":"object"}`)
 	ca, err := Canonical(a)
@@ -429,6 +441,7 @@ func TestCanonical(t *testing.T) {
 
 // A schema with several mistakes reads the same every time.
 func TestCompileErrorsAreStable(t *testing.T) {
+	t.Parallel()
 	schema := `{"type":"object","properties":{"e":{"type":"strin"},"b":{"minLength":"x"},"c":{"required":1},"a":{"enum":3}}}`
 	first := Compile([]byte(schema), Draft2020).Err
 	if first == nil || !strings.HasPrefix(first.Error(), "it breaks its metaschema: at /properties/a/enum") {
