@@ -57,6 +57,7 @@ func driftResult(t *testing.T, gate string) *result.Result {
 }
 
 func TestDriftTextBlock(t *testing.T) {
+	t.Parallel()
 	r := driftResult(t, "drift")
 	out := string(render(t, "text", testOptions(), r))
 	want := SummaryLine(r.Sessions[0]) + `
@@ -90,6 +91,7 @@ check failed: drift
 }
 
 func TestDriftTextBlockNamesFieldsNotCompared(t *testing.T) {
+	t.Parallel()
 	r := driftResult(t, checks.DefaultGate)
 	d := r.Sessions[0].Drift
 	d.Changes, d.Format, d.NotCompared = nil, "mcpsnoop baseline version 1", []baseline.Field{baseline.FieldTitle, baseline.FieldAnnotations}
@@ -105,6 +107,7 @@ func TestDriftTextBlockNamesFieldsNotCompared(t *testing.T) {
 }
 
 func TestDriftJSON(t *testing.T) {
+	t.Parallel()
 	out := render(t, "json", testOptions(), driftResult(t, "drift"))
 	var raw struct {
 		Sessions []map[string]json.RawMessage
@@ -152,6 +155,7 @@ func TestDriftJSON(t *testing.T) {
 }
 
 func TestDriftSARIFProperties(t *testing.T) {
+	t.Parallel()
 	out := render(t, "sarif", testOptions(), driftResult(t, "drift"))
 	sariftest.Validate(t, out)
 	var log struct {
@@ -177,6 +181,7 @@ func TestDriftSARIFProperties(t *testing.T) {
 }
 
 func TestDriftJUnitCarriesTierAndField(t *testing.T) {
+	t.Parallel()
 	suites := parseJUnit(t, render(t, "junit", testOptions(), driftResult(t, "drift")))
 	checkJUnitTotals(t, suites)
 	for _, c := range suites.Suites[0].Testcases {
@@ -193,6 +198,7 @@ func TestDriftJUnitCarriesTierAndField(t *testing.T) {
 }
 
 func TestDriftGitHubSummary(t *testing.T) {
+	t.Parallel()
 	o := testOptions()
 	o.StepSummary = filepath.Join(t.TempDir(), "s.md")
 	render(t, "github", o, driftResult(t, "drift"))

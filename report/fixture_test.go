@@ -88,6 +88,7 @@ func testCatalogue() []*checks.Rule { return fakeCatalogue }
 // TestFakeCatalogueIsValid: the reporters render a catalogue Validate
 // would accept, with every signal and every severity.
 func TestFakeCatalogueIsValid(t *testing.T) {
+	t.Parallel()
 	if err := checks.Validate(fakeCatalogue); err != nil {
 		t.Fatal(err)
 	}

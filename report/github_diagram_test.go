@@ -60,6 +60,7 @@ var mermaidStatement = regexp.MustCompile(`^(sequenceDiagram|    participant [CS
 var mermaidEntity = regexp.MustCompile(`#[0-9]+;`)
 
 func TestGitHubDiagramEscapesCaptureText(t *testing.T) {
+	t.Parallel()
 	sent := time.Date(2026, 9, 1, 10, 0, 0, 0, time.UTC)
 	hostile := "x;y#z%%{init: {'theme':'dark'}}%%\nNote over S: injected\n```\n<img src=x onerror=alert(1)> `tick` \"q\" [l](u) *b* |p| \u202e\x00"
 	r := diagramResult(t, "lab\nel;```",
@@ -107,6 +108,7 @@ func TestGitHubDiagramEscapesCaptureText(t *testing.T) {
 // arrows and says how many requests it left out; several findings on one
 // answer are one arrow.
 func TestGitHubDiagramIsBounded(t *testing.T) {
+	t.Parallel()
 	sent := time.Date(2026, 9, 1, 10, 0, 0, 0, time.UTC)
 	var exchanges []*result.Exchange
 	for i := 0; i < 40; i++ {
@@ -138,6 +140,7 @@ func TestGitHubDiagramIsBounded(t *testing.T) {
 
 // Only failing sessions are drawn, at most ghDiagramSessions of them.
 func TestGitHubDiagramSessionsAreBounded(t *testing.T) {
+	t.Parallel()
 	sent := time.Date(2026, 9, 1, 10, 0, 0, 0, time.UTC)
 	r := diagramResult(t, "one", &result.Exchange{Method: "ping", ID: "1", Line: 2, Sent: sent, Note: "never answered"})
 	passing := &result.SessionResult{ID: "ok-1", Label: "fine", File: r.Files[0]}
@@ -161,6 +164,7 @@ func TestGitHubDiagramSessionsAreBounded(t *testing.T) {
 }
 
 func TestGitHubDuration(t *testing.T) {
+	t.Parallel()
 	for d, want := range map[time.Duration]string{
 		7 * time.Millisecond:             "7ms",
 		1500 * time.Millisecond:          "1.5s",

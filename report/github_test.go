@@ -12,11 +12,13 @@ import (
 )
 
 func TestGitHubGolden(t *testing.T) {
+	t.Parallel()
 	golden(t, "github-sample.golden", render(t, "github", testOptions(), sampleResult(t)))
 	golden(t, "github-empty.golden", render(t, "github", testOptions(), emptyResult(t)))
 }
 
 func TestGitHubSummaryGolden(t *testing.T) {
+	t.Parallel()
 	for name, r := range map[string]*result.Result{"sample": sampleResult(t), "empty": emptyResult(t)} {
 		o := testOptions()
 		o.StepSummary = filepath.Join(t.TempDir(), "summary.md")
@@ -44,6 +46,7 @@ func githubLines(out []byte) []string {
 }
 
 func TestGitHubLevelsAndPaths(t *testing.T) {
+	t.Parallel()
 	out := string(render(t, "github", testOptions(), sampleResult(t)))
 	for _, want := range []string{
 		// Gated, inside the working directory: relative path.
@@ -89,6 +92,7 @@ func TestGitHubLevelsAndPaths(t *testing.T) {
 }
 
 func TestGitHubEmptyRunWritesNothing(t *testing.T) {
+	t.Parallel()
 	if out := render(t, "github", testOptions(), emptyResult(t)); len(out) != 0 {
 		t.Errorf("clean run wrote %q", out)
 	}
@@ -98,6 +102,7 @@ func TestGitHubEmptyRunWritesNothing(t *testing.T) {
 }
 
 func TestGitHubEscaping(t *testing.T) {
+	t.Parallel()
 	a := ghAnnotation{level: "error", file: "dir,a:b/x%.jsonl", line: 3, title: "a:b,c%", msg: "100% done\r\nnext: a,b\rend\nz"}
 	want := "::error file=dir%2Ca%3Ab/x%25.jsonl,line=3,title=a%3Ab%2Cc%25::100%25 done%0D%0Anext: a,b%0Dend%0Az"
 	if got := a.command(); got != want {
@@ -121,6 +126,7 @@ func TestGitHubEscaping(t *testing.T) {
 // Annotations name captures as SARIF does: relative to the source root,
 // even when mcpcheck ran in a subdirectory of it.
 func TestGitHubPath(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ workDir, root, file, want string }{
 		{"/work/project", "/work/project", "/work/project/captures/a.jsonl", "captures/a.jsonl"},
 		{"/work/project/ci", "/work/project", "two.jsonl", "ci/two.jsonl"},
@@ -159,6 +165,7 @@ func manyFindings(t testing.TB, n int, id, msg string) *result.Result {
 }
 
 func TestGitHubCapsErrors(t *testing.T) {
+	t.Parallel()
 	lines := githubLines(render(t, "github", testOptions(), manyFindings(t, 25, "fake-rpc-error", "boom")))
 	if len(lines) != 11 {
 		t.Fatalf("%d lines, want 10 errors and 1 notice:\n%s", len(lines), strings.Join(lines, "\n"))
@@ -174,6 +181,7 @@ func TestGitHubCapsErrors(t *testing.T) {
 }
 
 func TestGitHubCapsNoticesKeepingASlot(t *testing.T) {
+	t.Parallel()
 	// fake-old-feature is a note-severity rule outside the default gate.
 	lines := githubLines(render(t, "github", testOptions(), manyFindings(t, 12, "fake-old-feature", "old")))
 	if len(lines) != 10 || !strings.HasPrefix(lines[9], "::notice::3 more findings") {
@@ -186,6 +194,7 @@ func TestGitHubCapsNoticesKeepingASlot(t *testing.T) {
 }
 
 func TestGitHubSummaryAppends(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "step_summary.md")
 	if err := os.WriteFile(path, []byte("earlier step\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -214,6 +223,7 @@ func TestGitHubSummaryAppends(t *testing.T) {
 }
 
 func TestGitHubSummaryContent(t *testing.T) {
+	t.Parallel()
 	o := testOptions()
 	o.StepSummary = filepath.Join(t.TempDir(), "s.md")
 	render(t, "github", o, sampleResult(t))
@@ -236,6 +246,7 @@ func TestGitHubSummaryContent(t *testing.T) {
 }
 
 func TestGitHubSummaryEscapesMarkdown(t *testing.T) {
+	t.Parallel()
 	o := testOptions()
 	o.StepSummary = filepath.Join(t.TempDir(), "s.md")
 	render(t, "github", o, hostileResult(t))
@@ -258,6 +269,7 @@ func TestGitHubSummaryEscapesMarkdown(t *testing.T) {
 }
 
 func TestGitHubSummaryStaysUnderOneMiB(t *testing.T) {
+	t.Parallel()
 	r := manyFindings(t, 20000, "fake-rpc-error", strings.Repeat("a long | message <x> ", 15))
 	o := testOptions()
 	o.StepSummary = filepath.Join(t.TempDir(), "s.md")
@@ -275,6 +287,7 @@ func TestGitHubSummaryStaysUnderOneMiB(t *testing.T) {
 }
 
 func TestGitHubSummaryWriteErrorIsReturned(t *testing.T) {
+	t.Parallel()
 	o := testOptions()
 	o.StepSummary = filepath.Join(t.TempDir(), "missing-dir", "s.md")
 	f, err := Lookup("github")
@@ -291,6 +304,7 @@ func TestGitHubSummaryWriteErrorIsReturned(t *testing.T) {
 // no files, a session without findings slice, a finding with no file, line,
 // message or related locations.
 func TestReportersSurviveOddInput(t *testing.T) {
+	t.Parallel()
 	odd := &result.Result{ExitCode: 1, Sessions: []*result.SessionResult{
 		{ID: "bare"},
 		{ID: "thin", Findings: []*result.Finding{{Rule: "x", Severity: checks.SeverityNote}}, Assertions: []result.Assertion{{}}},

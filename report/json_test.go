@@ -12,6 +12,7 @@ import (
 )
 
 func TestJSONGolden(t *testing.T) {
+	t.Parallel()
 	golden(t, "json-sample.golden", render(t, "json", testOptions(), sampleResult(t)))
 	golden(t, "json-empty.golden", render(t, "json", testOptions(), emptyResult(t)))
 }
@@ -95,14 +96,17 @@ func checkJSONMatches(t *testing.T, r *result.Result, rep JSONReport) {
 }
 
 func TestJSONRoundTrip(t *testing.T) {
+	t.Parallel()
 	for name, r := range map[string]*result.Result{"sample": sampleResult(t), "empty": emptyResult(t), "hostile": hostileResult(t)} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			checkJSONMatches(t, r, parseJSON(t, render(t, "json", testOptions(), r)))
 		})
 	}
 }
 
 func TestJSONKeepsMessagesExactly(t *testing.T) {
+	t.Parallel()
 	r := sampleResult(t)
 	rep := parseJSON(t, render(t, "json", testOptions(), r))
 	for i, s := range r.Sessions {
@@ -115,6 +119,7 @@ func TestJSONKeepsMessagesExactly(t *testing.T) {
 }
 
 func TestJSONArraysAreNeverNull(t *testing.T) {
+	t.Parallel()
 	odd := &result.Result{Sessions: []*result.SessionResult{{ID: "bare"}}, Passed: true}
 	for name, r := range map[string]*result.Result{"empty": emptyResult(t), "odd": odd, "nothing": {}} {
 		out := string(render(t, "json", testOptions(), r))
@@ -135,6 +140,7 @@ func TestJSONArraysAreNeverNull(t *testing.T) {
 }
 
 func TestJSONCountsInSignalOrder(t *testing.T) {
+	t.Parallel()
 	out := string(render(t, "json", testOptions(), emptyResult(t)))
 	last := -1
 	for _, sig := range checks.Signals() {
@@ -151,6 +157,7 @@ func TestJSONCountsInSignalOrder(t *testing.T) {
 }
 
 func TestJSONIsIndentedTwoSpaces(t *testing.T) {
+	t.Parallel()
 	out := string(render(t, "json", testOptions(), emptyResult(t)))
 	if !strings.HasPrefix(out, "{\n  \"version\": 1,\n") || !strings.HasSuffix(out, "}\n") {
 		t.Errorf("unexpected layout:\n%s", out)

@@ -13,6 +13,7 @@ import (
 )
 
 func TestJUnitGolden(t *testing.T) {
+	t.Parallel()
 	golden(t, "junit-sample.golden", render(t, "junit", testOptions(), sampleResult(t)))
 	golden(t, "junit-empty.golden", render(t, "junit", testOptions(), emptyResult(t)))
 }
@@ -108,6 +109,7 @@ func checkJUnitKeepsFindings(t *testing.T, r *result.Result, suites junit.Testsu
 }
 
 func TestJUnitParsesBackConsistent(t *testing.T) {
+	t.Parallel()
 	r := sampleResult(t)
 	suites := parseJUnit(t, render(t, "junit", testOptions(), r))
 	checkJUnitTotals(t, suites)
@@ -165,6 +167,7 @@ func TestJUnitParsesBackConsistent(t *testing.T) {
 }
 
 func TestJUnitEmptyRunPasses(t *testing.T) {
+	t.Parallel()
 	suites := parseJUnit(t, render(t, "junit", testOptions(), emptyResult(t)))
 	checkJUnitTotals(t, suites)
 	if suites.Failures != 0 || suites.Tests != len(checks.Signals()) {
@@ -200,6 +203,7 @@ func hostileResult(t testing.TB) *result.Result {
 }
 
 func TestJUnitHostileTextStaysWellFormed(t *testing.T) {
+	t.Parallel()
 	r := hostileResult(t)
 	out := render(t, "junit", testOptions(), r)
 	suites := parseJUnit(t, out)
@@ -222,6 +226,7 @@ func TestJUnitHostileTextStaysWellFormed(t *testing.T) {
 }
 
 func TestJUnitRuleGateFailsItsSignal(t *testing.T) {
+	t.Parallel()
 	r := sampleResult(t)
 	gate, err := result.ParseGate("fake-hidden-text", r.Rules)
 	if err != nil {
@@ -246,6 +251,7 @@ func TestJUnitRuleGateFailsItsSignal(t *testing.T) {
 }
 
 func TestXMLSafe(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"plain":                  "plain",
 		"tab\tnl\ncr\r":          "tab\tnl\ncr\r",

@@ -9,6 +9,7 @@ import (
 // shows: separators and bidirectional controls are escaped like C0 and C1
 // controls, in text and in GitHub annotations and summaries alike.
 func TestPrintableEscapesSeparatorsAndBidiControls(t *testing.T) {
+	t.Parallel()
 	cases := map[string]string{
 		"a\u2028b":            `a\u2028b`,
 		"a\u2029b":            `a\u2029b`,

@@ -24,6 +24,7 @@ func validateSARIF(t *testing.T, out []byte) { sariftest.Validate(t, out) }
 // TestSARIFSchemaRejects shows the validation is not vacuous: the trap
 // go-sarif sets (a null description) and a null results array both fail.
 func TestSARIFSchemaRejects(t *testing.T) {
+	t.Parallel()
 	sch := sariftest.Schema(t)
 	out := string(render(t, "sarif", testOptions(), emptyResult(t)))
 	for name, broken := range map[string]string{
@@ -56,6 +57,7 @@ func parseSARIF(t *testing.T, out []byte) (*sarif.Report, *sarif.Run) {
 }
 
 func TestSARIFGolden(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		result func(testing.TB) *result.Result
@@ -64,6 +66,7 @@ func TestSARIFGolden(t *testing.T) {
 		{"sarif-empty.golden", emptyResult},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			out := render(t, "sarif", testOptions(), tc.result(t))
 			validateSARIF(t, out)
 			golden(t, tc.name, out)
@@ -72,6 +75,7 @@ func TestSARIFGolden(t *testing.T) {
 }
 
 func TestSARIFResultsAlwaysArray(t *testing.T) {
+	t.Parallel()
 	out := render(t, "sarif", testOptions(), emptyResult(t))
 	validateSARIF(t, out)
 	var raw struct {
@@ -89,6 +93,7 @@ func TestSARIFResultsAlwaysArray(t *testing.T) {
 }
 
 func TestSARIFRunMetadata(t *testing.T) {
+	t.Parallel()
 	r := sampleResult(t)
 	out := render(t, "sarif", testOptions(), r)
 	validateSARIF(t, out)
@@ -124,6 +129,7 @@ func TestSARIFRunMetadata(t *testing.T) {
 }
 
 func TestSARIFRuleName(t *testing.T) {
+	t.Parallel()
 	for id, want := range map[string]string{"jsonrpc-error": "JsonrpcError", "cancel": "CancelRule", "report-truncated": "ReportTruncated", "a--b": "AB"} {
 		if got := sarifRuleName(id); got != want || strings.EqualFold(got, id) {
 			t.Errorf("sarifRuleName(%q) = %q, want %q", id, got, want)
@@ -134,6 +140,7 @@ func TestSARIFRuleName(t *testing.T) {
 // Each category is its own analysis in code scanning: uploads for one
 // commit under different categories do not replace each other.
 func TestSARIFCategory(t *testing.T) {
+	t.Parallel()
 	o := testOptions()
 	o.Category = "servers/notes"
 	out := render(t, "sarif", o, emptyResult(t))
@@ -148,6 +155,7 @@ func TestSARIFCategory(t *testing.T) {
 // its own tag; every rule, report-truncated included, has a helpUri with
 // its own anchor.
 func TestSARIFHelpURI(t *testing.T) {
+	t.Parallel()
 	for semver, ref := range map[string]string{"0.0.0-devel+0123456789ab": "main", "1.4.2": "v1.4.2", "": "main", "1.5.0-rc.1": "main"} {
 		o := testOptions()
 		o.SemanticVersion = semver
@@ -162,6 +170,7 @@ func TestSARIFHelpURI(t *testing.T) {
 }
 
 func TestSARIFRules(t *testing.T) {
+	t.Parallel()
 	r := emptyResult(t) // no findings: the catalogue is still complete
 	out := render(t, "sarif", testOptions(), r)
 	validateSARIF(t, out)
@@ -218,6 +227,7 @@ func checkSARIFRule(t *testing.T, d *sarif.ReportingDescriptor) {
 }
 
 func TestSARIFResults(t *testing.T) {
+	t.Parallel()
 	r := sampleResult(t)
 	out := render(t, "sarif", testOptions(), r)
 	validateSARIF(t, out)
@@ -289,6 +299,7 @@ func checkSARIFSuppression(t *testing.T, res *sarif.Result, f *result.Finding) {
 
 // The suppression guid is a version 5 UUID of the name, as RFC 9562 gives it.
 func TestSARIFGUID(t *testing.T) {
+	t.Parallel()
 	// Python: uuid.uuid5(uuid.NAMESPACE_URL, "https://github.com/mcpcheck/mcpcheck#suppression " + fingerprint)
 	const want = "8ed8da2b-b194-5e4f-9d45-32c33a0e82e0"
 	if got := sarifGUID("suppression " + staleFingerprint); got != want {
@@ -353,6 +364,7 @@ func checkSARIFRegion(t *testing.T, what string, r *sarif.Region, line int) {
 // A finding that belongs to no line is placed at line 1 of its capture:
 // code scanning wants a region on every result.
 func TestSARIFLineOneWithoutLine(t *testing.T) {
+	t.Parallel()
 	r := sampleResult(t)
 	r.Sessions[0].Findings[0].Line = 0 // a whole-session finding
 	out := render(t, "sarif", testOptions(), r)
@@ -364,6 +376,7 @@ func TestSARIFLineOneWithoutLine(t *testing.T) {
 // Paths relative to the source root, whatever the working directory; links
 // resolved when their target stays inside; absolute file URIs outside.
 func TestSARIFPlaces(t *testing.T) {
+	t.Parallel()
 	const wd = "/work/project/ci"
 	for _, tc := range []struct {
 		file, workDir, root, uri string
@@ -403,6 +416,7 @@ func placeURI(o Options, file string) string {
 // at its target; a link to a file outside keeps its own path; a source
 // root that is itself reached through a link still places its files.
 func TestSARIFPlacesLinks(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
 	repo := filepath.Join(tmp, "repo")
 	outside := filepath.Join(tmp, "outside.jsonl")
@@ -474,6 +488,7 @@ func sarifManyFindings(t testing.TB, n int) *result.Result {
 }
 
 func TestSARIFTruncation(t *testing.T) {
+	t.Parallel()
 	const n = 6000
 	r := sarifManyFindings(t, n)
 	out := render(t, "sarif", testOptions(), r)
@@ -519,6 +534,7 @@ func TestSARIFTruncation(t *testing.T) {
 }
 
 func TestSARIFCapBoundary(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ findings, results, left int }{
 		{MaxSARIFResults, MaxSARIFResults, 0},
 		{MaxSARIFResults + 1, MaxSARIFResults, 2},
@@ -542,6 +558,7 @@ func TestSARIFCapBoundary(t *testing.T) {
 }
 
 func TestSARIFDeterministic(t *testing.T) {
+	t.Parallel()
 	r := sampleResult(t)
 	first := render(t, "sarif", testOptions(), r)
 	again := render(t, "sarif", testOptions(), r)

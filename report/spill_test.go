@@ -29,9 +29,11 @@ func spilled(t *testing.T, r *result.Result) *result.Result {
 // Every format reads the same from sessions kept in memory and from
 // sessions read back from the spill file, step summary included.
 func TestReportsReadTheSameFromTheSpill(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"sample", "empty"} {
 		for _, format := range Formats() {
 			t.Run(name+"/"+format, func(t *testing.T) {
+				t.Parallel()
 				mk := sampleResult
 				if name == "empty" {
 					mk = emptyResult

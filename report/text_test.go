@@ -7,6 +7,7 @@ import (
 )
 
 func TestTextGolden(t *testing.T) {
+	t.Parallel()
 	golden(t, "sample.txt", render(t, "text", testOptions(), sampleResult(t)))
 	golden(t, "empty.txt", render(t, "text", testOptions(), emptyResult(t)))
 	quiet := testOptions()
@@ -15,6 +16,7 @@ func TestTextGolden(t *testing.T) {
 }
 
 func TestTextLevelsFollowTheGate(t *testing.T) {
+	t.Parallel()
 	out := string(render(t, "text", testOptions(), sampleResult(t)))
 	for _, want := range []string{
 		"run 1.jsonl:10: [error] tools/call \"echo\" (id 2) failed with JSON-RPC error -32603",
@@ -40,6 +42,7 @@ func TestTextLevelsFollowTheGate(t *testing.T) {
 }
 
 func TestTextQuietKeepsOnlyGatedFindingsAndVerdict(t *testing.T) {
+	t.Parallel()
 	o := testOptions()
 	o.Quiet = true
 	out := string(render(t, "text", o, sampleResult(t)))
@@ -52,6 +55,7 @@ func TestTextQuietKeepsOnlyGatedFindingsAndVerdict(t *testing.T) {
 }
 
 func TestTextColor(t *testing.T) {
+	t.Parallel()
 	o := testOptions()
 	o.Color = true
 	out := render(t, "text", o, sampleResult(t))
@@ -64,6 +68,7 @@ func TestTextColor(t *testing.T) {
 }
 
 func TestLookupUnknownFormatListsValidOnes(t *testing.T) {
+	t.Parallel()
 	_, err := Lookup("yaml")
 	if err == nil || !strings.Contains(err.Error(), "text") {
 		t.Fatalf("Lookup(yaml) = %v, want an error listing the formats", err)
@@ -76,6 +81,7 @@ func TestLookupUnknownFormatListsValidOnes(t *testing.T) {
 // A session id is capture data: it cannot forge a verdict line or reach the
 // terminal raw.
 func TestTextSessionIDCannotForgeLines(t *testing.T) {
+	t.Parallel()
 	r := emptyResult(t)
 	r.Sessions[0].ID = "s1\ncheck passed\x1b[2J\xff"
 	out := string(render(t, "text", testOptions(), r))
