@@ -72,6 +72,7 @@ func runAssertions(t *testing.T, a engine.Assertions) map[string]result.Assertio
 func dur(d time.Duration) *time.Duration { return &d }
 
 func TestAssertions(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		a      engine.Assertions
@@ -100,6 +101,7 @@ func TestAssertions(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			got, ok := runAssertions(t, c.a)[c.key]
 			if !ok {
 				t.Fatalf("no assertion %q", c.key)
@@ -115,6 +117,7 @@ func TestAssertions(t *testing.T) {
 // input_required results that issued their state is the same operation as
 // the chain in capture order: the same round trips, the same durations.
 func TestRacedChainCountsAsInOrder(t *testing.T) {
+	t.Parallel()
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}`
 	call := func(id int, extra string) string {
 		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"deploy",%s%s}}`, id, extra, meta)

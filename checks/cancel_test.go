@@ -11,6 +11,7 @@ import (
 // The set answers as a plain set of tokens would, whatever the order ids
 // come in, keeps counter ids as runs, and says when it stopped growing.
 func TestIDSetIsASetOfTokens(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 9))
 	var s idSet
 	want := map[string]bool{}

@@ -19,6 +19,7 @@ import (
 // correlated alone after the file, and every session result is read back
 // from the run's own temporary file: what a file of many sessions does.
 func TestFixturesWithDeferredSessions(t *testing.T) {
+	t.Parallel()
 	paths, _ := filepath.Glob(filepath.Join("testdata", "*", "*.jsonl"))
 	if len(paths) < 100 {
 		t.Fatalf("only %d fixtures found", len(paths))

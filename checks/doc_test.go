@@ -6,6 +6,7 @@ import (
 )
 
 func TestDocMarkdown(t *testing.T) {
+	t.Parallel()
 	d := Doc{
 		Summary: "s",
 		Why:     "A *bold* claim about <html> and\nsnake_case ids.\n\n- not a list",

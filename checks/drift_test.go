@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mcpcheck/mcpcheck/baseline"
@@ -20,13 +21,15 @@ import (
 // fixtureBaselines gives a fixture NAME.jsonl with a directory
 // NAME.baselines/ a fresh copy of that directory as its baseline store (a
 // run may record into it; the fixture's own files never change). It
-// returns the cleanup.
+// returns the cleanup. Runs of such fixtures take turns (the cleanup
+// ends the turn): they share the directory, and tests run in parallel.
 func fixtureBaselines(fixture string, cfg *engine.Config) func() {
 	src := strings.TrimSuffix(fixture, ".jsonl") + ".baselines"
 	entries, err := os.ReadDir(src)
 	if err != nil {
 		return func() {}
 	}
+	fixtureBaselinesTurn.Lock()
 	// The same path for every run of a fixture (its messages name the
 	// directory, and the harness compares two runs), fresh each time.
 	tmp := filepath.Join(os.TempDir(), fmt.Sprintf("mcpcheck-fixtures-%d", os.Getpid()), filepath.Base(src))
@@ -48,8 +51,14 @@ func fixtureBaselines(fixture string, cfg *engine.Config) func() {
 		}
 	}
 	BaselineStore.Set(cfg, baseline.NewStore(tmp))
-	return func() { os.RemoveAll(filepath.Dir(tmp)) }
+	return func() {
+		os.RemoveAll(filepath.Dir(tmp))
+		fixtureBaselinesTurn.Unlock()
+	}
 }
+
+// fixtureBaselinesTurn is held from fixtureBaselines to its cleanup.
+var fixtureBaselinesTurn sync.Mutex
 
 // runWith checks captures (name → content) in one run with the given
 // baseline store (nil: the default).
@@ -113,6 +122,7 @@ func findingsOf(res *result.Result, rule string) []*result.Finding {
 // Within one run a later capture's session of a label compares with what
 // an earlier one listed, even without a baseline directory.
 func TestDriftAcrossCapturesOfOneRun(t *testing.T) {
+	t.Parallel()
 	res := runWith(t, nil, DefaultGate, "a.jsonl", notesSession("s1", readOnlyNotes), "b.jsonl", notesSession("s2", rugPulled))
 	got := findingsOf(res, "tool-drift")
 	if len(got) != 2 {
@@ -142,6 +152,7 @@ func TestDriftAcrossCapturesOfOneRun(t *testing.T) {
 // check records into the directory, says so, and a later run compares;
 // the findings never depend on the gate, only their level does.
 func TestDriftAgainstADirectory(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	first := runWith(t, baseline.NewStore(dir), "drift", "a.jsonl", notesSession("s1", readOnlyNotes))
 	rec := findingsOf(first, "baseline")
@@ -168,6 +179,7 @@ func TestDriftAgainstADirectory(t *testing.T) {
 
 // Disabling tool-drift drops the drift report; baseline still records.
 func TestDisabledToolDrift(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var rules []*Rule
 	for _, r := range All() {
@@ -194,6 +206,7 @@ func TestDisabledToolDrift(t *testing.T) {
 // A change keeps its fingerprint when recorded again; another change of
 // the same tool gets another one, so a suppression cannot hide it.
 func TestDriftFingerprintsFollowTheChange(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	runWith(t, baseline.NewStore(dir), DefaultGate, "a.jsonl", notesSession("s1", readOnlyNotes))
 	fp := func(tools string) map[string]string {

@@ -13,6 +13,7 @@ import (
 // Findings about a request carry the exchange: the request, what came
 // back and when, or why nothing did.
 func TestFindingExchange(t *testing.T) {
+	t.Parallel()
 	demo, err := os.ReadFile(filepath.Join("..", "testdata", "demo-session.jsonl"))
 	if err != nil {
 		t.Fatal(err)

@@ -30,6 +30,7 @@ import (
 // suppressions name findings by them. Every bad fixture of every rule is
 // re-recorded too, so each rule's subjects are held to this.
 func TestFingerprintsSurviveRerecording(t *testing.T) {
+	t.Parallel()
 	captures := map[string][]byte{}
 	for _, name := range []string{"demo-session.jsonl", "stdout-pollution.jsonl", "http-connections.jsonl", "recorder-artifacts.jsonl", "probe-fallback.jsonl"} {
 		data, err := os.ReadFile(filepath.Join("..", "testdata", name))
@@ -172,6 +173,7 @@ func rerecordLine(t *testing.T, env map[string]json.RawMessage) []byte {
 // fingerprint of the one is a fingerprint of the other. Ordinals count
 // within a file, so another capture beside it in the run changes nothing.
 func TestFingerprintsOfTwoSessionsOfOneLabel(t *testing.T) {
+	t.Parallel()
 	demo, err := os.ReadFile(filepath.Join("..", "testdata", "demo-session.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -241,6 +243,7 @@ func fingerprints(t *testing.T, capture []byte) []string {
 }
 
 func TestQuote(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in   string
 		max  int
@@ -267,6 +270,7 @@ func TestQuote(t *testing.T) {
 // A secret that the cut of a quote would split is masked whole first: no
 // part of it reaches a message.
 func TestQuoteNeverCutsASecret(t *testing.T) {
+	t.Parallel()
 	for _, max := range []int{8, 10, 12, 20, 30} {
 		got := Quote("error:  "+fakeGitHubToken+" was rejected", max)
 		if strings.Contains(got, "FAKE") || strings.Contains(got, "ghp_") {
@@ -282,6 +286,7 @@ func TestQuoteNeverCutsASecret(t *testing.T) {
 // Every message, subject and related location a rule writes is masked, and
 // so are assertion messages: no rule can print a secret.
 func TestFindingsNeverPrintSecrets(t *testing.T) {
+	t.Parallel()
 	leaky := &Rule{ID: "test-leaky", Doc: testDoc("quotes capture text"), Signal: SignalWarn,
 		New: EachFrame(func(p *Pass, f *session.Frame) {
 			if f.Msg.Kind == session.Request {
@@ -317,6 +322,7 @@ const fakeGitHubToken = "ghp_FAKEzQXzoohJKjqqRKApEHmVBFRN2YZl7c5m"
 // A flood of damage is listed up to the driver's cap and counted in full;
 // the finding that stands for the rest has a fingerprint of its own.
 func TestDamageIsCountedBeyondTheListed(t *testing.T) {
+	t.Parallel()
 	const pieces = MaxFindingsPerRule + 150
 	capture := `{"session_id":"s1","seq":1,"direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","method":"notifications/initialized"}}` + "\n" +
 		strings.Repeat("Segmentation fault (core dumped)\n", pieces)

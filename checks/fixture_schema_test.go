@@ -59,6 +59,7 @@ import (
 const defaultFixtureRevision = "2025-11-25"
 
 func TestFixturesValidateAgainstOfficialSchemas(t *testing.T) {
+	t.Parallel()
 	paths, err := filepath.Glob(filepath.Join("testdata", "*", "*.jsonl"))
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no fixtures: %v", err)
@@ -108,6 +109,7 @@ func TestFixturesValidateAgainstOfficialSchemas(t *testing.T) {
 // TestSchemaValidationCatchesInvalidMessages proves the validation is not
 // vacuous: messages that break their method's definition fail it.
 func TestSchemaValidationCatchesInvalidMessages(t *testing.T) {
+	t.Parallel()
 	schemas := mcpSchemas(t)
 	cases := []struct {
 		name, revision string
@@ -128,6 +130,7 @@ func TestSchemaValidationCatchesInvalidMessages(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			s := schemas.of(c.revision)
 			failed := false
 			for _, check := range s.checksFor(c.msg) {

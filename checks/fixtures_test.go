@@ -59,8 +59,10 @@ const tinyBuffer = 64
 var fixtureNow = time.Date(2026, 9, 15, 18, 30, 0, 0, time.UTC)
 
 func TestRuleFixtures(t *testing.T) {
+	t.Parallel()
 	for _, r := range All() {
 		t.Run(r.ID, func(t *testing.T) {
+			t.Parallel()
 			dir := filepath.Join("testdata", r.ID)
 			ok, _ := filepath.Glob(filepath.Join(dir, "ok-*.jsonl"))
 			bad, _ := filepath.Glob(filepath.Join(dir, "bad-*.jsonl"))

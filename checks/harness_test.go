@@ -18,6 +18,7 @@ import (
 // nothing about the rules.
 
 func TestParseWantsStripsTheMember(t *testing.T) {
+	t.Parallel()
 	w := `{"rule":"tool-error","message":"x"}`
 	for _, c := range []struct{ in, out string }{
 		{`{"want":[` + w + `],"session_id":"s1","seq":1}`, `{"session_id":"s1","seq":1}`},
@@ -44,6 +45,7 @@ func TestParseWantsStripsTheMember(t *testing.T) {
 }
 
 func TestParseWantsReadsEveryField(t *testing.T) {
+	t.Parallel()
 	_, wants, err := parseWants([]byte(`{"want":[{"rule":"a","message":"^b+$","related":[3,1]},{"rule":"c","message":"d","related":[]},{"rule":"e","message":"f"}]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -57,6 +59,7 @@ func TestParseWantsReadsEveryField(t *testing.T) {
 }
 
 func TestParseWantsRejects(t *testing.T) {
+	t.Parallel()
 	for in, msg := range map[string]string{
 		`{"want":["tool-error"],"seq":1}`:                            `:1: want "tool-error": a plain rule id is not enough: write {"rule":"ID","message":"REGEXP"}`,
 		`{"want":[{"rule":"tool-error"}]}`:                           `"message" is missing: add a regexp of the finding's message`,
@@ -75,6 +78,7 @@ func TestParseWantsRejects(t *testing.T) {
 }
 
 func TestMatchWants(t *testing.T) {
+	t.Parallel()
 	re := regexp.MustCompile
 	got := []gotFinding{
 		{Line: 5, Rule: "tool-error", Message: `tool "a" (id 1) reported an error: "x"`, Related: []Location{{Line: 4}}},
@@ -114,6 +118,7 @@ func TestMatchWants(t *testing.T) {
 		}, []string{"missed: want 6: jsonrpc-error /boom/", "unexpected: 7: jsonrpc-error: boom"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			problems := matchWants(c.wants, got)
 			if len(problems) != len(c.want) {
 				t.Fatalf("problems:\n%s\nwant %d", strings.Join(problems, "\n"), len(c.want))
@@ -129,6 +134,7 @@ func TestMatchWants(t *testing.T) {
 
 // The suggestion printed for an unexpected finding is a want that matches it.
 func TestWantForMatches(t *testing.T) {
+	t.Parallel()
 	f := gotFinding{Line: 1, Rule: "http-error", Message: `got HTTP 401: "{\"error\":\"a.b (c)\"}" [x]`, Related: []Location{{Line: 1}}}
 	_, wants, err := parseWants([]byte(`{"want":[` + f.wantFor() + `]}`))
 	if err != nil {
@@ -176,6 +182,7 @@ func (c *resultKeeper) End(p *Pass) {
 // The tiny-buffer run catches a rule that keeps a frame's bytes without
 // copying them, and passes the same rule once it copies them.
 func TestBufferDiffCatchesKeptBytes(t *testing.T) {
+	t.Parallel()
 	const path = "testdata/tool-error/bad-iserror-results.jsonl"
 	data, err := os.ReadFile(path)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 // A memo of open calls forgets the oldest past its bound, so requests that
 // are never answered cannot grow it.
 func TestCallMemoIsBounded(t *testing.T) {
+	t.Parallel()
 	m := newCallMemo[int](3)
 	calls := make([]*session.Call, 10)
 	for i := range calls {

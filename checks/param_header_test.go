@@ -4,6 +4,7 @@ import "testing"
 
 // An Mcp-Param header and its integer argument compare as numbers.
 func TestSameNumber(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		header, arg string
 		same        bool

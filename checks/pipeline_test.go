@@ -51,6 +51,7 @@ func samePipelined(t *testing.T, src readers.Source, rules []*Rule, sup *suppres
 // Every rule fixture gives the same findings, in the same order, whether
 // the reader and correlation share one goroutine or run in two.
 func TestFixturesPipelined(t *testing.T) {
+	t.Parallel()
 	paths, _ := filepath.Glob(filepath.Join("testdata", "*", "*.jsonl"))
 	if len(paths) < 100 {
 		t.Fatalf("only %d fixtures found", len(paths))
@@ -79,6 +80,7 @@ func TestFixturesPipelined(t *testing.T) {
 // So does every capture the repository ships, in each format, and every
 // real capture beside it.
 func TestCapturesPipelined(t *testing.T) {
+	t.Parallel()
 	var paths []string
 	for _, pattern := range []string{"*.jsonl", "formats/*/*.*"} {
 		m, _ := filepath.Glob(filepath.Join("..", "testdata", pattern))
@@ -99,8 +101,12 @@ func TestCapturesPipelined(t *testing.T) {
 			}
 		}
 	}
-	t.Run("repository", func(t *testing.T) { check(t, paths) })
+	t.Run("repository", func(t *testing.T) {
+		t.Parallel()
+		check(t, paths)
+	})
 	t.Run("shared", func(t *testing.T) {
+		t.Parallel()
 		shared, _ := filepath.Glob(filepath.Join(sharedtest.Path(t, "captures"), "*.jsonl"))
 		if len(shared) == 0 {
 			t.Fatal("no real captures found")

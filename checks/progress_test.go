@@ -11,6 +11,7 @@ import (
 // once per request that ever carried it: what waits to settle stays bounded
 // by the tokens remembered.
 func TestTokenTableForgetsReplacedRequests(t *testing.T) {
+	t.Parallel()
 	var r progressRule
 	keys := []tokenKey{{session.ClientToServer, "a"}, {session.ClientToServer, "b"}}
 	for i := 0; i < 10000; i++ {

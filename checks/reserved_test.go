@@ -12,6 +12,7 @@ import (
 var reservedPrefixes = []string{"fake-", "test-"}
 
 func TestRealRuleIDsAvoidReservedPrefixes(t *testing.T) {
+	t.Parallel()
 	for _, r := range All() {
 		for _, p := range reservedPrefixes {
 			if strings.HasPrefix(r.ID, p) {

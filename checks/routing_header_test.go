@@ -13,6 +13,7 @@ import (
 // that disagrees; the base64 sentinel that agrees is decoded) and one
 // param-header finding (41 for 42; 42 and 42.0 are one integer).
 func TestFourCallsOneRoutingOneParamFinding(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join("testdata", "routing-header", "bad-four-calls-one-name-one-param.jsonl")
 	data, err := os.ReadFile(path)
 	if err != nil {

@@ -39,6 +39,7 @@ func envelope(seq, dir, raw string) string {
 // A request is judged by its own revision: a rule for 2026-07-28 sees the
 // requests that declare it, not the legacy ones of the same session.
 func TestRevisionsAreJudgedPerRequest(t *testing.T) {
+	t.Parallel()
 	seen := []string{}
 	modern := &Rule{ID: "test-modern", Doc: testDoc("sees 2026-07-28 requests"), Signal: SignalWarn,
 		Revisions: Revisions{Since: "2026-07-28"},
@@ -76,6 +77,7 @@ var testLimit = &Option[int]{Name: "limit", Doc: "how many", Default: 3}
 
 // Options are typed, set in code, read by the rules that declare them.
 func TestOptions(t *testing.T) {
+	t.Parallel()
 	var got []int
 	reader := &Rule{ID: "test-reads-option", Doc: testDoc("reads an option"), Signal: SignalWarn, Options: []Setting{testLimit},
 		New: EachFrame(func(p *Pass, f *session.Frame) { got = append(got, testLimit.Get(p)) })}
@@ -107,6 +109,7 @@ func TestOptions(t *testing.T) {
 }
 
 func TestValidateCatalogue(t *testing.T) {
+	t.Parallel()
 	if err := Validate(All()); err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 // still see the frame it panicked on and every later one, and the panic is
 // one internal-error finding.
 func TestPanickingRuleDoesNotStopTheOthers(t *testing.T) {
+	t.Parallel()
 	seen := &Rule{
 		ID: "test-sees-calls", Doc: testDoc("reports every tools/call"), Signal: SignalWarn,
 		New: EachFrame(func(p *Pass, f *session.Frame) {

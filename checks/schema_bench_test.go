@@ -175,6 +175,7 @@ func BenchmarkSchemaRules(b *testing.B) {
 // TestSchemaCaptureCompilesOnce: 20,000 calls over four sessions compile
 // each of the ten schemas at most once, and the rules judge what the
 // generator put in (one wrong call in 500, every other result conforming).
+// Not parallel: it counts compilations on toolschema's process-wide counter.
 func TestSchemaCaptureCompilesOnce(t *testing.T) {
 	data := schemaCapture(20_000, 5_000)
 	before := toolschema.Compilations()

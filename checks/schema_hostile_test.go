@@ -40,7 +40,8 @@ func hostileCapture(size int) []byte {
 // a small multiple of the capture (reading it holds the frame, the
 // catalogue a copy of the tool), and the schema is noted as unexamined.
 // The drift rules, which canonicalise every tool definition for the
-// baseline, are measured apart from the schema rules.
+// baseline, are measured apart from the schema rules. Not parallel: it
+// measures the process's memory.
 func TestHostileSchemaCostsBoundedMemory(t *testing.T) {
 	racedetect.SkipUnderRace(t)
 	data := hostileCapture(10 << 20)

@@ -19,6 +19,7 @@ import (
 // that announces no security finding. A security rule that fires on any of
 // them is a false alarm, and false alarms are how a gate gets switched off.
 func TestSecurityBenignCorpus(t *testing.T) {
+	t.Parallel()
 	captures, err := filepath.Glob(filepath.Join(sharedtest.Path(t, "captures"), "*.jsonl"))
 	if err != nil || len(captures) == 0 {
 		t.Fatalf("no real captures found (%v)", err)
@@ -62,6 +63,7 @@ func TestSecurityBenignCorpus(t *testing.T) {
 // holds each bad fixture to exactly its wants), and each field of a frame
 // is one finding that lists every kind found there.
 func TestSecurityMaliciousCorpus(t *testing.T) {
+	t.Parallel()
 	var messages []string
 	for _, rule := range []string{RuleToolPoisoning.ID, RuleSecretLeak.ID} {
 		bad, _ := filepath.Glob(filepath.Join("testdata", rule, "bad-*.jsonl"))

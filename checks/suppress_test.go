@@ -56,6 +56,7 @@ func demoFindings(t *testing.T) map[string]*result.Finding {
 // A suppressed finding is still a finding, counted apart from its signal,
 // at level note, and the run passes.
 func TestSuppressedFindingPassesTheGate(t *testing.T) {
+	t.Parallel()
 	fp := demoFindings(t)["tool-error"].Fingerprint
 	set := &suppress.Suppressions{File: "s.json", Entries: []*suppress.Suppression{{Fingerprint: fp, Reason: "known", File: "s.json", Line: 4}}}
 	res := suppressRun(t, DefaultGate, All(), set)
@@ -91,6 +92,7 @@ func TestSuppressedFindingPassesTheGate(t *testing.T) {
 // also as stale; an entry that matches nothing is stale, and gates only
 // when the suppression signal is selected.
 func TestExpiredAndStaleEntries(t *testing.T) {
+	t.Parallel()
 	found := demoFindings(t)
 	now := time.Date(2026, 9, 20, 12, 0, 0, 0, time.UTC)
 	set := &suppress.Suppressions{File: "s.json", Now: now, Entries: []*suppress.Suppression{
@@ -139,6 +141,7 @@ func TestExpiredAndStaleEntries(t *testing.T) {
 // rule was disabled or its server label was not checked. Disabled
 // suppression rules report nothing.
 func TestStaleNeedsAChanceToMatch(t *testing.T) {
+	t.Parallel()
 	found := demoFindings(t)
 	entries := func() []*suppress.Suppression {
 		return []*suppress.Suppression{

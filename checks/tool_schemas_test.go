@@ -54,6 +54,7 @@ func ruleCountsOf(res *result.Result) map[string]int {
 // A session that lists the same tools again and again reports each problem
 // of a definition once; a listing whose last page never came is not judged.
 func TestToolDefinitionsJudgedOncePerSession(t *testing.T) {
+	t.Parallel()
 	rules := withoutRules("tool-drift", "baseline")
 	got := ruleCountsOf(checkBytes(t, listingCapture(badTools, badTools, badTools), rules))
 	want := map[string]int{"tool-schema-root": 1, "tool-schema-invalid": 1, "tool-name": 1, "schema-construct": 2}

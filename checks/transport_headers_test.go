@@ -3,6 +3,7 @@ package checks
 import "testing"
 
 func TestAcceptOffers(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		accept    string
 		json, sse bool

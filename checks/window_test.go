@@ -24,6 +24,7 @@ func framePass() *Pass { return &Pass{Session: &session.Session{}} }
 // A value waits exactly session.ReorderWindow frames after the one that
 // held it: still held on the last frame of its window, judged on the next.
 func TestWindowEdge(t *testing.T) {
+	t.Parallel()
 	p, j := framePass(), &judged{}
 	w := newWindow[int](8)
 	p.Session.Frames = 10
@@ -50,6 +51,7 @@ func TestWindowEdge(t *testing.T) {
 // Values expire oldest first, and expire stops at the first value whose
 // window is still open.
 func TestWindowJudgesOldestFirst(t *testing.T) {
+	t.Parallel()
 	p, j := framePass(), &judged{}
 	w := newWindow[int](8)
 	for v := range 5 {
@@ -66,6 +68,7 @@ func TestWindowJudgesOldestFirst(t *testing.T) {
 // A full window judges its oldest value early, on the frame that holds one
 // more; the others keep waiting.
 func TestWindowFullJudgesOldestEarly(t *testing.T) {
+	t.Parallel()
 	p, j := framePass(), &judged{}
 	w := newWindow[int](3)
 	for v := range 3 {
@@ -88,6 +91,7 @@ func TestWindowFullJudgesOldestEarly(t *testing.T) {
 // At the session's end every value still waiting is judged, oldest first,
 // however recent its window; then the window is empty.
 func TestWindowFlushAtSessionEnd(t *testing.T) {
+	t.Parallel()
 	p, j := framePass(), &judged{}
 	w := newWindow[int](8)
 	for v := range 4 {
@@ -107,6 +111,7 @@ func TestWindowFlushAtSessionEnd(t *testing.T) {
 // A value a later frame explains is dropped unjudged; the others keep their
 // order and their windows.
 func TestWindowDrop(t *testing.T) {
+	t.Parallel()
 	p, j := framePass(), &judged{}
 	w := newWindow[int](8)
 	for v := range 6 {
@@ -135,6 +140,7 @@ func TestWindowDrop(t *testing.T) {
 // the same order and on the same frames, whatever the mix of holds, drops,
 // expiries and the bound.
 func TestWindowMatchesSliceQueue(t *testing.T) {
+	t.Parallel()
 	type entry struct {
 		v       int
 		expires int64
@@ -193,6 +199,7 @@ func TestWindowMatchesSliceQueue(t *testing.T) {
 }
 
 func TestWindowWithoutBoundPanics(t *testing.T) {
+	t.Parallel()
 	defer func() {
 		if recover() == nil {
 			t.Error("a window without a bound held a value")
