@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpcheck/mcpcheck/internal/racedetect"
 	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/report"
 )
@@ -281,6 +282,8 @@ func checkStream(t *testing.T, in io.Reader, what string) {
 	if !strings.Contains(out.String(), "check passed") {
 		t.Fatalf("unexpected report:\n%.2000s", out.String())
 	}
+	// What was read is checked under the race detector too; the budget is not.
+	racedetect.SkipUnderRace(t)
 	status, err := os.ReadFile(peakFile)
 	if err != nil {
 		t.Skip("no /proc/self/status on this platform: peak RSS cannot be measured")

@@ -18,6 +18,7 @@ import (
 
 	"github.com/jstemmer/go-junit-report/v2/junit"
 
+	"github.com/mcpcheck/mcpcheck/internal/racedetect"
 	"github.com/mcpcheck/mcpcheck/session/sessiontest"
 )
 
@@ -320,6 +321,9 @@ func runHostile(t *testing.T, c hostileCase) {
 	if c.check != nil {
 		c.check(t, dir, out)
 	}
+	// The outcome is checked under the race detector too; the memory
+	// budget is not.
+	racedetect.SkipUnderRace(t)
 	peak := int64(-1)
 	if status, err := os.ReadFile(peakFile); err == nil {
 		peak, _ = peakRSS(status)
