@@ -39,6 +39,7 @@ var baselineDay = clock(time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 // drift gate with its 3 added tools and the changed fields of the others
 // with tiers; gating errors only, it passes as its other signals say.
 func TestDriftPairAgainstAnAcceptedBaseline(t *testing.T) {
+	t.Parallel()
 	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	cli.now = baselineDay
 	old, cur := sharedCapture(t, "09-drift-filesystem-old-2025.1.14.jsonl"), sharedCapture(t, "10-drift-filesystem-new-2026.8.31.jsonl")
@@ -104,6 +105,7 @@ func TestDriftPairAgainstAnAcceptedBaseline(t *testing.T) {
 // passes and says the baseline was recorded, not verified. The next run
 // verifies.
 func TestFreshBaselineDirectory(t *testing.T) {
+	t.Parallel()
 	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	capture := sharedCapture(t, "02-filesystem-stdio-clean.jsonl")
 
@@ -130,6 +132,7 @@ func TestFreshBaselineDirectory(t *testing.T) {
 // Done when: an mcpsnoop tool-baselines directory recorded from capture 09
 // yields the drift of mcpcheck's own baseline of 09, and is never written.
 func TestMcpsnoopBaselineDirectory(t *testing.T) {
+	t.Parallel()
 	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	snoop := sharedtest.Path(t, "baselines/mcpsnoop-filesystem-09")
 	old, cur := sharedCapture(t, "09-drift-filesystem-old-2025.1.14.jsonl"), sharedCapture(t, "10-drift-filesystem-new-2026.8.31.jsonl")
@@ -198,6 +201,7 @@ func labelCapture(t *testing.T, dir, name, label string) string {
 // Done when: a label of ../../etc/passwd or with NUL bytes stays inside
 // the baseline directory.
 func TestHostileLabelsStayInsideTheDirectory(t *testing.T) {
+	t.Parallel()
 	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	root := t.TempDir()
 	dir := filepath.Join(root, "a", "b", "baselines")
@@ -241,6 +245,7 @@ func TestHostileLabelsStayInsideTheDirectory(t *testing.T) {
 }
 
 func TestBaselineAcceptReplacesAndResetRemoves(t *testing.T) {
+	t.Parallel()
 	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	cli.now = baselineDay
 	dir := t.TempDir()
@@ -269,6 +274,7 @@ func TestBaselineAcceptReplacesAndResetRemoves(t *testing.T) {
 }
 
 func TestDefaultBaselineDirectory(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	capture := labelCapture(t, root, "c.jsonl", "notes")
 	name := baseline.FileName("notes")

@@ -17,6 +17,7 @@ import (
 // then report-truncated last); text and JSON list all 6,000 (six sessions
 // of 1,000 tool errors each: a rule lists at most 1,000 per session).
 func TestSixThousandGatedFindings(t *testing.T) {
+	t.Parallel()
 	const sessions, perSession = 6, checks.MaxFindingsPerRule
 	const n = sessions * perSession
 	dir := t.TempDir()

@@ -26,6 +26,8 @@ func sharedCapture(t *testing.T, name string) string {
 // TestRealCaptures: each capture exits as its traffic warrants under the
 // default gate, with exactly these findings and no false alarms.
 func TestRealCaptures(t *testing.T) {
+	t.Parallel()
+	cli := ownHome(t)
 	cases := []struct {
 		file string
 		code int
@@ -80,7 +82,7 @@ func TestRealCaptures(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
 			path := sharedCapture(t, c.file)
-			code, out, errs := invoke(t, "", path)
+			code, out, errs := cli.invoke(t, "", path)
 			if code != c.code || errs != "" {
 				t.Errorf("exit %d (want %d), stderr %q\n%s", code, c.code, errs, out)
 			}
@@ -90,13 +92,15 @@ func TestRealCaptures(t *testing.T) {
 }
 
 func TestRealCaptureGates(t *testing.T) {
+	t.Parallel()
+	cli := ownHome(t)
 	path := sharedCapture(t, "16-invalid-frames-bad-transport-arg.jsonl")
-	code, out, _ := invoke(t, "", "--fail-on", "pending", path)
+	code, out, _ := cli.invoke(t, "", "--fail-on", "pending", path)
 	if code != 1 || !strings.Contains(out, "check failed: pending") || strings.Count(out, "(pending-request)") != 1 {
 		t.Errorf("--fail-on pending: exit %d\n%s", code, out)
 	}
 	path = sharedCapture(t, "24-sequential-thinking-goclient.jsonl")
-	_, out, _ = invoke(t, "", path)
+	_, out, _ = cli.invoke(t, "", path)
 	if strings.Contains(out, "server/discover") || strings.Count(out, "[error]") != 1 {
 		t.Errorf("the version probe failed the gate:\n%s", out)
 	}
@@ -107,6 +111,7 @@ func TestRealCaptureGates(t *testing.T) {
 // ping), whose -32602 answers stay JSON-RPC errors; no routing header
 // disagrees and nothing is left pending.
 func TestRealCapture2026(t *testing.T) {
+	t.Parallel()
 	path := sharedCapture(t, "20-http-2026-mcp-proxy-goclient.jsonl")
 	srcs, err := readers.Resolve([]string{path}, nil, os.Getenv)
 	if err != nil {
@@ -141,6 +146,7 @@ func TestRealCapture2026(t *testing.T) {
 // Go client's rejected server/discover probe included, never gets a finding
 // of a rule about what 2026-07-28 introduced.
 func TestNo2026RulesOnLegacyCaptures(t *testing.T) {
+	t.Parallel()
 	var modern []string
 	for _, r := range checks.All() {
 		if r.Revisions.Since >= "2026-07-28" {
@@ -170,6 +176,7 @@ func TestNo2026RulesOnLegacyCaptures(t *testing.T) {
 // and the session's, and fail the gate only when deprecated is selected;
 // the 2026-07-28 capture's logging/setLevel names Logging.
 func TestRealCaptureDeprecations(t *testing.T) {
+	t.Parallel()
 	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	path := sharedCapture(t, "18-http-everything-streamable-tsclient.jsonl")
 	for _, c := range []struct {
@@ -236,6 +243,7 @@ func ruleFindings(t *testing.T, name, rule string) []*result.Finding {
 // TestRealCaptureSchemas: what the tool-schema rules say about the real
 // captures, finding by finding.
 func TestRealCaptureSchemas(t *testing.T) {
+	t.Parallel()
 	// 07: every Notion tool uses oneOf, anyOf and a $ref into $defs.
 	kinds := map[string]map[string]bool{}
 	for _, f := range ruleFindings(t, "07-schema-notion-toolslist.jsonl", "schema-construct") {

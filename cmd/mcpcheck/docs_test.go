@@ -14,6 +14,7 @@ import (
 // TestRuleDocs keeps docs/rules.md, where SARIF's helpUri points, in step
 // with the catalogue: one heading, hence one anchor, per rule id.
 func TestRuleDocs(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join("..", "..", filepath.FromSlash(ruleDocsPath))
 	want := ruleDocs(checks.All())
 	if *update {

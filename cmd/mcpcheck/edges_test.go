@@ -14,6 +14,7 @@ import (
 
 // Help of the subcommands is help: printed on stdout, exit 0.
 func TestSubcommandHelp(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"rules", "--help"}, {"rules", "-h"}, {"explain", "--help"}, {"explain", "-h"}} {
 		code, out, errs := invoke(t, "", args...)
 		if code != exitPassed || errs != "" || !strings.Contains(out, "Usage:\n  mcpcheck "+args[0]) {
@@ -24,6 +25,7 @@ func TestSubcommandHelp(t *testing.T) {
 
 // --max-round-trips counts requests: 0 is a usage error, not "no budget".
 func TestMaxRoundTripsZeroIsAUsageError(t *testing.T) {
+	t.Parallel()
 	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	for _, n := range []string{"0", "-1"} {
 		code, out, errs := cli.invoke(t, "", "--max-round-trips", n, testdata("clean-stdio.jsonl"))
@@ -39,6 +41,7 @@ func TestMaxRoundTripsZeroIsAUsageError(t *testing.T) {
 // A report never replaces the capture it is about, named directly or
 // through a link; nothing is written, not even a temporary file.
 func TestOutputThatIsAnInputIsRefused(t *testing.T) {
+	t.Parallel()
 	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	dir := t.TempDir()
 	capture := filepath.Join(dir, "run.jsonl")
@@ -68,6 +71,7 @@ func TestOutputThatIsAnInputIsRefused(t *testing.T) {
 // The same capture given twice, under any name, is read once and said so;
 // links that lead nowhere in a directory are said, not silently skipped.
 func TestSameCaptureTwiceAndBrokenLinks(t *testing.T) {
+	t.Parallel()
 	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	dir := t.TempDir()
 	capture := filepath.Join(dir, "run.jsonl")
@@ -99,6 +103,7 @@ func TestSameCaptureTwiceAndBrokenLinks(t *testing.T) {
 // A step summary the github format cannot append to is found out before
 // the check: exit 2, nothing on stdout, no baseline recorded.
 func TestUnwritableStepSummaryFailsFirst(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
 	for _, summary := range []string{filepath.Join(dir, "no", "such", "dir", "summary.md"), dir} {
@@ -121,6 +126,7 @@ func TestUnwritableStepSummaryFailsFirst(t *testing.T) {
 // Capture text cannot break or reorder the lines of the text and github
 // reports: line and paragraph separators and bidi controls are escaped.
 func TestSeparatorsAndBidiControlsAreEscaped(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	capture := filepath.Join(dir, "bidi.jsonl")
 	os.WriteFile(capture, []byte(

@@ -15,6 +15,8 @@ import (
 // tool error among them is found. invalid-envelope lists 1,000 per session
 // and counts the rest.
 func TestUppercaseDirectionsFailTheGate(t *testing.T) {
+	t.Parallel()
+	cli := ownHome(t)
 	const calls = 1200
 	dir := t.TempDir()
 	capture := filepath.Join(dir, "upper.jsonl")
@@ -40,7 +42,7 @@ func TestUppercaseDirectionsFailTheGate(t *testing.T) {
 		t.Fatal(err)
 	}
 	jsonPath := filepath.Join(dir, "out.json")
-	code, text, errs := invoke(t, "", "--output", "json="+jsonPath, capture)
+	code, text, errs := cli.invoke(t, "", "--output", "json="+jsonPath, capture)
 	if code != 1 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}

@@ -78,6 +78,7 @@ func countsText(m map[string]int) string {
 }
 
 func TestFormatsMatchTheirEnvelopeTwins(t *testing.T) {
+	t.Parallel()
 	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	for _, p := range formatTwins {
 		t.Run(p.capture, func(t *testing.T) {
@@ -127,6 +128,7 @@ func findingLines(rep report.JSONReport) string {
 // A 2026-07-28 exchange captured as a HAR, whose Mcp-Name disagrees with
 // the body, fails a gate on routing-header.
 func TestHARRoutingHeaderMismatch(t *testing.T) {
+	t.Parallel()
 	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	path := formatFixture("har/routing-2026.har")
 	code, rep := checkJSON(t, cli, t.TempDir(), path)
@@ -150,6 +152,7 @@ func TestHARRoutingHeaderMismatch(t *testing.T) {
 // fixtures of every format, the project's mcpsnoop captures and the real
 // ones.
 func TestFormatDetectionIsUnambiguous(t *testing.T) {
+	t.Parallel()
 	var paths []string
 	for _, pattern := range []string{testdata("formats/*/*"), testdata("*.jsonl"), filepath.Join("..", "..", "..", "shared", "captures", "*.jsonl")} {
 		m, _ := filepath.Glob(pattern)
@@ -219,6 +222,7 @@ func TestFormatDetectionIsUnambiguous(t *testing.T) {
 // A directory of captures that holds an mcp-rewind cache beside its
 // mcpsnoop captures checks both; the cache is one capture.
 func TestRewindCacheInADirectoryOfCaptures(t *testing.T) {
+	t.Parallel()
 	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	dir := t.TempDir()
 	copyTree(t, formatFixture("mcp-rewind/rewind-cache"), filepath.Join(dir, "rewind-cache"))

@@ -81,6 +81,7 @@ func sameFindings(t *testing.T, cli *command, capture, envelopes, format string)
 // Each reader's fixture gives what the mcpsnoop capture of the same
 // traffic gives, detected or forced.
 func TestFormatsFindWhatEnvelopesFind(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		capture, envelopes, format string
 		want                       map[string]int // rule -> findings, pinned
@@ -115,6 +116,7 @@ func TestFormatsFindWhatEnvelopesFind(t *testing.T) {
 // A server that prints a banner to stdout: the client's parse errors in
 // its Claude Desktop log are invalid-frame findings, which fail the gate.
 func TestClaudeDesktopBannerIsInvalidFrame(t *testing.T) {
+	t.Parallel()
 	got := checkFindings(t, defaultCommand(), formatFixture("claude-desktop/mcp-server-weather.log"))
 	want := map[string]int{
 		`invalid-frame s2c text "Weather MC…"`: 1,
@@ -135,6 +137,7 @@ func TestClaudeDesktopBannerIsInvalidFrame(t *testing.T) {
 // naming it, a name not registered is a usage error listing the valid
 // ones, and a directory contributes only the forced format's files.
 func TestInputFormat(t *testing.T) {
+	t.Parallel()
 	cli := withEnv(map[string]string{"MCPCHECK_HOME": t.TempDir()})
 	wrong := []struct{ format, capture string }{
 		{"jsonrpc", formatFixture("claude-desktop/mcp.log")},
@@ -267,6 +270,7 @@ func asOtherFormats(t *testing.T, path, dir string) (claude, jsonrpc []string, o
 // server, aside). The tee has no timestamps and no directions: every
 // direction of these captures is inferred, races and all.
 func TestCapturesRewrittenAsOtherFormats(t *testing.T) {
+	t.Parallel()
 	var paths []string
 	for _, name := range []string{"02-filesystem-stdio-clean.jsonl", "03-filesystem-stdio-iserror.jsonl", "05-everything-protocol-errors.jsonl",
 		"07-schema-notion-toolslist.jsonl", "09-drift-filesystem-old-2025.1.14.jsonl", "14-cancel-abortsignal.jsonl", "24-sequential-thinking-goclient.jsonl"} {
@@ -313,6 +317,7 @@ func TestCapturesRewrittenAsOtherFormats(t *testing.T) {
 // writer nothing shows, so it is invalid-envelope (not guessed to be the
 // server's), and fails the gate.
 func TestPlainJSONRPCBannerIsReported(t *testing.T) {
+	t.Parallel()
 	path := formatFixture("jsonrpc/tee-banner.jsonl")
 	rep := jsonReport(t, defaultCommand(), 1, "--baseline", t.TempDir(), path)
 	var got []string

@@ -212,6 +212,7 @@ func TestSARIFFromStdin(t *testing.T) {
 
 // Two sessions of one server in one file: two sets of fingerprints.
 func TestSARIFMultiSessionFingerprints(t *testing.T) {
+	t.Parallel()
 	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	top := repoTree(t)
 	sch := sarifSchema(t)
@@ -243,6 +244,7 @@ func TestSARIFMultiSessionFingerprints(t *testing.T) {
 }
 
 func TestSourceRootAndCategoryErrors(t *testing.T) {
+	t.Parallel()
 	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	top := repoTree(t)
 	capture := filepath.Join(top, "ci", "two.jsonl")
@@ -305,6 +307,7 @@ func TestSourceRoot(t *testing.T) {
 }
 
 func TestSemanticVersion(t *testing.T) {
+	t.Parallel()
 	stamped := &debug.BuildInfo{Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "0123456789abcdef0123"}, {Key: "vcs.modified", Value: "false"}}}
 	dirty := &debug.BuildInfo{Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "0123456789abcdef0123"}, {Key: "vcs.modified", Value: "true"}}}
 	for _, c := range []struct {

@@ -17,6 +17,7 @@ var progressLine = regexp.MustCompile(`mcpcheck: read ([0-9.]+ [MG]B)(?: of ([0-
 // TestProgressAlways: the last line says everything was read, of the
 // file's size, and counts every finding the report lists.
 func TestProgressAlways(t *testing.T) {
+	t.Parallel()
 	cli := withEnv(map[string]string{"NO_COLOR": "1", "CI": "true", "MCPCHECK_HOME": t.TempDir()})
 	path := testdata("demo-session.jsonl")
 	info, err := os.Stat(path)
@@ -55,6 +56,7 @@ func TestProgressAlways(t *testing.T) {
 }
 
 func TestProgressNeverAndAutoOffTerminal(t *testing.T) {
+	t.Parallel()
 	cli := withEnv(map[string]string{"NO_COLOR": "1", "MCPCHECK_HOME": t.TempDir()})
 	for _, args := range [][]string{
 		{"check", "--progress", "never", testdata("demo-session.jsonl")},
@@ -112,6 +114,7 @@ func TestProgressAutoOnTerminal(t *testing.T) {
 }
 
 func TestProgressLine(t *testing.T) {
+	t.Parallel()
 	p := &progress{total: 1_760_000_000}
 	if got, want := p.line(812_000_000, 1, 4*time.Second), "mcpcheck: read 812.0 MB of 1.76 GB (46%), 203 MB/s, 1 finding"; got != want {
 		t.Errorf("line = %q, want %q", got, want)

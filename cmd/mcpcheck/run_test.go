@@ -36,6 +36,21 @@ func (c *command) invoke(t *testing.T, stdin string, args ...string) (code int, 
 	return code, out.String(), errb.String()
 }
 
+// ownHome is production's command in the process's environment, but with
+// a tool-baseline directory of the test's own ($MCPCHECK_HOME), so that
+// tests running side by side do not record baselines for each other.
+func ownHome(t *testing.T) *command {
+	c := defaultCommand()
+	home := t.TempDir()
+	c.getenv = func(k string) string {
+		if k == "MCPCHECK_HOME" {
+			return home
+		}
+		return os.Getenv(k)
+	}
+	return c
+}
+
 // withEnv is production's command with env as its whole environment.
 func withEnv(env map[string]string) *command {
 	c := defaultCommand()
@@ -69,6 +84,7 @@ func golden(t *testing.T, name, got string) {
 // TestProjectCaptures runs the captures shipped in testdata/ end to end,
 // against golden outputs: what a user sees, byte for byte.
 func TestProjectCaptures(t *testing.T) {
+	t.Parallel()
 	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	cases := []struct {
 		golden string
@@ -104,6 +120,7 @@ func TestProjectCaptures(t *testing.T) {
 // TestProjectCapturesFindings pins the findings that matter in each shipped
 // capture, independently of the golden text.
 func TestProjectCapturesFindings(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		file string
 		want map[string]int // rule -> findings
@@ -165,6 +182,7 @@ func assertCounts(t *testing.T, got, want map[string]int) {
 // TestUsageErrorsCheckNothing covers exit 2: nothing on stdout, one clear
 // line on stderr, for every format.
 func TestUsageErrorsCheckNothing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	plain := filepath.Join(dir, "notes.txt")
 	os.WriteFile(plain, []byte("this is a README, not a capture\nsecond line\n"), 0o644)
@@ -256,6 +274,7 @@ func TestUsageErrorsCheckNothing(t *testing.T) {
 }
 
 func TestNoCaptureAnywhereIsExit2(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	os.MkdirAll(filepath.Join(home, ".local", "state", "mcpsnoop", "sessions"), 0o755)
 	os.WriteFile(filepath.Join(home, ".local", "state", "mcpsnoop", "sessions", "empty.jsonl"), nil, 0o644)
@@ -273,6 +292,7 @@ func TestNoCaptureAnywhereIsExit2(t *testing.T) {
 }
 
 func TestOutputsAreWrittenWithTheSameExitCode(t *testing.T) {
+	t.Parallel()
 	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	dir := t.TempDir()
 	capture := testdata("demo-session.jsonl")
@@ -321,9 +341,11 @@ func TestOutputsAreWrittenWithTheSameExitCode(t *testing.T) {
 }
 
 func TestOutputIntoMissingDirectoryIsExit2AndWritesNothing(t *testing.T) {
+	t.Parallel()
+	cli := ownHome(t)
 	dir := t.TempDir()
 	good := filepath.Join(dir, "a.json")
-	code, out, errs := invoke(t, "", "--output", "json="+good, "--output", "json="+filepath.Join(dir, "no", "such", "b.json"), testdata("clean-stdio.jsonl"))
+	code, out, errs := cli.invoke(t, "", "--output", "json="+good, "--output", "json="+filepath.Join(dir, "no", "such", "b.json"), testdata("clean-stdio.jsonl"))
 	if code != 2 || out != "" || !strings.Contains(errs, "--output") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
@@ -333,11 +355,13 @@ func TestOutputIntoMissingDirectoryIsExit2AndWritesNothing(t *testing.T) {
 }
 
 func TestOutputTargetsAreCheckedBeforeReading(t *testing.T) {
+	t.Parallel()
+	cli := ownHome(t)
 	dir := t.TempDir()
 	good, isDir := filepath.Join(dir, "a.json"), filepath.Join(dir, "reports")
 	os.Mkdir(isDir, 0o755)
 	// the capture does not exist: the output error must come first
-	code, out, errs := invoke(t, "", "--output", "json="+good, "--output", "sarif="+isDir, filepath.Join(dir, "missing.jsonl"))
+	code, out, errs := cli.invoke(t, "", "--output", "json="+good, "--output", "sarif="+isDir, filepath.Join(dir, "missing.jsonl"))
 	if code != 2 || out != "" || !strings.Contains(errs, "--output "+isDir+": is a directory") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
@@ -347,10 +371,12 @@ func TestOutputTargetsAreCheckedBeforeReading(t *testing.T) {
 }
 
 func TestOutputFileModes(t *testing.T) {
+	t.Parallel()
+	cli := ownHome(t)
 	dir := t.TempDir()
 	fresh, kept := filepath.Join(dir, "fresh.json"), filepath.Join(dir, "kept.json")
 	os.WriteFile(kept, []byte("old"), 0o640)
-	if code, _, errs := invoke(t, "", "--output", "json="+fresh, "--output", "json="+kept, testdata("clean-stdio.jsonl")); code != 0 {
+	if code, _, errs := cli.invoke(t, "", "--output", "json="+fresh, "--output", "json="+kept, testdata("clean-stdio.jsonl")); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for path, want := range map[string]os.FileMode{fresh: 0o644, kept: 0o640} {
@@ -363,11 +389,13 @@ func TestOutputFileModes(t *testing.T) {
 // A link is followed (the file it names gets the report, the link stays);
 // a target that is not a regular file is written in place.
 func TestOutputThroughLinksAndDevices(t *testing.T) {
+	t.Parallel()
+	cli := ownHome(t)
 	dir := t.TempDir()
 	real, link := filepath.Join(dir, "real.json"), filepath.Join(dir, "link.json")
 	os.WriteFile(real, []byte("old"), 0o644)
 	os.Symlink("real.json", link)
-	if code, _, errs := invoke(t, "", "--output", "json="+link, testdata("clean-stdio.jsonl")); code != 0 {
+	if code, _, errs := cli.invoke(t, "", "--output", "json="+link, testdata("clean-stdio.jsonl")); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	if info, err := os.Lstat(link); err != nil || info.Mode()&os.ModeSymlink == 0 {
@@ -376,7 +404,7 @@ func TestOutputThroughLinksAndDevices(t *testing.T) {
 	if data, _ := os.ReadFile(real); !strings.Contains(string(data), `"version": 1`) {
 		t.Errorf("the linked file did not get the report: %.40q", data)
 	}
-	if code, _, errs := invoke(t, "", "--output", "json=/dev/null", testdata("clean-stdio.jsonl")); code != 0 {
+	if code, _, errs := cli.invoke(t, "", "--output", "json=/dev/null", testdata("clean-stdio.jsonl")); code != 0 {
 		t.Errorf("--output to /dev/null: exit %d: %s", code, errs)
 	}
 	if info, err := os.Lstat("/dev/null"); err != nil || info.Mode().IsRegular() {
@@ -385,6 +413,7 @@ func TestOutputThroughLinksAndDevices(t *testing.T) {
 }
 
 func TestInputsStdinGzipDirectorySessionID(t *testing.T) {
+	t.Parallel()
 	clean, err := os.ReadFile(testdata("clean-stdio.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -450,6 +479,7 @@ func TestInputsStdinGzipDirectorySessionID(t *testing.T) {
 }
 
 func TestDisableRemovesFindingsAndCounts(t *testing.T) {
+	t.Parallel()
 	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	code, out, _ := cli.invoke(t, "", "--disable", "tool-error", testdata("demo-session.jsonl"))
 	if code != 0 {
@@ -461,6 +491,7 @@ func TestDisableRemovesFindingsAndCounts(t *testing.T) {
 }
 
 func TestDisableMissingFramesAlsoDropsItsCount(t *testing.T) {
+	t.Parallel()
 	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	capture := filepath.Join(t.TempDir(), "gap.jsonl")
 	data, _ := os.ReadFile(testdata("clean-stdio.jsonl"))
@@ -477,6 +508,7 @@ func TestDisableMissingFramesAlsoDropsItsCount(t *testing.T) {
 }
 
 func TestFailOnRuleID(t *testing.T) {
+	t.Parallel()
 	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	code, out, _ := cli.invoke(t, "", "--fail-on", "pending-request", testdata("demo-session.jsonl"))
 	if code != 1 || !strings.Contains(out, "check failed: pending") {
@@ -491,6 +523,7 @@ func TestFailOnRuleID(t *testing.T) {
 // TestFailOnAllAndDisabledRules: all gates every signal; a disabled rule
 // may be covered by a signal or by all in --fail-on, not named in it.
 func TestFailOnAllAndDisabledRules(t *testing.T) {
+	t.Parallel()
 	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	demo := testdata("demo-session.jsonl") // a tool error and a pending ping
 	// all gates drift too, and a baseline only recorded in this run fails
@@ -516,6 +549,7 @@ func TestFailOnAllAndDisabledRules(t *testing.T) {
 // TestPanickingRuleBecomesInternalError: one broken rule is reported, the
 // others still run, and every format keeps the exit code.
 func TestPanickingRuleBecomesInternalError(t *testing.T) {
+	t.Parallel()
 	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	cli.catalogue = func() []*checks.Rule {
 		broken := &checks.Rule{ID: "broken-rule", Signal: checks.SignalMismatch,
@@ -550,6 +584,7 @@ func TestPanickingRuleBecomesInternalError(t *testing.T) {
 }
 
 func TestExitMatrixForEveryFormat(t *testing.T) {
+	t.Parallel()
 	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	for _, format := range report.Formats() {
 		for file, want := range map[string]int{"clean-stdio.jsonl": 0, "demo-session.jsonl": 1, "stdout-pollution.jsonl": 1} {
@@ -566,6 +601,7 @@ func TestExitMatrixForEveryFormat(t *testing.T) {
 }
 
 func TestRulesExplainVersion(t *testing.T) {
+	t.Parallel()
 	code, out, _ := invoke(t, "", "rules")
 	for _, r := range checks.All() {
 		if !strings.Contains(out, r.ID) {
@@ -606,6 +642,7 @@ func TestRulesExplainVersion(t *testing.T) {
 // The text catalogue keeps its columns aligned however long a rule id is
 // (extension-negotiation is longer than the others).
 func TestRulesTextColumnsAlign(t *testing.T) {
+	t.Parallel()
 	_, out, _ := invoke(t, "", "rules")
 	col := -1
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
@@ -622,6 +659,7 @@ func TestRulesTextColumnsAlign(t *testing.T) {
 
 // TestReadmeRuleTable keeps the README's rule table in step with All().
 func TestReadmeRuleTable(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)

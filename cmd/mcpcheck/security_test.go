@@ -18,8 +18,10 @@ func ruleFixture(rule, name string) string {
 // security-severity, and their findings are notes until a workflow gates on
 // them.
 func TestSecurityRulesInSARIF(t *testing.T) {
+	t.Parallel()
+	cli := ownHome(t)
 	capture := ruleFixture("tool-poisoning", "bad-instructions-to-the-model.jsonl")
-	code, out, errs := invoke(t, "", "--format", "sarif", capture)
+	code, out, errs := cli.invoke(t, "", "--format", "sarif", capture)
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d (security is not in the default gate), stderr %q", code, errs)
 	}
@@ -72,13 +74,15 @@ func TestSecurityRulesInSARIF(t *testing.T) {
 	if n == 0 {
 		t.Error("no tool-poisoning result")
 	}
-	if code, out, _ := invoke(t, "", "--fail-on", "security", "--format", "sarif", capture); code != 1 || !strings.Contains(out, `"level": "error"`) {
+	if code, out, _ := cli.invoke(t, "", "--fail-on", "security", "--format", "sarif", capture); code != 1 || !strings.Contains(out, `"level": "error"`) {
 		t.Errorf("--fail-on security: exit %d", code)
 	}
 }
 
 // No report prints a secret of the capture, whichever rule quotes it.
 func TestReportsNeverPrintSecrets(t *testing.T) {
+	t.Parallel()
+	cli := ownHome(t)
 	secrets := []string{
 		"ghp_FAKEzQXzoo", "ghs_FAKE9aKd", "AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI", "AIzaFAKEGnsw", "glpat-FAKEB0", "xoxb-1234",
 		"hooks.slack.com/services/T0FAKE", "sk_live_FAKE", "sk-proj-FAKE", "sk-ant-api03-FAKE", "b3BlbnNzaC1rZXkt",
@@ -89,7 +93,7 @@ func TestReportsNeverPrintSecrets(t *testing.T) {
 		ruleFixture("secret-leak", "bad-command-line-stderr-headers.jsonl"),
 	}
 	for _, format := range []string{"text", "json", "sarif", "junit", "github"} {
-		code, out, errs := invoke(t, "", append([]string{"--format", format, "--fail-on", "error,invalid,warn,security"}, captures...)...)
+		code, out, errs := cli.invoke(t, "", append([]string{"--format", format, "--fail-on", "error,invalid,warn,security"}, captures...)...)
 		if code != 1 || errs != "" {
 			t.Errorf("%s: exit %d, stderr %q", format, code, errs)
 		}

@@ -88,6 +88,7 @@ func writeTemp(t *testing.T, dir, name string, data []byte) string {
 // format; a re-recording stays suppressed; dropping the last failing call
 // leaves one stale entry; an expired entry gates again.
 func TestSuppressRealCapture(t *testing.T) {
+	t.Parallel()
 	capture := sharedCapture(t, "03-filesystem-stdio-iserror.jsonl")
 	// 03's schema-construct observations (its tools declare draft-07 under
 	// 2025-11-25) are not what this test counts.
@@ -290,7 +291,8 @@ func demoFingerprint(t *testing.T, cli *command) string {
 // fingerprint however often suppress runs, sorted, written atomically
 // through links with the file's mode kept.
 func TestSuppressCommand(t *testing.T) {
-	cli := defaultCommand()
+	t.Parallel()
+	cli := ownHome(t)
 	cli.now = clock(time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC))
 	demo := testdata("demo-session.jsonl")
 	fp := demoFingerprint(t, cli)
@@ -374,6 +376,7 @@ func TestSuppressCommand(t *testing.T) {
 // TestSuppressUsageErrors: exit 2, nothing on stdout, one line on stderr,
 // and the file untouched.
 func TestSuppressUsageErrors(t *testing.T) {
+	t.Parallel()
 	cli := defaultCommand()
 	cli.now = clock(time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC))
 	dir := t.TempDir()
@@ -413,6 +416,8 @@ func TestSuppressUsageErrors(t *testing.T) {
 // TestBadSuppressionsFileIsExit2: check names the file and the entry, for
 // every format, writes nothing to stdout and creates no --output file.
 func TestBadSuppressionsFileIsExit2(t *testing.T) {
+	t.Parallel()
+	cli := ownHome(t)
 	dir := t.TempDir()
 	fp := strings.Repeat("0f", 16)
 	entry := func(members string) []byte {
@@ -433,7 +438,7 @@ func TestBadSuppressionsFileIsExit2(t *testing.T) {
 		for _, format := range report.Formats() {
 			t.Run(c.name+"/"+format, func(t *testing.T) {
 				sarif := filepath.Join(t.TempDir(), "out.sarif")
-				code, out, errs := invoke(t, "", "--format", format, "--output", "sarif="+sarif, "--suppressions", c.file, testdata("demo-session.jsonl"))
+				code, out, errs := cli.invoke(t, "", "--format", format, "--output", "sarif="+sarif, "--suppressions", c.file, testdata("demo-session.jsonl"))
 				if code != 2 || out != "" || !strings.Contains(errs, "--suppressions: ") || !strings.Contains(errs, c.stderr) || strings.Count(errs, "\n") != 1 {
 					t.Errorf("exit %d, stdout %q, stderr %q (want it to contain %q)", code, out, errs, c.stderr)
 				}
@@ -443,7 +448,7 @@ func TestBadSuppressionsFileIsExit2(t *testing.T) {
 			})
 		}
 	}
-	if code, _, errs := invoke(t, "", "--suppressions=", testdata("demo-session.jsonl")); code != 2 || !strings.Contains(errs, "--suppressions is empty") {
+	if code, _, errs := cli.invoke(t, "", "--suppressions=", testdata("demo-session.jsonl")); code != 2 || !strings.Contains(errs, "--suppressions is empty") {
 		t.Errorf("empty --suppressions: exit %d, %s", code, errs)
 	}
 }
