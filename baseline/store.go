@@ -3,7 +3,6 @@ package baseline
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,11 +11,12 @@ import (
 	"time"
 
 	"github.com/mcpcheck/mcpcheck/internal/atomicfile"
+	"github.com/mcpcheck/mcpcheck/internal/safefile"
 )
 
 // maxFileSize bounds what is read of one baseline file: a tool listing is
 // kilobytes, a schema-heavy one a few megabytes.
-const maxFileSize = 64 << 20
+const maxFileSize = safefile.MaxBaseline
 
 // Store is the baselines one run works with: a directory's files, each
 // read at most once, and what the run recorded, so a later session of a
@@ -307,18 +307,15 @@ func (s *Store) write(b *Baseline, createOnly bool) error {
 
 func (s *Store) now() string { return s.Now().UTC().Format(time.RFC3339) }
 
+// readLimited reads a baseline file: a regular file (a link is followed)
+// of at most maxFileSize bytes, opened without blocking, so a named pipe
+// or a device in the directory is refused at once. The error of a file
+// that is there but not read is what is wrong with it, without the path.
 func readLimited(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if info, err := f.Stat(); err == nil && !info.Mode().IsRegular() {
-		return nil, errors.New("not a regular file")
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
-	if err == nil && len(data) > maxFileSize {
-		err = fmt.Errorf("larger than %d MiB", maxFileSize>>20)
+	data, err := safefile.ReadFile(path, maxFileSize)
+	var se *safefile.Error
+	if errors.As(err, &se) {
+		return nil, errors.New(se.Problem)
 	}
 	return data, err
 }

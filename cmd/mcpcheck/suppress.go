@@ -16,6 +16,7 @@ import (
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/engine"
 	"github.com/mcpcheck/mcpcheck/internal/atomicfile"
+	"github.com/mcpcheck/mcpcheck/internal/safefile"
 	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/result"
 	"github.com/mcpcheck/mcpcheck/suppress"
@@ -55,11 +56,17 @@ func loadSuppressions(path string, given bool, root string) (*suppress.Suppressi
 }
 
 // readSuppressions parses the file at path, calling it name; nil when the
-// file does not exist.
+// file does not exist. Only a regular file of at most
+// safefile.MaxSuppressions bytes is read (a committed link to /dev/zero or
+// a named pipe is refused at once, naming what it is).
 func readSuppressions(path, name string) (*suppress.Suppressions, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, safefile.MaxSuppressions)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
+	}
+	var se *safefile.Error
+	if errors.As(err, &se) {
+		return nil, fmt.Errorf("%s: %s", name, se.Problem)
 	}
 	if err != nil {
 		return nil, err
