@@ -190,11 +190,25 @@ func (s *Store) Accept(label, reason string) (Accepted, error) {
 		Accepted: &Provenance{Reason: reason, Time: s.now(), Capture: e.latestBy.File, Session: e.latestBy.Session},
 	}
 	b.Missing = nil
+	// Under the update lock, what the file holds now (another accept may
+	// have replaced it since this run read it) is what this one replaces.
+	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+		return Accepted{}, err
+	}
+	unlock, err := atomicfile.Lock(s.Path(label))
+	if err != nil {
+		return Accepted{}, err
+	}
+	defer unlock()
+	prev := e.Baseline
+	if e.RecordedBy == nil {
+		prev = s.load(label).Baseline
+	}
 	if err := s.write(b, false); err != nil {
 		return Accepted{}, err
 	}
 	a := Accepted{Label: label, Path: s.Path(label), Tools: len(b.Tools), From: e.latestBy}
-	if prev := e.Baseline; prev != nil && e.RecordedBy == nil {
+	if prev != nil && e.RecordedBy == nil {
 		a.Previous = prev
 		a.Changes = Compare(&prev.Definitions, e.latest)
 	}
@@ -211,6 +225,14 @@ func (s *Store) Reset(label string) (removed bool, err error) {
 	if why := s.foreignReason(); why != "" {
 		return false, fmt.Errorf("%s; mcpcheck never writes there", why)
 	}
+	unlock, err := atomicfile.Lock(s.Path(label))
+	if errors.Is(err, fs.ErrNotExist) { // no directory: no baseline
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer unlock()
 	err = os.Remove(s.Path(label))
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
