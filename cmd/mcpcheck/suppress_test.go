@@ -425,6 +425,7 @@ func TestBadSuppressionsFileIsExit2(t *testing.T) {
 		{"no reason", writeTemp(t, dir, "noreason.json", entry(`{"fingerprint": "`+fp+`"}`)), "noreason.json:5: entry 2 (fingerprint \"" + fp + "\"): no reason"},
 		{"bad date", writeTemp(t, dir, "date.json", entry(`{"fingerprint": "`+fp+`", "reason": "x", "expires": "2026-13-01"}`)), "date.json:5: entry 2 (fingerprint \"" + fp + "\"): expires \"2026-13-01\" is not a date"},
 		{"duplicate", writeTemp(t, dir, "dup.json", entry(`{"fingerprint": "`+strings.Repeat("1e", 16)+`", "reason": "again"}`)), "dup.json:5: entry 2 (fingerprint \"" + strings.Repeat("1e", 16) + "\"): the fingerprint is already suppressed at line 4"},
+		{"duplicate member", writeTemp(t, dir, "dupmember.json", entry(`{"fingerprint": "`+fp+`", "reason": "x", "reason": "y"}`)), "dupmember.json:5: entry 2 (fingerprint \"" + fp + "\"): member \"reason\" appears twice"},
 		{"missing", filepath.Join(dir, "missing.json"), "missing.json does not exist"},
 		{"a directory", dir, "is a directory"},
 	}
