@@ -190,6 +190,9 @@ func (s *Store) Accept(label, reason string) (Accepted, error) {
 		Accepted: &Provenance{Reason: reason, Time: s.now(), Capture: e.latestBy.File, Session: e.latestBy.Session},
 	}
 	b.Missing = nil
+	if err := s.notLinked(); err != nil {
+		return Accepted{}, err
+	}
 	// Under the update lock, what the file holds now (another accept may
 	// have replaced it since this run read it) is what this one replaces.
 	if err := os.MkdirAll(s.dir, 0o755); err != nil {
@@ -224,6 +227,9 @@ func (s *Store) Reset(label string) (removed bool, err error) {
 	}
 	if why := s.foreignReason(); why != "" {
 		return false, fmt.Errorf("%s; mcpcheck never writes there", why)
+	}
+	if err := s.notLinked(); err != nil {
+		return false, err
 	}
 	unlock, err := atomicfile.Lock(s.Path(label))
 	if errors.Is(err, fs.ErrNotExist) { // no directory: no baseline
@@ -318,6 +324,9 @@ func (s *Store) write(b *Baseline, createOnly bool) error {
 	if err != nil {
 		return err
 	}
+	if err := s.notLinked(); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(s.dir, 0o755); err != nil {
 		return err
 	}
@@ -325,6 +334,24 @@ func (s *Store) write(b *Baseline, createOnly bool) error {
 		return atomicfile.WriteNew(s.Path(b.Label), data, 0o644)
 	}
 	return atomicfile.Write(s.Path(b.Label), data, 0o644)
+}
+
+// notLinked refuses to write through a baseline directory that is a
+// symbolic link: a checked-in .mcpcheck/baselines pointing at /etc (or at
+// another user's directory) must not make a run write there. Reading
+// through the link is fine. Only the directory itself is checked; the
+// directories above it may be links (/tmp on macOS is one).
+func (s *Store) notLinked() error {
+	dir := filepath.Clean(s.dir) // "link/" would follow the link
+	info, err := os.Lstat(dir)
+	if err != nil || info.Mode()&fs.ModeSymlink == 0 {
+		return nil
+	}
+	dest, err := os.Readlink(dir)
+	if err != nil {
+		dest = "?"
+	}
+	return fmt.Errorf("the baseline directory %s is a symbolic link (to %s); mcpcheck reads baselines through a link but writes them only into the directory itself: name the directory it points to, if that is where they belong", s.dir, dest)
 }
 
 func (s *Store) now() string { return s.Now().UTC().Format(time.RFC3339) }

@@ -118,3 +118,26 @@ func TestBaselineFileThatIsNotARegularFile(t *testing.T) {
 		})
 	}
 }
+
+// Done when: check and baseline --accept/--reset never write through a
+// baseline directory that is a link (to /etc, say: here a directory
+// standing for it); check still runs and says why nothing was kept.
+func TestBaselineDirectoryThatIsALinkIsNotWrittenThrough(t *testing.T) {
+	etc := t.TempDir()
+	link := filepath.Join(t.TempDir(), "baselines")
+	os.Symlink(etc, link)
+	capture := labelCapture(t, t.TempDir(), "c.jsonl", "notes")
+	code, out, errs := invoke(t, "", "--baseline", link, capture)
+	if code == 2 || !strings.Contains(out, "is a symbolic link (to "+etc+")") {
+		t.Errorf("check: exit %d, stderr %q\n%s", code, errs, out)
+	}
+	for _, args := range [][]string{{"--accept", "--reason", "x"}, {"--reset"}} {
+		code, _, errs = invoke(t, "", append(append([]string{"baseline", "--baseline", link}, args...), capture)...)
+		if code != 2 || !strings.Contains(errs, "the baseline directory "+link+" is a symbolic link") {
+			t.Errorf("baseline %v: exit %d, stderr %q", args, code, errs)
+		}
+	}
+	if entries, _ := os.ReadDir(etc); len(entries) != 0 {
+		t.Errorf("written through the link: %v", entries)
+	}
+}
