@@ -365,3 +365,31 @@ func TestLinkedDirectoryIsNeverWrittenThrough(t *testing.T) {
 		t.Errorf("read through the link: %+v", e)
 	}
 }
+
+// Done when: accept reads the file again under the update lock, so the
+// baseline it reports replacing is the one on disk at that moment — an
+// accept by another process since this run read the directory included.
+func TestAcceptReplacesWhatIsOnDiskNow(t *testing.T) {
+	dir := t.TempDir()
+	first := listing(t, rev, `[{"name":"a"}]`)
+	other := listing(t, rev, `[{"name":"a"},{"name":"b"}]`)
+	cur := listing(t, rev, `[{"name":"a"},{"name":"b"},{"name":"c"}]`)
+	newStore(dir).Resolve("notes", &first, &first, origin("s0"))
+
+	s := NewReadOnly(dir)
+	s.Now = fixedNow
+	s.Resolve("notes", &cur, &cur, origin("s2")) // reads the first baseline
+	concurrent := NewReadOnly(dir)
+	concurrent.Now = fixedNow
+	concurrent.Resolve("notes", &other, &other, origin("s1"))
+	if _, err := concurrent.Accept("notes", "the other run"); err != nil {
+		t.Fatal(err)
+	}
+	a, err := s.Accept("notes", "this run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Previous == nil || a.Previous.Accepted == nil || a.Previous.Accepted.Reason != "the other run" || len(a.Changes) != 1 {
+		t.Errorf("replaced %+v with changes %+v, want the other run's accept", a.Previous, a.Changes)
+	}
+}
