@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/engine"
@@ -679,5 +680,28 @@ func TestOutputsThatAreOneFile(t *testing.T) {
 	}
 	if data, _ := os.ReadFile("not-yet.json"); !strings.Contains(string(data), `"version": 1`) {
 		t.Errorf("the link's target did not get the report: %.40q", data)
+	}
+}
+
+// Done when: the temporary file of an --output that a killed run left
+// (kill -9 runs no cleanup) is gone after the next run writing that output,
+// once stale; a recent one, maybe another run's at work, stays.
+func TestStaleOutputTemporaryIsRemovedByTheNextRun(t *testing.T) {
+	dir := t.TempDir()
+	report := filepath.Join(dir, "report.json")
+	left := filepath.Join(dir, ".report.json.2718281828.tmp")
+	recent := filepath.Join(dir, ".report.json.3141592653.tmp")
+	os.WriteFile(left, []byte(`{"version": 1, "pass`), 0o644)
+	os.WriteFile(recent, []byte(`{"version": 1, "pass`), 0o644)
+	then := time.Now().Add(-time.Hour)
+	os.Chtimes(left, then, then)
+	if code, _, errs := invoke(t, "", "--output", "json="+report, testdata("clean-stdio.jsonl")); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(left); err == nil {
+		t.Error("the stale temporary file is still there")
+	}
+	if _, err := os.Stat(recent); err != nil {
+		t.Error("a recent temporary file was removed")
 	}
 }

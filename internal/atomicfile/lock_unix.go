@@ -4,6 +4,7 @@ package atomicfile
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -13,18 +14,21 @@ import (
 // that another process holds it.
 func tryLock(dir, target string) (unlock func(), busy bool, err error) {
 	d, err := os.Open(dir)
-	if err != nil {
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, err
 	}
-	switch err := flock(d); {
-	case err == nil:
-		return func() { d.Close() }, false, nil // closing the last descriptor releases it
-	case errors.Is(err, syscall.EWOULDBLOCK):
+	if err == nil {
+		switch err := flock(d); {
+		case err == nil:
+			return func() { d.Close() }, false, nil // closing the last descriptor releases it
+		case errors.Is(err, syscall.EWOULDBLOCK):
+			d.Close()
+			return nil, true, nil
+		}
 		d.Close()
-		return nil, true, nil
 	}
-	d.Close()
-	// The directory cannot be locked here: lock a file beside the target.
+	// The directory cannot be opened (no read permission) or locked (some
+	// network file systems) here: lock a file beside the target.
 	f, err := os.OpenFile(filepath.Join(dir, "."+filepath.Base(target)+".lock"), os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, false, err
