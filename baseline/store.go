@@ -3,7 +3,6 @@ package baseline
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,11 +11,12 @@ import (
 	"time"
 
 	"github.com/mcpcheck/mcpcheck/internal/atomicfile"
+	"github.com/mcpcheck/mcpcheck/internal/safefile"
 )
 
 // maxFileSize bounds what is read of one baseline file: a tool listing is
 // kilobytes, a schema-heavy one a few megabytes.
-const maxFileSize = 64 << 20
+const maxFileSize = safefile.MaxBaseline
 
 // Store is the baselines one run works with: a directory's files, each
 // read at most once, and what the run recorded, so a later session of a
@@ -190,11 +190,28 @@ func (s *Store) Accept(label, reason string) (Accepted, error) {
 		Accepted: &Provenance{Reason: reason, Time: s.now(), Capture: e.latestBy.File, Session: e.latestBy.Session},
 	}
 	b.Missing = nil
+	if err := s.notLinked(); err != nil {
+		return Accepted{}, err
+	}
+	// Under the update lock, what the file holds now (another accept may
+	// have replaced it since this run read it) is what this one replaces.
+	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+		return Accepted{}, err
+	}
+	unlock, err := atomicfile.Lock(s.Path(label))
+	if err != nil {
+		return Accepted{}, err
+	}
+	defer unlock()
+	prev := e.Baseline
+	if e.RecordedBy == nil {
+		prev = s.load(label).Baseline
+	}
 	if err := s.write(b, false); err != nil {
 		return Accepted{}, err
 	}
 	a := Accepted{Label: label, Path: s.Path(label), Tools: len(b.Tools), From: e.latestBy}
-	if prev := e.Baseline; prev != nil && e.RecordedBy == nil {
+	if prev != nil && e.RecordedBy == nil {
 		a.Previous = prev
 		a.Changes = Compare(&prev.Definitions, e.latest)
 	}
@@ -211,6 +228,17 @@ func (s *Store) Reset(label string) (removed bool, err error) {
 	if why := s.foreignReason(); why != "" {
 		return false, fmt.Errorf("%s; mcpcheck never writes there", why)
 	}
+	if err := s.notLinked(); err != nil {
+		return false, err
+	}
+	unlock, err := atomicfile.Lock(s.Path(label))
+	if errors.Is(err, fs.ErrNotExist) { // no directory: no baseline
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer unlock()
 	err = os.Remove(s.Path(label))
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
@@ -296,6 +324,9 @@ func (s *Store) write(b *Baseline, createOnly bool) error {
 	if err != nil {
 		return err
 	}
+	if err := s.notLinked(); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(s.dir, 0o755); err != nil {
 		return err
 	}
@@ -305,20 +336,35 @@ func (s *Store) write(b *Baseline, createOnly bool) error {
 	return atomicfile.Write(s.Path(b.Label), data, 0o644)
 }
 
+// notLinked refuses to write through a baseline directory that is a
+// symbolic link: a checked-in .mcpcheck/baselines pointing at /etc (or at
+// another user's directory) must not make a run write there. Reading
+// through the link is fine. Only the directory itself is checked; the
+// directories above it may be links (/tmp on macOS is one).
+func (s *Store) notLinked() error {
+	dir := filepath.Clean(s.dir) // "link/" would follow the link
+	info, err := os.Lstat(dir)
+	if err != nil || info.Mode()&fs.ModeSymlink == 0 {
+		return nil
+	}
+	dest, err := os.Readlink(dir)
+	if err != nil {
+		dest = "?"
+	}
+	return fmt.Errorf("the baseline directory %s is a symbolic link (to %s); mcpcheck reads baselines through a link but writes them only into the directory itself: name the directory it points to, if that is where they belong", s.dir, dest)
+}
+
 func (s *Store) now() string { return s.Now().UTC().Format(time.RFC3339) }
 
+// readLimited reads a baseline file: a regular file (a link is followed)
+// of at most maxFileSize bytes, opened without blocking, so a named pipe
+// or a device in the directory is refused at once. The error of a file
+// that is there but not read is what is wrong with it, without the path.
 func readLimited(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if info, err := f.Stat(); err == nil && !info.Mode().IsRegular() {
-		return nil, errors.New("not a regular file")
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
-	if err == nil && len(data) > maxFileSize {
-		err = fmt.Errorf("larger than %d MiB", maxFileSize>>20)
+	data, err := safefile.ReadFile(path, maxFileSize)
+	var se *safefile.Error
+	if errors.As(err, &se) {
+		return nil, errors.New(se.Problem)
 	}
 	return data, err
 }

@@ -339,3 +339,67 @@ func TestAcceptAndReset(t *testing.T) {
 		t.Errorf("left behind %v", entries)
 	}
 }
+
+// Done when: a baseline directory that is a symbolic link (a checked-in
+// .mcpcheck/baselines pointing at /etc) is read through, never written
+// through: recording, accepting and resetting refuse, naming the link.
+func TestLinkedDirectoryIsNeverWrittenThrough(t *testing.T) {
+	real := t.TempDir()
+	link := filepath.Join(t.TempDir(), "baselines")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip("no symbolic links here")
+	}
+	l := listing(t, rev, `[{"name":"a"}]`)
+	for _, dir := range []string{link, link + "/"} {
+		e := newStore(dir).Resolve("notes", &l, &l, origin("s1"))
+		if !strings.Contains(e.NotKept, "is a symbolic link (to "+real+")") {
+			t.Errorf("%s: recorded: %+v", dir, e)
+		}
+		s := NewReadOnly(dir)
+		s.Resolve("notes", &l, &l, origin("s1"))
+		if _, err := s.Accept("notes", "x"); err == nil || !strings.Contains(err.Error(), "the baseline directory "+dir+" is a symbolic link") {
+			t.Errorf("%s: accept: %v", dir, err)
+		}
+		if _, err := s.Reset("notes"); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+			t.Errorf("%s: reset: %v", dir, err)
+		}
+	}
+	if entries, _ := os.ReadDir(real); len(entries) != 0 {
+		t.Errorf("written through the link: %v", entries)
+	}
+	// reading through it is fine
+	if err := newStore(real).write(&Baseline{Label: "notes", Definitions: l}, true); err != nil {
+		t.Fatal(err)
+	}
+	if e := newStore(link).Resolve("notes", &l, &l, origin("s2")); e.Baseline == nil || e.Err != nil || e.RecordedBy != nil {
+		t.Errorf("read through the link: %+v", e)
+	}
+}
+
+// Done when: accept reads the file again under the update lock, so the
+// baseline it reports replacing is the one on disk at that moment — an
+// accept by another process since this run read the directory included.
+func TestAcceptReplacesWhatIsOnDiskNow(t *testing.T) {
+	dir := t.TempDir()
+	first := listing(t, rev, `[{"name":"a"}]`)
+	other := listing(t, rev, `[{"name":"a"},{"name":"b"}]`)
+	cur := listing(t, rev, `[{"name":"a"},{"name":"b"},{"name":"c"}]`)
+	newStore(dir).Resolve("notes", &first, &first, origin("s0"))
+
+	s := NewReadOnly(dir)
+	s.Now = fixedNow
+	s.Resolve("notes", &cur, &cur, origin("s2")) // reads the first baseline
+	concurrent := NewReadOnly(dir)
+	concurrent.Now = fixedNow
+	concurrent.Resolve("notes", &other, &other, origin("s1"))
+	if _, err := concurrent.Accept("notes", "the other run"); err != nil {
+		t.Fatal(err)
+	}
+	a, err := s.Accept("notes", "this run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Previous == nil || a.Previous.Accepted == nil || a.Previous.Accepted.Reason != "the other run" || len(a.Changes) != 1 {
+		t.Errorf("replaced %+v with changes %+v, want the other run's accept", a.Previous, a.Changes)
+	}
+}

@@ -135,7 +135,7 @@ func (j *JSON) Report(w io.Writer, r *result.Result) error {
 		if err := enc.Encode(v); err != nil {
 			return err
 		}
-		bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		bw.Write(jsonSafe(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))))
 		return nil
 	}
 	fmt.Fprintf(bw, "{\n  \"version\": %d,\n  \"passed\": %t,\n  \"exit_code\": %d,\n  \"files\": ", JSONVersion, r.Passed, r.ExitCode)

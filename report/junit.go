@@ -78,15 +78,15 @@ func (j *JUnit) Report(w io.Writer, r *result.Result) error {
 // junitSuite is one session: its signal cases, then its assertion groups.
 func junitSuite(id int, s *result.SessionResult, g result.Gate) junit.Testsuite {
 	ts := junit.Testsuite{
-		Name: xmlSafe(s.ID),
+		Name: junitText(s.ID),
 		ID:   id,
 		Time: "0.000", // required by the schema; mcpcheck times nothing
-		File: xmlSafe(s.File),
+		File: junitText(s.File),
 	}
-	ts.AddProperty("file", xmlSafe(s.File))
-	ts.AddProperty("label", xmlSafe(s.Label))
-	ts.AddProperty("revision", xmlSafe(s.Revision))
-	ts.AddProperty("transport", xmlSafe(s.Transport))
+	ts.AddProperty("file", junitText(s.File))
+	ts.AddProperty("label", junitText(s.Label))
+	ts.AddProperty("revision", junitText(s.Revision))
+	ts.AddProperty("transport", junitText(s.Transport))
 	ts.AddProperty("frames", strconv.FormatInt(s.Frames, 10))
 	ts.AddProperty("missing_frames", strconv.FormatInt(s.MissingFrames, 10))
 	for _, sig := range checks.Signals() {
@@ -156,9 +156,9 @@ func suppressedCase(findings []*result.Finding) (tc junit.Testcase, ok bool) {
 // locations indented, each line ending in a newline.
 func findingLine(f *result.Finding) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s%s (%s)\n", location(f.File, f.Line), flatten(f.Message), suppressedNote(f), f.Rule)
+	fmt.Fprintf(&b, "%s %s%s (%s)\n", junitText(location(f.File, f.Line)), junitText(flatten(f.Message)), suppressedNote(f), f.Rule)
 	for _, rel := range f.Related {
-		fmt.Fprintf(&b, "\trelated: %s %s\n", location(rel.File, rel.Line), flatten(rel.Message))
+		fmt.Fprintf(&b, "\trelated: %s %s\n", junitText(location(rel.File, rel.Line)), junitText(flatten(rel.Message)))
 	}
 	return xmlSafe(b.String())
 }
@@ -194,10 +194,10 @@ func assertionGroups(as []result.Assertion) []assertionGroup {
 // assertionCase fails when any assertion of the group failed; messages of
 // the ones that held go to <system-out>.
 func assertionCase(g assertionGroup) junit.Testcase {
-	tc := junit.Testcase{Name: xmlSafe(g.name), Classname: "mcpcheck.assertion"}
+	tc := junit.Testcase{Name: junitText(g.name), Classname: "mcpcheck.assertion"}
 	var failed, held []string
 	for _, a := range g.list {
-		line := xmlSafe(flatten(a.Message)) + "\n"
+		line := junitText(flatten(a.Message)) + "\n"
 		if a.Passed {
 			held = append(held, line)
 		} else {
@@ -206,7 +206,7 @@ func assertionCase(g assertionGroup) junit.Testcase {
 	}
 	if len(failed) > 0 {
 		tc.Failure = &junit.Result{
-			Message: xmlSafe(fmt.Sprintf("%d of %s failed", len(failed), countNoun(len(g.list), g.name+" assertion", g.name+" assertions"))),
+			Message: junitText(fmt.Sprintf("%d of %s failed", len(failed), countNoun(len(g.list), g.name+" assertion", g.name+" assertions"))),
 			Data:    strings.Join(failed, ""),
 		}
 	}
@@ -215,6 +215,13 @@ func assertionCase(g assertionGroup) junit.Testcase {
 	}
 	return tc
 }
+
+// junitText is capture text as JUnit carries it: what XML cannot carry
+// dropped (xmlSafe), then what would reorder or break the text a CI page
+// shows escaped as every reporter escapes it (printable): bidirectional
+// controls, line and paragraph separators, C1 controls, tab and newline
+// inside a value.
+func junitText(s string) string { return printable(xmlSafe(s)) }
 
 // xmlSafe drops every character XML 1.0 cannot carry: C0 controls other
 // than tab, LF and CR, U+FFFE and U+FFFF, and bytes that are not UTF-8

@@ -80,7 +80,7 @@ func checkJUnitKeepsFindings(t *testing.T, r *result.Result, suites junit.Testsu
 	}
 	for i, s := range r.Sessions {
 		suite := suites.Suites[i]
-		if suite.Name != xmlSafe(s.ID) {
+		if suite.Name != junitText(s.ID) {
 			t.Errorf("suite %d is named %q, want the session id %q", i, suite.Name, s.ID)
 		}
 		for _, f := range s.Findings {
@@ -100,7 +100,7 @@ func checkJUnitKeepsFindings(t *testing.T, r *result.Result, suites junit.Testsu
 			case !f.Gated && c.SystemOut != nil:
 				text = c.SystemOut.Data
 			}
-			want := xmlSafe(fmt.Sprintf("%s %s%s (%s)", location(f.File, f.Line), flatten(f.Message), suppressedNote(f), f.Rule))
+			want := xmlSafe(fmt.Sprintf("%s %s%s (%s)", junitText(location(f.File, f.Line)), junitText(flatten(f.Message)), suppressedNote(f), f.Rule))
 			if !strings.Contains(text, want) {
 				t.Errorf("suite %s, case %s (gated=%v) lacks %q; got %q", suite.Name, f.Signal, f.Gated, want, text)
 			}

@@ -6,6 +6,16 @@ import (
 	"unicode/utf8"
 )
 
+// This file is the one sanitizer of every reporter: isControl is the set
+// of characters capture text must not carry raw into a report, and each
+// format escapes exactly that set in its own syntax —
+//
+//   - text, github (annotations and the step summary), SARIF messages and
+//     properties, the drift block: printable, as \uXXXX text;
+//   - JUnit: junitText, printable after dropping what XML cannot carry;
+//   - JSON (the json report, and SARIF as a whole): jsonSafe, as JSON
+//     \uXXXX escapes, which a JSON reader decodes back to the same value.
+
 // printable escapes control characters and replaces invalid UTF-8, so
 // that capture text inside a message (a session id, a file name, a tool's
 // error) cannot move the cursor, recolour a terminal or forge a line.
@@ -42,4 +52,38 @@ func isControl(r rune) bool {
 		return true
 	}
 	return false
+}
+
+// jsonSafe escapes, in JSON that encoding/json wrote, the characters of
+// isControl it leaves raw (DEL, C1 controls, the bidirectional controls;
+// it escapes C0 controls and U+2028/U+2029 itself) as \uXXXX, so that a
+// report shown raw — in a log, a diff, an editor — cannot be reordered,
+// while a JSON reader decodes the very same strings. Outside strings JSON
+// is ASCII, so every such character is inside one. data is returned as it
+// is when there is nothing to escape.
+func jsonSafe(data []byte) []byte {
+	var out []byte
+	done := 0
+	for i := 0; i < len(data); {
+		if data[i] < 0x7f {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(data[i:])
+		if size > 1 || r == 0x7f {
+			if isControl(r) {
+				if out == nil {
+					out = make([]byte, 0, len(data)+32)
+				}
+				out = append(out, data[done:i]...)
+				out = fmt.Appendf(out, `\u%04x`, r)
+				done = i + size
+			}
+		}
+		i += size
+	}
+	if out == nil {
+		return data
+	}
+	return append(out, data[done:]...)
 }

@@ -64,7 +64,7 @@ func (s *SARIF) Report(w io.Writer, r *result.Result) error {
 		if err := enc.Encode(v); err != nil {
 			return nil, fmt.Errorf("sarif: %w", err)
 		}
-		return buf.Bytes(), nil
+		return jsonSafe(buf.Bytes()), nil
 	}
 	doc, err := encode("", log)
 	if err != nil {

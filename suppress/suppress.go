@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/internal/fingerprint"
@@ -75,12 +76,20 @@ func Parse(name string, data []byte) (*Suppressions, error) {
 	if err := p.delim('{', `a JSON object {"version": 1, "suppressions": [...]}`); err != nil {
 		return nil, err
 	}
+	seen := map[string]bool{}
 	for p.dec.More() {
+		at := p.valueStart(p.dec.InputOffset())
 		tok, err := p.dec.Token()
 		if err != nil {
 			return nil, p.syntax(err)
 		}
-		switch key, _ := tok.(string); key {
+		key, _ := tok.(string)
+		if seen[key] {
+			// readers disagree about which of the two counts: refuse both
+			return nil, p.at(at, "member %q appears twice; a suppressions file has one version and one suppressions array", key)
+		}
+		seen[key] = true
+		switch key {
 		case "version":
 			var v json.RawMessage
 			if err := p.dec.Decode(&v); err != nil {
@@ -129,6 +138,9 @@ func (p *suppressionsParser) entries(set *Suppressions) error {
 		if e.Fingerprint != "" {
 			where += fmt.Sprintf(" (fingerprint %s)", checks.Quote(e.Fingerprint, 40))
 		}
+		if name, off := duplicateMember(raw); off >= 0 {
+			return p.at(p.valueStart(start+off), "%s: member %s appears twice; keep one (readers disagree about which one counts)", where, checks.Quote(name, 40))
+		}
 		if err != nil {
 			return p.at(start, "%s: %v", where, err)
 		}
@@ -144,6 +156,50 @@ func (p *suppressionsParser) entries(set *Suppressions) error {
 		return p.syntax(err)
 	}
 	return nil
+}
+
+// duplicateMember finds a member name that the object raw uses twice and
+// returns it with the offset in raw where its second use begins (-1 when
+// there is none, or raw is not an object). Names compare as encoding/json
+// matches them to fields, ignoring case: "Reason" and "reason" both set
+// the reason.
+func duplicateMember(raw []byte) (string, int64) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return "", -1
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		off := dec.InputOffset()
+		tok, err := dec.Token()
+		if err != nil {
+			return "", -1
+		}
+		name, _ := tok.(string)
+		key := foldName(name)
+		if seen[key] {
+			return name, off
+		}
+		seen[key] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return "", -1
+		}
+	}
+	return "", -1
+}
+
+// foldName is name with every letter replaced by the smallest of its
+// case-folding orbit, so two names are equal under Unicode case folding
+// (as encoding/json compares them) exactly when their foldName is.
+func foldName(name string) string {
+	return strings.Map(func(r rune) rune {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		return least
+	}, name)
 }
 
 // parseSuppression decodes and validates one entry.

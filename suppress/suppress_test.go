@@ -37,6 +37,17 @@ func TestParseSuppressionsErrors(t *testing.T) {
 		{"reason not a string", `{"suppressions": [{"fingerprint": "` + fpA + `", "reason": 42}]}`, "reason is not a string"},
 		{"entry not an object", `{"suppressions": ["` + fpA + `"]}`, "s.json:1: entry 1: not an object"},
 		{"trailing data", `{"suppressions": []} {}`, "unexpected data after the suppressions object"},
+		{"duplicate member", "{\"suppressions\": [\n  {\"fingerprint\": \"" + fpA + "\",\n   \"reason\": \"\",\n   \"reason\": \"accepted\"}\n]}",
+			`s.json:4: entry 1 (fingerprint "` + fpA + `"): member "reason" appears twice; keep one`},
+		{"duplicate fingerprint member", `{"suppressions": [{"fingerprint": "` + fpB + `", "reason": "x", "fingerprint": "` + fpA + `"}]}`,
+			`s.json:1: entry 1 (fingerprint "` + fpA + `"): member "fingerprint" appears twice`},
+		{"duplicate member in another case", `{"suppressions": [{"fingerprint": "` + fpA + `", "reason": "x", "Reason": "y"}]}`,
+			`entry 1 (fingerprint "` + fpA + `"): member "Reason" appears twice`},
+		{"duplicate expires", `{"suppressions": [{"fingerprint": "` + fpA + `", "reason": "x", "expires": "2027-01-01", "expires": "2099-01-01"}]}`,
+			`member "expires" appears twice`},
+		{"duplicate suppressions", "{\"version\": 1,\n \"suppressions\": [],\n \"suppressions\": [{\"fingerprint\": \"" + fpA + "\", \"reason\": \"x\"}]}",
+			`s.json:3: member "suppressions" appears twice; a suppressions file has one version and one suppressions array`},
+		{"duplicate version", `{"version": 1, "suppressions": [], "version": 1}`, `s.json:1: member "version" appears twice`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Parse("s.json", []byte(c.data))
@@ -156,5 +167,22 @@ func TestSuppressionExpiry(t *testing.T) {
 	}
 	if (&Suppression{}).Expired(time.Now()) {
 		t.Error("an entry without expires expired")
+	}
+}
+
+// Member names compare as encoding/json matches them: under Unicode case
+// folding, so "reaſon" (a long s) is the reason a second time.
+func TestFoldName(t *testing.T) {
+	for _, pair := range [][2]string{{"reason", "REASON"}, {"reason", "rea\u017fon"}, {"k", "\u212a"}} {
+		if foldName(pair[0]) != foldName(pair[1]) {
+			t.Errorf("%q and %q fold apart", pair[0], pair[1])
+		}
+	}
+	if foldName("reason") == foldName("reasons") {
+		t.Error("different names fold together")
+	}
+	if _, err := Parse("s.json", []byte(`{"suppressions": [{"fingerprint": "`+fpA+`", "reason": "x", "rea\u017fon": "y"}]}`)); err == nil ||
+		!strings.Contains(err.Error(), "appears twice") {
+		t.Errorf("a long-s reason: %v", err)
 	}
 }

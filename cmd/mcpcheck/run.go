@@ -377,7 +377,8 @@ func plannedOutputs(o *checkOptions, ropts report.Options) ([]output, error) {
 		return nil, usageError{"--format: " + err.Error()}
 	}
 	outs := []output{{format: strings.ToLower(o.format), rep: factory(ropts)}}
-	seen := map[string]bool{}
+	seen := map[string]string{} // the file an output resolves to → the path that named it
+	var files []string          // the paths of outputs already planned, for os.SameFile
 	for _, spec := range o.outputs {
 		format, path, ok := strings.Cut(spec, "=")
 		if !ok || format == "" || path == "" {
@@ -387,11 +388,20 @@ func plannedOutputs(o *checkOptions, ropts report.Options) ([]output, error) {
 		if err != nil {
 			return outs, usageError{"--output: " + err.Error()}
 		}
-		abs, _ := filepath.Abs(path)
-		if seen[abs] {
-			return outs, usagef("--output: %s named twice", path)
+		key := outputFile(path)
+		if first, ok := seen[key]; ok && (first == path || !isDevice(key)) {
+			if first == path {
+				return outs, usagef("--output: %s named twice", path)
+			}
+			return outs, usagef("--output %s and --output %s are the same file (%s): one report would replace the other; name two files", first, path, key)
 		}
-		seen[abs] = true
+		for _, first := range files {
+			if sameFile(first, path) && !isDevice(key) {
+				return outs, usagef("--output %s and --output %s are the same file (%s): one report would replace the other; name two files", first, path, key)
+			}
+		}
+		seen[key] = path
+		files = append(files, path)
 		fileOpts := ropts
 		fileOpts.Color = false
 		fileOpts.StepSummary = "" // only the stdout rendering appends the summary
@@ -402,6 +412,40 @@ func plannedOutputs(o *checkOptions, ropts report.Options) ([]output, error) {
 		outs = append(outs, out)
 	}
 	return outs, nil
+}
+
+// outputFile is the file a report to path replaces, absolute, with every
+// link resolved: a link (even one to a file not yet written), a linked
+// directory, "." and ".." in either spelling. Two outputs with the same
+// outputFile would write one file.
+func outputFile(path string) string {
+	t := writeTarget(path)
+	if r, err := filepath.EvalSymlinks(t); err == nil {
+		t = r
+	} else if d, err := filepath.EvalSymlinks(filepath.Dir(t)); err == nil {
+		t = filepath.Join(d, filepath.Base(t))
+	}
+	if abs, err := filepath.Abs(t); err == nil {
+		t = abs
+	}
+	return t
+}
+
+// isDevice reports a target written in place (/dev/null, /dev/stdout, a
+// pipe): several reports written to it replace none of each other.
+func isDevice(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && !info.Mode().IsRegular() && !info.IsDir()
+}
+
+// sameFile reports two paths naming one existing file (hard links too).
+func sameFile(a, b string) bool {
+	ia, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	ib, err := os.Stat(b)
+	return err == nil && os.SameFile(ia, ib)
 }
 
 // stepSummaryWritable makes sure, before anything is checked, that the
@@ -451,16 +495,14 @@ func realPath(path string) string {
 }
 
 // open prepares the file a report goes to. A link is followed, so the
-// file it points to receives the report and the link stays. A regular file
+// file it points to receives the report and the link stays (a dangling
+// link's target is created). A regular file
 // (or a new one) is written through a temporary file beside it, created
 // with the mode of the file it replaces, else 0644, so that CI steps
 // running as other users can read it. Anything else (/dev/stdout, a named
 // pipe) is written in place.
 func (o *output) open() error {
-	o.target = o.path
-	if resolved, err := filepath.EvalSymlinks(o.path); err == nil {
-		o.target = resolved
-	}
+	o.target = writeTarget(o.path) // a link to a file not yet written keeps pointing at it
 	mode := os.FileMode(0o644)
 	if info, err := os.Stat(o.target); err == nil {
 		switch {

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/engine"
@@ -670,5 +671,78 @@ func TestReadmeRuleTable(t *testing.T) {
 	}
 	if want := checks.MarkdownTable(checks.All()); string(m[1]) != want {
 		t.Errorf("README rule table is out of date; replace it with the output of `mcpcheck rules --format markdown`:\n%s", want)
+	}
+}
+
+// Done when: two --output paths that are one file — through a link, a
+// dangling link, a linked directory, a hard link, or relative and absolute
+// spellings — are a usage error naming both, before anything is read or
+// written; a dangling link as an output keeps pointing at the report.
+func TestOutputsThatAreOneFile(t *testing.T) {
+	capture, _ := filepath.Abs(testdata("clean-stdio.jsonl"))
+	dir := t.TempDir()
+	t.Chdir(dir)
+	os.WriteFile("real.json", []byte("old"), 0o644)
+	os.Symlink("real.json", "link.json")
+	os.Symlink("not-yet.json", "dangling.json")
+	os.Mkdir("sub", 0o755)
+	os.Symlink("sub", "subdir")
+	os.Link("real.json", "hard.json")
+	for _, pair := range [][2]string{
+		{"real.json", "link.json"},
+		{"link.json", filepath.Join(dir, "real.json")},
+		{"dangling.json", "not-yet.json"},
+		{"sub/r.json", "subdir/r.json"},
+		{"./sub/../real.json", "real.json"},
+		{"hard.json", "real.json"},
+	} {
+		code, out, errs := invoke(t, "", "--output", "json="+pair[0], "--output", "sarif="+pair[1], capture)
+		want := "--output " + pair[0] + " and --output " + pair[1] + " are the same file"
+		if code != 2 || out != "" || !strings.Contains(errs, want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q (want %q)", pair, code, errs, want)
+		}
+	}
+	if data, _ := os.ReadFile("real.json"); string(data) != "old" {
+		t.Errorf("a refused run wrote %q", data)
+	}
+	if entries, _ := os.ReadDir("."); len(entries) != 6 {
+		t.Errorf("a refused run left files: %v", entries)
+	}
+	// a device takes several reports, one after the other
+	if code, _, errs := invoke(t, "", "--output", "json=/dev/null", "--output", "sarif=/dev/../dev/null", capture); code != 0 {
+		t.Errorf("two outputs to /dev/null: exit %d, %s", code, errs)
+	}
+	// a dangling link: its target receives the report, the link stays
+	if code, _, errs := invoke(t, "", "--output", "json=dangling.json", capture); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if info, err := os.Lstat("dangling.json"); err != nil || info.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the dangling link was replaced by a file")
+	}
+	if data, _ := os.ReadFile("not-yet.json"); !strings.Contains(string(data), `"version": 1`) {
+		t.Errorf("the link's target did not get the report: %.40q", data)
+	}
+}
+
+// Done when: the temporary file of an --output that a killed run left
+// (kill -9 runs no cleanup) is gone after the next run writing that output,
+// once stale; a recent one, maybe another run's at work, stays.
+func TestStaleOutputTemporaryIsRemovedByTheNextRun(t *testing.T) {
+	dir := t.TempDir()
+	report := filepath.Join(dir, "report.json")
+	left := filepath.Join(dir, ".report.json.2718281828.tmp")
+	recent := filepath.Join(dir, ".report.json.3141592653.tmp")
+	os.WriteFile(left, []byte(`{"version": 1, "pass`), 0o644)
+	os.WriteFile(recent, []byte(`{"version": 1, "pass`), 0o644)
+	then := time.Now().Add(-time.Hour)
+	os.Chtimes(left, then, then)
+	if code, _, errs := invoke(t, "", "--output", "json="+report, testdata("clean-stdio.jsonl")); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(left); err == nil {
+		t.Error("the stale temporary file is still there")
+	}
+	if _, err := os.Stat(recent); err != nil {
+		t.Error("a recent temporary file was removed")
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/engine"
 	"github.com/mcpcheck/mcpcheck/internal/atomicfile"
+	"github.com/mcpcheck/mcpcheck/internal/safefile"
 	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/result"
 	"github.com/mcpcheck/mcpcheck/suppress"
@@ -52,11 +53,17 @@ func loadSuppressions(path string, given bool, root string, now time.Time) (*sup
 }
 
 // readSuppressions parses the file at path, calling it name; nil when the
-// file does not exist.
+// file does not exist. Only a regular file of at most
+// safefile.MaxSuppressions bytes is read (a committed link to /dev/zero or
+// a named pipe is refused at once, naming what it is).
 func readSuppressions(path, name string) (*suppress.Suppressions, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, safefile.MaxSuppressions)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
+	}
+	var se *safefile.Error
+	if errors.As(err, &se) {
+		return nil, fmt.Errorf("%s: %s", name, se.Problem)
 	}
 	if err != nil {
 		return nil, err
@@ -144,6 +151,20 @@ func (c *command) runSuppress(args []string, stdin io.Reader, stdout io.Writer) 
 			return exitUsage, err
 		}
 	}
+	// Read the file again under the update lock and write it before
+	// unlocking, so that a concurrent suppress adding other entries loses
+	// none (the read above only checked the file before a long --from).
+	unlock, err := atomicfile.Lock(writeTarget(path))
+	if err != nil {
+		return exitUsage, usagef("suppress: %v", err)
+	}
+	defer unlock()
+	if set, err = readSuppressions(path, name); err != nil {
+		return exitUsage, usagef("suppress: %v", err)
+	}
+	if set == nil {
+		set = &suppress.Suppressions{File: name}
+	}
 	added := 0
 	for _, e := range entries {
 		if set.Put(e) {
@@ -229,20 +250,27 @@ func (c *command) fillFromCaptures(entries []suppress.Suppression, captures []st
 	return nil
 }
 
+// writeTarget is the file a write to path replaces: path with links
+// resolved, including a link to a file not yet written.
+func writeTarget(path string) string {
+	if resolved, err := filepath.EvalSymlinks(path); err == nil {
+		return resolved
+	}
+	if dest, err := os.Readlink(path); err == nil { // a link to a file not yet written
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(path), dest)
+		}
+		return dest
+	}
+	return path
+}
+
 // writeFileAtomic replaces path with data through a temporary file beside
 // it, renamed into place, so that a reader (or a crash) never sees half a
 // file. A link is followed, so the file it points to is replaced and the
 // link stays; the file keeps its mode (a new one is 0644).
 func writeFileAtomic(path string, data []byte) error {
-	target := path
-	if resolved, err := filepath.EvalSymlinks(path); err == nil {
-		target = resolved
-	} else if dest, err := os.Readlink(path); err == nil { // a link to a file not yet written
-		if !filepath.IsAbs(dest) {
-			dest = filepath.Join(filepath.Dir(path), dest)
-		}
-		target = dest
-	}
+	target := writeTarget(path)
 	mode := os.FileMode(0o644)
 	if info, err := os.Stat(target); err == nil {
 		if !info.Mode().IsRegular() {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -431,6 +432,7 @@ func TestBadSuppressionsFileIsExit2(t *testing.T) {
 		{"no reason", writeTemp(t, dir, "noreason.json", entry(`{"fingerprint": "`+fp+`"}`)), "noreason.json:5: entry 2 (fingerprint \"" + fp + "\"): no reason"},
 		{"bad date", writeTemp(t, dir, "date.json", entry(`{"fingerprint": "`+fp+`", "reason": "x", "expires": "2026-13-01"}`)), "date.json:5: entry 2 (fingerprint \"" + fp + "\"): expires \"2026-13-01\" is not a date"},
 		{"duplicate", writeTemp(t, dir, "dup.json", entry(`{"fingerprint": "`+strings.Repeat("1e", 16)+`", "reason": "again"}`)), "dup.json:5: entry 2 (fingerprint \"" + strings.Repeat("1e", 16) + "\"): the fingerprint is already suppressed at line 4"},
+		{"duplicate member", writeTemp(t, dir, "dupmember.json", entry(`{"fingerprint": "`+fp+`", "reason": "x", "reason": "y"}`)), "dupmember.json:5: entry 2 (fingerprint \"" + fp + "\"): member \"reason\" appears twice"},
 		{"missing", filepath.Join(dir, "missing.json"), "missing.json does not exist"},
 		{"a directory", dir, "is a directory"},
 	}
@@ -479,5 +481,46 @@ func TestDefaultSuppressionsFile(t *testing.T) {
 	}
 	if code, _, errs := cli.invoke(t, "", demo); code != 2 || !strings.Contains(errs, ".mcpcheck-suppressions.json:1: entry 1") {
 		t.Errorf("a bad default file: exit %d, stderr %q", code, errs)
+	}
+}
+
+// Done when: 8 concurrent suppress processes adding different entries to
+// one file keep all 8 (each re-reads the file under the update lock), in
+// every round; none fails and no temporary or lock file is left.
+func TestConcurrentSuppressKeepsEveryEntry(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping the multi-process test")
+	}
+	for round := range 4 {
+		dir := t.TempDir()
+		file := filepath.Join(dir, "suppressions.json")
+		var wg sync.WaitGroup
+		outs := make([][]byte, 8)
+		fails := make([]error, 8)
+		for i := range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				fp := fmt.Sprintf("%032x", i+1)
+				cmd := mcpcheckProcess("suppress", "--reason", fmt.Sprintf("accepted %d", i), "--file", file, fp)
+				outs[i], fails[i] = cmd.CombinedOutput()
+			}()
+		}
+		wg.Wait()
+		for i := range 8 {
+			if fails[i] != nil {
+				t.Errorf("round %d, run %d: %v\n%s", round, i, fails[i], outs[i])
+			}
+		}
+		set, err := suppress.Parse(file, readTestFile(t, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(set.Entries) != 8 {
+			t.Fatalf("round %d: %d of 8 entries kept", round, len(set.Entries))
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+			t.Errorf("round %d: left %v", round, entries)
+		}
 	}
 }

@@ -13,8 +13,66 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"sync"
+	"time"
 )
+
+// StaleAfter is how old a temporary file of a target must be for Create
+// to remove it as left behind by a killed process: an active writer
+// touches its temporary file far more often than that.
+var StaleAfter = 10 * time.Minute
+
+// stale are, per directory, the temporary files left there by processes
+// that died before Commit or Discard (kill -9, a power cut), by the target
+// they were for; each directory is read once per process.
+var stale = struct {
+	sync.Mutex
+	dirs map[string]map[string][]string // dir → target base name → temporary names
+}{dirs: map[string]map[string][]string{}}
+
+// tempName is Create's temporary file name: "." + target + "." + the
+// digits os.CreateTemp puts for "*" + ".tmp".
+var tempName = regexp.MustCompile(`^\.(.+)\.[0-9]+\.tmp$`)
+
+// removeStale removes the temporary files of target base in dir that a
+// killed process left: only names of Create's own pattern for the same
+// target, only regular files, only those untouched for StaleAfter. What
+// cannot be removed stays; the write goes on.
+func removeStale(dir, base string) {
+	key, err := filepath.Abs(dir)
+	if err != nil {
+		return
+	}
+	stale.Lock()
+	byTarget, ok := stale.dirs[key]
+	if !ok {
+		byTarget = map[string][]string{}
+		if entries, err := os.ReadDir(dir); err == nil {
+			for _, de := range entries {
+				if m := tempName.FindStringSubmatch(de.Name()); m != nil && de.Type().IsRegular() {
+					byTarget[m[1]] = append(byTarget[m[1]], de.Name())
+				}
+			}
+		}
+		stale.dirs[key] = byTarget
+	}
+	names := byTarget[base]
+	delete(byTarget, base)
+	stale.Unlock()
+	for _, name := range names {
+		p := filepath.Join(dir, name)
+		// The name must be base's own (a base holding ".123" cannot make
+		// another target's file look like base's), and still old.
+		if !strings.HasPrefix(name, "."+base+".") {
+			continue
+		}
+		if info, err := os.Lstat(p); err == nil && info.Mode().IsRegular() && time.Since(info.ModTime()) > StaleAfter {
+			os.Remove(p)
+		}
+	}
+}
 
 // File is a temporary file that becomes its target on Commit.
 type File struct {
@@ -33,6 +91,7 @@ func Create(target string, perm fs.FileMode) (*File, error) {
 	if dir == "" {
 		dir = "."
 	}
+	removeStale(dir, base)
 	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
 	if err != nil {
 		return nil, err

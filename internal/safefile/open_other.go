@@ -1,0 +1,12 @@
+//go:build !unix
+
+package safefile
+
+import "os"
+
+// openNonBlocking opens path for reading. Outside unix there is no
+// O_NONBLOCK open; ReadFile's Stat before it refuses a pipe or device
+// (on Windows, named pipes live outside the file system's name space).
+func openNonBlocking(path string) (*os.File, error) {
+	return os.Open(path)
+}
