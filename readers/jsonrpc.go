@@ -91,7 +91,7 @@ func (jsonrpcFormat) Read(name string, r io.Reader, c *session.Correlator, o Opt
 			var gz gzipError
 			if errors.As(err, &gz) && rd.began {
 				rd.flush()
-				c.Damage(session.Damage{File: name, Line: sp.line, Reason: "the compressed capture breaks off: " + gz.err.Error()}, session.Survived{})
+				c.Damage(session.Damage{File: name, Line: sp.line, Reason: "the compressed capture breaks off: " + gz.err.Error(), Lost: lostToBreak(gz)}, session.Survived{})
 				break
 			}
 			return fmt.Errorf("%s:%d: %w", name, sp.line, err)
@@ -151,7 +151,11 @@ func (rd *rpcReader) chunk(ch chunk) {
 		rd.add(f)
 	case ch.torn != "":
 		reason := string(bytes.ReplaceAll([]byte(ch.torn), []byte("envelope"), []byte("message")))
-		rd.c.Damage(session.Damage{File: rd.name, Line: ch.line, Reason: reason}, session.Survived{SessionID: rd.id, Direction: session.DirUnknown})
+		lost := ch.lost
+		if ch.over {
+			lost = tooLargeLost("a message", len(ch.data))
+		}
+		rd.c.Damage(session.Damage{File: rd.name, Line: ch.line, Reason: reason, Lost: lost}, session.Survived{SessionID: rd.id, Direction: session.DirUnknown})
 	default:
 		f := &session.Frame{File: rd.name, Line: ch.line, SessionID: rd.id, Transport: "stdio", Raw: ch.data}
 		if rd.direct(f, false) {

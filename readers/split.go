@@ -28,6 +28,13 @@ type chunk struct {
 	// valid JSON value, which the reader's decode finds out; when it is
 	// not, the reader calls undoWhole and gets the line scanned.
 	whole bool
+	// over says the chunk is a value larger than the splitter's max: data
+	// is its first max bytes (torn says so for a format that reads no
+	// prefix).
+	over bool
+	// lost, with torn, says what a break lost past it (a compressed
+	// stream that breaks off): session.Damage.Lost.
+	lost string
 }
 
 // splitter cuts a stream into top-level JSON values: objects may share a
@@ -134,6 +141,7 @@ func (s *splitter) endOfInput() (chunk, error) {
 		c := chunk{data: s.buf, line: s.start, torn: "the file ends inside an envelope"}
 		if brokenOff {
 			c.torn = "the compressed capture breaks off inside an envelope: " + gz.err.Error()
+			c.lost = lostToBreak(gz)
 			s.err = io.EOF
 		}
 		s.reset()
@@ -143,6 +151,7 @@ func (s *splitter) endOfInput() (chunk, error) {
 		c := chunk{data: s.junkBuf, line: s.junkLine, torn: notJSON}
 		if brokenOff {
 			c.torn = "the compressed capture breaks off inside a line: " + gz.err.Error()
+			c.lost = lostToBreak(gz)
 			s.err = io.EOF
 		}
 		return c, nil
@@ -360,7 +369,7 @@ func (s *splitter) value(b []byte, from int) (c chunk, end int, ok bool) {
 				}
 				s.keep(b[from:i])
 				if s.oversized {
-					c := chunk{data: s.buf, line: s.start, torn: fmt.Sprintf("an envelope of more than %s was skipped", sizeText(s.max))}
+					c := chunk{data: s.buf, line: s.start, torn: fmt.Sprintf("an envelope of more than %s was skipped", sizeText(s.max)), over: true}
 					s.reset()
 					return c, i, true
 				}
@@ -391,12 +400,10 @@ func (s *splitter) keep(b []byte) {
 		return
 	}
 	if len(s.buf)+len(b) > s.max {
-		// Keep only a head, enough to name the envelope's session and seq,
-		// and let the large buffer go.
+		// Keep its first max bytes: a format may read as much of it as
+		// that holds (spec §2.1, fail closed), and the rest is dropped.
 		s.oversized = true
-		head := make([]byte, 0, maxJunk)
-		head = append(head, s.buf[:min(len(s.buf), maxJunk)]...)
-		s.buf = append(head, b[:min(len(b), maxJunk-len(head))]...)
+		s.buf = append(s.buf, b[:s.max-len(s.buf)]...)
 		return
 	}
 	s.buf = append(s.buf, b...)

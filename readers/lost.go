@@ -1,0 +1,41 @@
+package readers
+
+import (
+	"fmt"
+
+	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
+)
+
+// What a part of a capture that was not read loses, for session.Damage's
+// Lost (spec §2.1, fail closed): the formats share these.
+
+// lostToBreak is what a compressed capture that breaks off loses.
+func lostToBreak(gz gzipError) string {
+	return "the capture could not be read to its end: the compressed stream breaks off (" + gz.err.Error() + "); what followed is unknown"
+}
+
+// tooLargeLost is what a piece (what) larger than max that is not read at
+// all loses.
+func tooLargeLost(what string, max int) string {
+	return fmt.Sprintf("%s of more than %s, the most mcpcheck reads, was not read", what, sizeText(max))
+}
+
+// unreadRecord is what a record (what: "HAR entry", "event") nested past
+// the depth limit loses; next is the line reading resumed on, 0 when no
+// later record was found, -1 when the document went on regardless.
+func unreadRecord(what string, next int) string {
+	lost := fmt.Sprintf("1 %s could not be read: it nests deeper than the %d levels mcpcheck reads", what, jsonscan.MaxDepth)
+	switch {
+	case next > 0:
+		return fmt.Sprintf("%s; reading resumed at the next one, line %d", lost, next)
+	case next == 0:
+		return lost + "; no later one was found, so the rest of the document was not read"
+	}
+	return lost
+}
+
+// brokenDocument is what a document (what: "HAR", "LogRocket events")
+// that breaks off loses.
+func brokenDocument(what string, se *streamError) string {
+	return fmt.Sprintf("the capture could not be read to its end: the %s breaks off at line %d (%s); what followed is unknown", what, se.line, se.msg)
+}
