@@ -82,6 +82,7 @@ func (jsonrpcFormat) Read(name string, r io.Reader, c *session.Correlator, o Opt
 	c.Sequential() // the reader infers directions from the session as correlated so far
 	rd := &rpcReader{name: name, id: filepath.Base(name), c: c, maxHeld: c.Limits().MaxHeldBytes}
 	sp := newSplitter(r, o)
+	rd.sp = sp
 	for {
 		ch, err := sp.next()
 		if errors.Is(err, io.EOF) {
@@ -115,6 +116,7 @@ func (jsonrpcFormat) Read(name string, r io.Reader, c *session.Correlator, o Opt
 // writes to its pipe before its file) waits for the reorder window; what
 // stays unknown is reported, never guessed.
 type rpcReader struct {
+	sp       *splitter
 	name, id string
 	c        *session.Correlator
 	began    bool
@@ -151,8 +153,11 @@ func (rd *rpcReader) chunk(ch chunk) {
 		rd.add(f)
 	case ch.torn != "":
 		reason := string(bytes.ReplaceAll([]byte(ch.torn), []byte("envelope"), []byte("message")))
-		lost := ch.lost
-		if ch.over {
+		lost := ""
+		switch {
+		case ch.brokenOff:
+			lost = rd.sp.lost
+		case ch.over:
 			lost = tooLargeLost("a message", len(ch.data))
 		}
 		rd.c.Damage(session.Damage{File: rd.name, Line: ch.line, Reason: reason, Lost: lost}, session.Survived{SessionID: rd.id, Direction: session.DirUnknown})

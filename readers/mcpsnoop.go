@@ -59,6 +59,7 @@ func (mcpsnoop) Read(name string, r io.Reader, c *session.Correlator, o Options)
 	rd := &snoopReader{name: name, c: c}
 	rd.store.CacheIDs()
 	sp := newSplitter(r, o)
+	rd.sp = sp
 	rd.reuse = c.ReusesFrames()
 	rd.poison = rd.reuse && sp.wipe
 	sp.recordStart = envelopeStart
@@ -99,6 +100,7 @@ func (mcpsnoop) Read(name string, r io.Reader, c *session.Correlator, o Options)
 }
 
 type snoopReader struct {
+	sp    *splitter
 	name  string
 	c     *session.Correlator
 	began bool          // an envelope of a session was read
@@ -129,7 +131,11 @@ func (rd *snoopReader) chunk(c chunk) chunkKind {
 		return rd.overSize(c)
 	}
 	if c.torn != "" {
-		rd.damaged(session.Damage{File: rd.name, Line: c.line, Reason: c.torn, Lost: c.lost}, c.data)
+		d := session.Damage{File: rd.name, Line: c.line, Reason: c.torn}
+		if c.brokenOff {
+			d.Lost = rd.sp.lost
+		}
+		rd.damaged(d, c.data)
 		return tornPiece
 	}
 	if c.data[0] != '{' {

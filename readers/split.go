@@ -32,9 +32,9 @@ type chunk struct {
 	// is its first max bytes (torn says so for a format that reads no
 	// prefix).
 	over bool
-	// lost, with torn, says what a break lost past it (a compressed
-	// stream that breaks off): session.Damage.Lost.
-	lost string
+	// brokenOff, with torn, says the chunk is where a compressed stream
+	// breaks off: the splitter's lost says what that lost.
+	brokenOff bool
 }
 
 // splitter cuts a stream into top-level JSON values: objects may share a
@@ -50,6 +50,7 @@ type splitter struct {
 	// record: at column 0 it always starts a new one.
 	recordStart []byte
 
+	lost        string // what the break of a compressed stream lost (chunk.brokenOff)
 	piece       []byte // unconsumed bytes of the current piece
 	err         error  // the error that ended reading, io.EOF included
 	line        int    // line of the next unconsumed byte
@@ -141,7 +142,7 @@ func (s *splitter) endOfInput() (chunk, error) {
 		c := chunk{data: s.buf, line: s.start, torn: "the file ends inside an envelope"}
 		if brokenOff {
 			c.torn = "the compressed capture breaks off inside an envelope: " + gz.err.Error()
-			c.lost = lostToBreak(gz)
+			c.brokenOff, s.lost = true, lostToBreak(gz)
 			s.err = io.EOF
 		}
 		s.reset()
@@ -151,7 +152,7 @@ func (s *splitter) endOfInput() (chunk, error) {
 		c := chunk{data: s.junkBuf, line: s.junkLine, torn: notJSON}
 		if brokenOff {
 			c.torn = "the compressed capture breaks off inside a line: " + gz.err.Error()
-			c.lost = lostToBreak(gz)
+			c.brokenOff, s.lost = true, lostToBreak(gz)
 			s.err = io.EOF
 		}
 		return c, nil

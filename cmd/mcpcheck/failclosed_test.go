@@ -184,9 +184,24 @@ func TestFailClosed(t *testing.T) {
 			}),
 		})
 	}
+	// The real size limit: an isError answer in an envelope of 257 MiB.
+	cases = append(cases, hostileCase{
+		name: "an isError answer in an envelope of 257 MiB", size: largeOnly, within: 120 * time.Second,
+		input: func() io.Reader { return bigAnswer(257<<20, true) }, args: jsonOut, exit: 1, rss: 1024 * mib,
+		check: wantFindings([]pinned{
+			{"unread-capture", "the envelope is larger than the 256 MiB mcpcheck reads: what follows its first 256 MiB was left out, the rest was judged", "frame past the size limit", "error", 2, true},
+			{"tool-error", `tool "export" (id 1) reported an error: (no text content)`, "tools/call export", "error", 2, true},
+		}, "pending-request", "truncated-capture"),
+	})
+	large := os.Getenv(largeEnv) == "1"
 	for _, c := range cases {
+		if c.size == largeOnly && !large {
+			continue
+		}
 		t.Run(c.name, func(t *testing.T) {
-			c.within = 10 * time.Second
+			if c.within == 0 {
+				c.within = 10 * time.Second
+			}
 			runHostile(t, c)
 		})
 	}
