@@ -163,6 +163,11 @@ func (rd *rpcReader) chunk(ch chunk) {
 		rd.c.Damage(session.Damage{File: rd.name, Line: ch.line, Reason: reason, Lost: lost}, session.Survived{SessionID: rd.id, Direction: session.DirUnknown})
 	default:
 		f := &session.Frame{File: rd.name, Line: ch.line, SessionID: rd.id, Transport: "stdio", Raw: ch.data}
+		if ch.deep && tooDeep(ch.data) {
+			// valid but past the depth limit: read what it allows (spec §2.1)
+			f.Raw, f.Truncated = jsonscan.ClipDepth(ch.data, jsonscan.ClipLevel), true
+			f.EnvelopeProblems = append(f.EnvelopeProblems, session.EnvelopeProblem{Fault: session.OverLimit, Member: "depth", Problem: tooDeepProblem})
+		}
 		if rd.direct(f, false) {
 			rd.add(f)
 		} else {

@@ -39,3 +39,17 @@ func unreadRecord(what string, next int) string {
 func brokenDocument(what string, se *streamError) string {
 	return fmt.Sprintf("the capture could not be read to its end: the %s breaks off at line %d (%s); what followed is unknown", what, se.line, se.msg)
 }
+
+// The problems of a frame past a limit (spec §2.1, fail closed).
+var tooDeepProblem = fmt.Sprintf("the frame nests deeper than the %d levels mcpcheck reads: what lies deeper was left out, the rest was judged", jsonscan.MaxDepth)
+
+func tooLargeProblem(max int) string {
+	return fmt.Sprintf("the envelope is larger than the %s mcpcheck reads: what follows its first %[1]s was left out, the rest was judged", sizeText(max))
+}
+
+// tooDeep reports whether data, a whole JSON value, is valid but nested
+// past jsonscan.MaxDepth.
+func tooDeep(data []byte) bool {
+	_, err := jsonscan.SkipValue(data, 0, 0)
+	return jsonscan.TooDeep(err)
+}

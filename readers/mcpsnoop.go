@@ -186,13 +186,6 @@ func (rd *snoopReader) chunk(c chunk) chunkKind {
 	return envelopeRead
 }
 
-// The problems of a frame past a limit (spec §2.1, fail closed).
-var tooDeepProblem = fmt.Sprintf("the frame nests deeper than the %d levels mcpcheck reads: what lies deeper was left out, the rest was judged", jsonscan.MaxDepth)
-
-func tooLargeProblem(max int) string {
-	return fmt.Sprintf("the envelope is larger than the %s mcpcheck reads: what follows its first %[1]s was left out, the rest was judged", sizeText(max))
-}
-
 // overSize reads an envelope larger than the limit as far as its first
 // bytes go; when they hold no envelope of a session, it is damage that
 // fails the gate.

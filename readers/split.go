@@ -35,6 +35,9 @@ type chunk struct {
 	// brokenOff, with torn, says the chunk is where a compressed stream
 	// breaks off: the splitter's lost says what that lost.
 	brokenOff bool
+	// deep says the value nests deeper than jsonscan.MaxDepth (a format
+	// may read it clipped, spec §2.1); never set on a whole line.
+	deep bool
 }
 
 // splitter cuts a stream into top-level JSON values: objects may share a
@@ -65,6 +68,7 @@ type splitter struct {
 	start     int    // line where the value starts
 	buf       []byte // its bytes from earlier pieces
 	oversized bool   // it outgrew max; its bytes are dropped
+	deep      bool   // it nests deeper than jsonscan.MaxDepth
 
 	// The prelude: an input that shows no record of the format in its
 	// first preludeLimit bytes is given up on (spec §2.1), whether it is
@@ -207,7 +211,7 @@ func (s *splitter) startValue() {
 	if cap(s.buf) > 1<<20 {
 		s.buf = nil // the last envelope was large: do not keep its buffer
 	}
-	s.start, s.buf, s.oversized = s.line, s.buf[:0], false
+	s.start, s.buf, s.oversized, s.deep = s.line, s.buf[:0], false, false
 }
 
 // dropLine discards the rest of the current line: after a piece that is not
@@ -354,6 +358,8 @@ func (s *splitter) value(b []byte, from int) (c chunk, end int, ok bool) {
 			s.depth++
 			if len(s.arrays) < jsonscan.MaxDepth {
 				s.arrays = append(s.arrays, ch == '[')
+			} else {
+				s.deep = true
 			}
 			s.prev = ch
 		case ',', ':':
@@ -366,7 +372,7 @@ func (s *splitter) value(b []byte, from int) (c chunk, end int, ok bool) {
 			s.prev = ch
 			if s.depth == 0 {
 				if startsHere && len(s.buf) == 0 && !s.oversized && i-from <= s.max {
-					return chunk{data: b[from:i], line: s.start}, i, true // the common case: no copy
+					return chunk{data: b[from:i], line: s.start, deep: s.deep}, i, true // the common case: no copy
 				}
 				s.keep(b[from:i])
 				if s.oversized {
@@ -374,7 +380,7 @@ func (s *splitter) value(b []byte, from int) (c chunk, end int, ok bool) {
 					s.reset()
 					return c, i, true
 				}
-				c := chunk{data: s.buf, line: s.start}
+				c := chunk{data: s.buf, line: s.start, deep: s.deep}
 				s.buf = s.buf[:0]
 				return c, i, true
 			}

@@ -184,6 +184,21 @@ func TestFailClosed(t *testing.T) {
 			}),
 		})
 	}
+	// Plain JSON-RPC (no envelope): the same deep error answer.
+	rpc := filepath.Join(dir, "deep.jsonl")
+	if err := os.WriteFile(rpc, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`+"\n"+
+		`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}`+"\n"+
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search"}}`+"\n"+
+		`{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"boom","data":`+strings.Repeat("[", 10_001)+strings.Repeat("]", 10_001)+`}}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases = append(cases, hostileCase{
+		name: "plain JSON-RPC: an error whose data nests 10,001 deep", args: append([]string{rpc}, jsonOut...), exit: 1, rss: 64 * mib,
+		check: wantFindings([]pinned{{deepErr.rule, deepErr.message, deepErr.subject, deepErr.severity, 5, true},
+			{"unread-capture", tooDeepMessage, "frame past the depth limit", "error", 5, true}}, "pending-request", "invalid-envelope"),
+	})
+
 	// The real size limit: an isError answer in an envelope of 257 MiB.
 	cases = append(cases, hostileCase{
 		name: "an isError answer in an envelope of 257 MiB", size: largeOnly, within: 120 * time.Second,
