@@ -99,6 +99,9 @@ scan:
 			}
 			stack = stack[:len(stack)-1]
 			i++
+			if len(stack) == 0 {
+				return b[:i] // the text was whole
+			}
 			expectKey = false
 			done(i)
 		case '"':

@@ -53,3 +53,27 @@ func TestClipDepth(t *testing.T) {
 		t.Error("a syntax error reads as too deep")
 	}
 }
+
+// Any cut of a valid text clips to a valid text, and ClipDepth keeps a
+// valid text valid.
+func FuzzClipPrefix(f *testing.F) {
+	f.Add([]byte(`{"a":1,"b":[1,2,{"c":"x\"y"}],"d":true}`), 17)
+	f.Add([]byte(`[[[{"k":[]}]]]`), 5)
+	f.Fuzz(func(t *testing.T, b []byte, cut int) {
+		if _, err := SkipValue(b, 0, 0); err != nil || len(b) == 0 {
+			return
+		}
+		cut = min(max(cut, 0), len(b))
+		prefix := append([]byte(nil), b[:cut]...)
+		if got := ClipPrefix(prefix); got != nil {
+			if _, err := SkipValue(got, 0, 0); err != nil {
+				t.Fatalf("ClipPrefix(%q) = %q: %v", b[:cut], got, err)
+			}
+		}
+		if got := ClipDepth(append([]byte(nil), b...), 3); true {
+			if _, err := SkipValue(got, 0, 0); err != nil {
+				t.Fatalf("ClipDepth(%q) = %q: %v", b, got, err)
+			}
+		}
+	})
+}
