@@ -15,6 +15,7 @@ var catalogue = []*Rule{
 	ruleInternalError,
 	ruleInvalidFrame,
 	ruleInvalidEnvelope,
+	ruleUnreadCapture,
 	ruleJSONRPCVersion,
 	ruleRequestID,
 	ruleResponseShape,

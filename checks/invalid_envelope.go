@@ -48,6 +48,9 @@ func (r *invalidEnvelopes) Frame(p *Pass, f *session.Frame) {
 		return // the elements of one envelope share its problems
 	}
 	for _, ep := range f.EnvelopeProblems {
+		if ep.Fault == session.OverLimit {
+			continue // unread-capture's
+		}
 		subject := "envelope " + ep.Member
 		msg := ep.Problem
 		switch ep.Fault {

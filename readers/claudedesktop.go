@@ -66,7 +66,7 @@ func (claudeDesktop) Read(name string, r io.Reader, c *session.Correlator, o Opt
 		if err != nil {
 			var gz gzipError
 			if errors.As(err, &gz) && rd.began {
-				c.Damage(session.Damage{File: name, Line: lr.line, Reason: "the compressed log breaks off: " + gz.err.Error()}, session.Survived{})
+				c.Damage(session.Damage{File: name, Line: lr.line, Reason: "the compressed log breaks off: " + gz.err.Error(), Lost: lostToBreak(gz)}, session.Survived{})
 				break
 			}
 			return fmt.Errorf("%s:%d: %w", name, lr.line, err)
@@ -313,7 +313,8 @@ func (rd *desktopReader) finish(raw, rest []byte) {
 	rd.msg = nil
 	switch {
 	case rd.tooBig:
-		rd.c.Damage(session.Damage{File: rd.name, Line: f.Line, Reason: fmt.Sprintf("a logged message of more than %s was skipped", sizeText(rd.maxEnvelope))},
+		rd.c.Damage(session.Damage{File: rd.name, Line: f.Line, Reason: fmt.Sprintf("a logged message of more than %s was skipped", sizeText(rd.maxEnvelope)),
+			Lost: tooLargeLost("a logged message", rd.maxEnvelope)},
 			session.Survived{SessionID: f.SessionID, Direction: f.Direction})
 	default:
 		if _, err := jsonscan.SkipValue(raw, 0, 0); err != nil {

@@ -56,7 +56,7 @@ func (har) Read(name string, r io.Reader, c *session.Correlator, o Options) erro
 			if key != "entries" {
 				return js.skip()
 			}
-			return js.array(func() error {
+			return js.records(func() error {
 				line := js.line
 				if _, err := js.peek(); err == nil {
 					line = js.line // the line the entry starts on
@@ -65,13 +65,17 @@ func (har) Read(name string, r io.Reader, c *session.Correlator, o Options) erro
 				switch {
 				case errors.Is(err, errValueTooLarge):
 					rd.entries++
-					c.Damage(session.Damage{File: name, Line: line, Reason: fmt.Sprintf("a HAR entry of more than %s was skipped", sizeText(o.MaxEnvelope))}, session.Survived{})
+					c.Damage(session.Damage{File: name, Line: line, Reason: fmt.Sprintf("a HAR entry of more than %s was skipped", sizeText(o.MaxEnvelope)),
+						Lost: tooLargeLost("a HAR entry", o.MaxEnvelope)}, session.Survived{})
 					return nil
 				case err != nil:
 					return err
 				}
 				rd.entry(raw, line)
 				return nil
+			}, func(line, next int) {
+				rd.entries++
+				c.Damage(session.Damage{File: name, Line: line, Reason: "a HAR entry nested too deeply", Lost: unreadRecord("HAR entry", next)}, session.Survived{})
 			})
 		})
 	})
@@ -80,8 +84,9 @@ func (har) Read(name string, r io.Reader, c *session.Correlator, o Options) erro
 	switch {
 	case errors.As(err, &se) && rd.entries == 0:
 		return &NotCaptureError{File: name, Line: se.line, Reason: "a HAR that is not valid JSON: " + se.msg}
+	case errors.Is(err, errBrokenOff): // reported where it broke
 	case errors.As(err, &se):
-		c.Damage(session.Damage{File: name, Line: se.line, Reason: "the HAR breaks off: " + se.msg}, session.Survived{})
+		c.Damage(session.Damage{File: name, Line: se.line, Reason: "the HAR breaks off: " + se.msg, Lost: brokenDocument("HAR", se)}, session.Survived{})
 	case err != nil:
 		return fmt.Errorf("%s:%d: %w", name, js.line, err)
 	}
@@ -174,7 +179,11 @@ func (rd *harReader) entry(raw []byte, line int) {
 		}
 	})
 	if err != nil {
-		rd.c.Damage(session.Damage{File: rd.name, Line: line, Reason: "a HAR entry that is not a JSON object: " + err.Error()}, session.Survived{})
+		d := session.Damage{File: rd.name, Line: line, Reason: "a HAR entry that is not a JSON object: " + err.Error()}
+		if jsonscan.TooDeep(err) {
+			d.Lost = unreadRecord("HAR entry", -1)
+		}
+		rd.c.Damage(d, session.Survived{})
 		return
 	}
 	e.request(request)

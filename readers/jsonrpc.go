@@ -82,6 +82,7 @@ func (jsonrpcFormat) Read(name string, r io.Reader, c *session.Correlator, o Opt
 	c.Sequential() // the reader infers directions from the session as correlated so far
 	rd := &rpcReader{name: name, id: filepath.Base(name), c: c, maxHeld: c.Limits().MaxHeldBytes}
 	sp := newSplitter(r, o)
+	rd.sp = sp
 	for {
 		ch, err := sp.next()
 		if errors.Is(err, io.EOF) {
@@ -91,7 +92,7 @@ func (jsonrpcFormat) Read(name string, r io.Reader, c *session.Correlator, o Opt
 			var gz gzipError
 			if errors.As(err, &gz) && rd.began {
 				rd.flush()
-				c.Damage(session.Damage{File: name, Line: sp.line, Reason: "the compressed capture breaks off: " + gz.err.Error()}, session.Survived{})
+				c.Damage(session.Damage{File: name, Line: sp.line, Reason: "the compressed capture breaks off: " + gz.err.Error(), Lost: lostToBreak(gz)}, session.Survived{})
 				break
 			}
 			return fmt.Errorf("%s:%d: %w", name, sp.line, err)
@@ -115,6 +116,7 @@ func (jsonrpcFormat) Read(name string, r io.Reader, c *session.Correlator, o Opt
 // writes to its pipe before its file) waits for the reorder window; what
 // stays unknown is reported, never guessed.
 type rpcReader struct {
+	sp       *splitter
 	name, id string
 	c        *session.Correlator
 	began    bool
@@ -151,9 +153,21 @@ func (rd *rpcReader) chunk(ch chunk) {
 		rd.add(f)
 	case ch.torn != "":
 		reason := string(bytes.ReplaceAll([]byte(ch.torn), []byte("envelope"), []byte("message")))
-		rd.c.Damage(session.Damage{File: rd.name, Line: ch.line, Reason: reason}, session.Survived{SessionID: rd.id, Direction: session.DirUnknown})
+		lost := ""
+		switch {
+		case ch.brokenOff:
+			lost = rd.sp.lost
+		case ch.over:
+			lost = tooLargeLost("a message", len(ch.data))
+		}
+		rd.c.Damage(session.Damage{File: rd.name, Line: ch.line, Reason: reason, Lost: lost}, session.Survived{SessionID: rd.id, Direction: session.DirUnknown})
 	default:
 		f := &session.Frame{File: rd.name, Line: ch.line, SessionID: rd.id, Transport: "stdio", Raw: ch.data}
+		if ch.deep && tooDeep(ch.data) {
+			// valid but past the depth limit: read what it allows (spec §2.1)
+			f.Raw, f.Truncated = jsonscan.ClipDepth(ch.data, jsonscan.ClipLevel), true
+			f.EnvelopeProblems = append(f.EnvelopeProblems, session.EnvelopeProblem{Fault: session.OverLimit, Member: "depth", Problem: tooDeepProblem})
+		}
 		if rd.direct(f, false) {
 			rd.add(f)
 		} else {

@@ -2,6 +2,7 @@ package readers
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -21,10 +22,21 @@ type jsonStream struct {
 	wipe bool
 
 	val []byte // the last captured value; reused by the next capture
+
+	// Where the byte the last peek stopped at stands: whether only white
+	// space after a newline came before it, and its column then.
+	atLineStart bool
+	col         int
+
+	// records: the first member (name, then a short string value) of the
+	// record being walked, and of the last one walked whole (goodName is
+	// the length of its name)
+	recordStart, goodStart []byte
+	goodName               int
 }
 
 func newJSONStream(r io.Reader, o Options) *jsonStream {
-	return &jsonStream{r: bufio.NewReaderSize(r, o.ReadBuffer), line: 1, max: o.MaxEnvelope, wipe: o.wipes()}
+	return &jsonStream{r: bufio.NewReaderSize(r, o.ReadBuffer), line: 1, max: o.MaxEnvelope, wipe: o.wipes(), atLineStart: true}
 }
 
 // streamError is a document that is not the JSON it should be, or that
@@ -39,6 +51,11 @@ func (e *streamError) Error() string { return fmt.Sprintf("line %d: %s", e.line,
 // errValueTooLarge is what capture returns for a value of more than max
 // bytes, after skipping it.
 var errValueTooLarge = errors.New("value too large")
+
+// errTooDeep is what capture returns for a value nested deeper than
+// jsonscan.MaxDepth, where it stopped reading it: the rest of the value is
+// not consumed (resync finds the next record).
+var errTooDeep = fmt.Errorf("a value nested deeper than the %d levels mcpcheck reads", jsonscan.MaxDepth)
 
 func (s *jsonStream) fail(format string, args ...any) error {
 	return &streamError{line: s.line, msg: fmt.Sprintf(format, args...)}
@@ -56,6 +73,7 @@ func (s *jsonStream) eof(err error, what string) error {
 // peek returns the next byte that is not white space, without consuming
 // it. At the end of the input it returns io.EOF.
 func (s *jsonStream) peek() (byte, error) {
+	consumed, newline, col := false, false, 0
 	for {
 		c, err := s.r.ReadByte()
 		if err != nil {
@@ -64,11 +82,17 @@ func (s *jsonStream) peek() (byte, error) {
 		switch c {
 		case '\n':
 			s.line++
+			newline, col = true, 0
 		case ' ', '\t', '\r':
+			col++
 		default:
 			s.r.UnreadByte()
+			if consumed { // else the same byte as the last peek's
+				s.atLineStart, s.col = newline, col
+			}
 			return c, nil
 		}
+		consumed = true
 	}
 }
 
@@ -198,6 +222,7 @@ func (s *jsonStream) scan(keep bool, max int) (oversized bool, err error) {
 		return false, s.eof(err, "a value")
 	}
 	depth, inString, escaped := 0, false, false
+	tooDeep := false
 	scalar := false
 	switch c {
 	case '{', '[':
@@ -261,6 +286,9 @@ func (s *jsonStream) scan(keep bool, max int) (oversized bool, err error) {
 					inString = true
 				case '{', '[':
 					depth++
+					if keep && depth > jsonscan.MaxDepth {
+						end, done, tooDeep = i, true, true
+					}
 				case '}', ']':
 					depth--
 					if depth == 0 {
@@ -283,10 +311,163 @@ func (s *jsonStream) scan(keep bool, max int) (oversized bool, err error) {
 			}
 		}
 		s.r.Discard(end)
+		if tooDeep {
+			return false, errTooDeep
+		}
 		if done {
 			return oversized, nil
 		}
 	}
+}
+
+// records walks an array of records (HAR entries, LogRocket events) as
+// array does, but a record nested too deeply to read (errTooDeep) does not
+// end the document: broken is told, with the line the record starts on,
+// and reading resumes at the next record resync finds, or ends (nil) when
+// it finds none (errBrokenOff). broken's next is the line reading resumed on, 0 when the
+// document ended first.
+func (s *jsonStream) records(fn func() error, broken func(line, next int)) error {
+	if err := s.expect('[', "an array"); err != nil {
+		return err
+	}
+	first := true
+	for {
+		s.atLineStart = false // a byte was consumed: only a newline peek consumes now puts a record at a line's start
+		c, err := s.peek()
+		if err != nil {
+			return s.eof(err, "an array")
+		}
+		switch {
+		case c == ']':
+			s.r.ReadByte()
+			return nil
+		case !first && c == ',':
+			s.r.ReadByte()
+			s.atLineStart = false
+			if c, err = s.peek(); err != nil {
+				return s.eof(err, "an array")
+			}
+		case !first:
+			return s.fail("%q after an array element", c)
+		}
+		line, atLineStart, col := s.line, s.atLineStart, s.col
+		var name, value []byte // how this record starts, while it is in the buffer
+		if c == '{' {
+			ahead, _ := s.r.Peek(min(s.r.Size(), 512))
+			name, value = firstMember(ahead)
+			s.recordStart = append(append(s.recordStart[:0], name...), value...)
+			name, value = s.recordStart[:len(name)], s.recordStart[len(name):]
+		}
+		err = fn()
+		if !errors.Is(err, errTooDeep) {
+			if err != nil {
+				return err
+			}
+			if name != nil { // a good record's start is what the next ones look like
+				s.goodStart, s.goodName = append(s.goodStart[:0], s.recordStart...), len(name)
+			}
+			first = false
+			continue
+		}
+		if s.goodStart != nil { // the broken one's own first member may be what broke it
+			name, value = s.goodStart[:s.goodName], s.goodStart[s.goodName:]
+		}
+		if len(value) == 0 {
+			value = nil
+		}
+		found, err := s.resync(atLineStart, col, name, value)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return err
+		}
+		if !found {
+			broken(line, 0)
+			return errBrokenOff
+		}
+		broken(line, s.line)
+		first = true
+	}
+}
+
+// errBrokenOff ends a document after a record past which resync found no
+// other: the loss is reported, and nothing more is read.
+var errBrokenOff = errors.New("the document breaks off")
+
+// firstMember is the first member of the object val starts: its name,
+// with its quotes, and its value when that is a short string (a record's
+// type), else nil; both nil when val does not start so.
+func firstMember(val []byte) (name, value []byte) {
+	i := jsonscan.SkipSpace(val, 1)
+	end, err := jsonscan.SkipString(val, i)
+	if err != nil {
+		return nil, nil
+	}
+	name = val[i:end]
+	if j := jsonscan.SkipSpace(val, end); j < len(val) && val[j] == ':' {
+		j = jsonscan.SkipSpace(val, j+1)
+		if k, err := jsonscan.SkipString(val, j); err == nil && k-j <= 64 {
+			value = val[j:k]
+		}
+	}
+	return name, value
+}
+
+// resync skips to the start of the next record after one that could not
+// be read, and reports whether it found one: in a document that starts
+// each record on a line of its own (pretty-printed), an object that opens
+// a line at the broken record's column; else an object whose first member
+// is the broken record's first member (its name, and its value when that
+// is a short string: a record's type).
+func (s *jsonStream) resync(atLineStart bool, col int, name, value []byte) (bool, error) {
+	if !atLineStart && name == nil {
+		return false, nil
+	}
+	lineStart, c0 := false, 0
+	for {
+		b, err := s.r.ReadByte()
+		if err != nil {
+			return false, err
+		}
+		switch b {
+		case '\n':
+			s.line++
+			lineStart, c0 = true, 0
+			continue
+		case ' ', '\t', '\r':
+			c0++
+			continue
+		case '{':
+			s.r.UnreadByte() // before any Peek, which forbids it
+			if atLineStart && lineStart && c0 == col {
+				s.atLineStart, s.col = true, col
+				return true, nil
+			}
+			if !atLineStart && s.startsWith(name, value) {
+				s.atLineStart = false
+				return true, nil
+			}
+			s.r.Discard(1)
+		}
+		lineStart = false
+	}
+}
+
+// startsWith reports whether the next bytes are '{' and the member name
+// (and, when value is not nil, its value), white space aside.
+func (s *jsonStream) startsWith(name, value []byte) bool {
+	ahead, _ := s.r.Peek(min(s.r.Size(), len(name)+len(value)+256))
+	i := jsonscan.SkipSpace(ahead, 1)
+	if !bytes.HasPrefix(ahead[i:], name) {
+		return false
+	}
+	if value == nil {
+		return true
+	}
+	i = jsonscan.SkipSpace(ahead, i+len(name))
+	if i >= len(ahead) || ahead[i] != ':' {
+		return false
+	}
+	i = jsonscan.SkipSpace(ahead, i+1)
+	return bytes.HasPrefix(ahead[i:], value)
 }
 
 // unquoteName decodes a member name token.

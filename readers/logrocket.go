@@ -97,25 +97,37 @@ func (logRocket) Read(name string, r io.Reader, c *session.Correlator, o Options
 		}
 		switch ch {
 		case '{':
+			line, atLineStart, col := js.line, js.atLineStart, js.col
 			err = rd.object(js)
+			js.atLineStart = false // the next object starts a line only if a newline comes first
+			if errors.Is(err, errTooDeep) {
+				// a top-level object nested too deeply: on to the next one
+				var found bool
+				found, err = js.resync(atLineStart, col, nil, nil)
+				next := js.line
+				if !found {
+					next, err = 0, errBrokenOff
+				}
+				c.Damage(session.Damage{File: name, Line: line, Reason: "an event nested too deeply", Lost: unreadRecord("event or batch", next)}, session.Survived{})
+			}
 		case '[':
-			err = js.array(func() error {
+			err = js.records(func() error {
 				if ch, err := js.peek(); err == nil && ch == '{' {
 					return rd.object(js)
 				}
 				return js.skip()
-			})
+			}, rd.broken)
 		default:
 			err = js.fail("%q where an event or a batch should start", ch)
 		}
 	}
 	var se *streamError
 	switch {
-	case errors.Is(err, io.EOF):
+	case errors.Is(err, io.EOF), errors.Is(err, errBrokenOff):
 	case errors.As(err, &se) && rd.events == 0:
 		return &NotCaptureError{File: name, Line: se.line, Reason: "LogRocket events that are not valid JSON: " + se.msg}
 	case errors.As(err, &se):
-		c.Damage(session.Damage{File: name, Line: se.line, Reason: "the events break off: " + se.msg}, session.Survived{})
+		c.Damage(session.Damage{File: name, Line: se.line, Reason: "the events break off: " + se.msg, Lost: brokenDocument("LogRocket events", se)}, session.Survived{})
 	default:
 		return fmt.Errorf("%s:%d: %w", name, js.line, err)
 	}
@@ -134,6 +146,12 @@ type lrReader struct {
 	ids         map[string]int64 // per session: the last request id given
 	gens        map[string]*generation
 	gap         noteGap
+}
+
+// broken reports an event nested too deeply to read (jsonStream.records).
+func (rd *lrReader) broken(line, next int) {
+	rd.events++
+	rd.c.Damage(session.Damage{File: rd.name, Line: line, Reason: "an event nested too deeply", Lost: unreadRecord("event", next)}, session.Survived{})
 }
 
 // generation counts the initializes of one server process.
@@ -160,7 +178,7 @@ func (rd *lrReader) object(js *jsonStream) error {
 			if ch, err := js.peek(); err != nil || ch != '[' {
 				return js.skip()
 			}
-			return js.array(func() error {
+			return js.records(func() error {
 				at := js.line
 				if _, err := js.peek(); err == nil {
 					at = js.line
@@ -168,14 +186,15 @@ func (rd *lrReader) object(js *jsonStream) error {
 				raw, err := js.capture(rd.maxEnvelope)
 				switch {
 				case errors.Is(err, errValueTooLarge):
-					rd.c.Damage(session.Damage{File: rd.name, Line: at, Reason: fmt.Sprintf("an event of more than %s was skipped", sizeText(rd.maxEnvelope))}, session.Survived{})
+					rd.c.Damage(session.Damage{File: rd.name, Line: at, Reason: fmt.Sprintf("an event of more than %s was skipped", sizeText(rd.maxEnvelope)),
+						Lost: tooLargeLost("an event", rd.maxEnvelope)}, session.Survived{})
 					return nil
 				case err != nil:
 					return err
 				}
 				rd.event(at, func(fn func(name, val []byte)) error { return jsonscan.EachMember(raw, fn) })
 				return nil
-			})
+			}, rd.broken)
 		}
 		val, err := js.capture(rd.maxEnvelope)
 		if errors.Is(err, errValueTooLarge) {
@@ -265,7 +284,11 @@ func (rd *lrReader) event(line int, each func(fn func(name, val []byte)) error) 
 		}
 	})
 	if err != nil {
-		rd.c.Damage(session.Damage{File: rd.name, Line: line, Reason: "an event that is not a JSON object: " + err.Error()}, session.Survived{})
+		d := session.Damage{File: rd.name, Line: line, Reason: "an event that is not a JSON object: " + err.Error()}
+		if jsonscan.TooDeep(err) {
+			d.Lost = unreadRecord("event", -1)
+		}
+		rd.c.Damage(d, session.Survived{})
 		return
 	}
 	if e.method == "" || foreign || !timed {

@@ -59,6 +59,7 @@ func (mcpsnoop) Read(name string, r io.Reader, c *session.Correlator, o Options)
 	rd := &snoopReader{name: name, c: c}
 	rd.store.CacheIDs()
 	sp := newSplitter(r, o)
+	rd.sp = sp
 	rd.reuse = c.ReusesFrames()
 	rd.poison = rd.reuse && sp.wipe
 	sp.recordStart = envelopeStart
@@ -80,7 +81,7 @@ func (mcpsnoop) Read(name string, r io.Reader, c *session.Correlator, o Options)
 		if err != nil {
 			var gz gzipError
 			if errors.As(err, &gz) && rd.began {
-				c.Damage(session.Damage{File: name, Line: sp.line, Reason: "the compressed capture breaks off: " + gz.err.Error()}, session.Survived{})
+				c.Damage(session.Damage{File: name, Line: sp.line, Reason: "the compressed capture breaks off: " + gz.err.Error(), Lost: lostToBreak(gz)}, session.Survived{})
 				break
 			}
 			return fmt.Errorf("%s:%d: %w", name, sp.line, err)
@@ -99,6 +100,7 @@ func (mcpsnoop) Read(name string, r io.Reader, c *session.Correlator, o Options)
 }
 
 type snoopReader struct {
+	sp    *splitter
 	name  string
 	c     *session.Correlator
 	began bool          // an envelope of a session was read
@@ -125,8 +127,15 @@ const (
 
 // chunk reads one piece of the capture.
 func (rd *snoopReader) chunk(c chunk) chunkKind {
+	if c.over {
+		return rd.overSize(c)
+	}
 	if c.torn != "" {
-		rd.damaged(session.Damage{File: rd.name, Line: c.line, Reason: c.torn}, c.data)
+		d := session.Damage{File: rd.name, Line: c.line, Reason: c.torn}
+		if c.brokenOff {
+			d.Lost = rd.sp.lost
+		}
+		rd.damaged(d, c.data)
 		return tornPiece
 	}
 	if c.data[0] != '{' {
@@ -153,6 +162,9 @@ func (rd *snoopReader) chunk(c chunk) chunkKind {
 		if c.whole {
 			return notWhole // nothing reported: the line is scanned again
 		}
+		if jsonscan.TooDeep(err) && rd.overLimit(c.data, c.line, "depth", tooDeepProblem) {
+			return envelopeRead
+		}
 		rd.damaged(session.Damage{File: rd.name, Line: c.line, Reason: "an envelope that is not valid JSON: " + err.Error()}, c.data)
 		return unparsable
 	}
@@ -172,6 +184,61 @@ func (rd *snoopReader) chunk(c chunk) chunkKind {
 		session.Poison(f, &rd.store)
 	}
 	return envelopeRead
+}
+
+// overSize reads an envelope larger than the limit as far as its first
+// bytes go; when they hold no envelope of a session, it is damage that
+// fails the gate.
+func (rd *snoopReader) overSize(c chunk) chunkKind {
+	max := len(c.data)
+	if clipped := jsonscan.ClipPrefix(c.data); clipped != nil && rd.overLimit(clipped, c.line, "size", tooLargeProblem(max)) {
+		return envelopeRead
+	}
+	rd.damaged(session.Damage{File: rd.name, Line: c.line, Reason: c.torn,
+		Lost: fmt.Sprintf("an envelope of more than %s, the most mcpcheck reads, could not be read: its first %[1]s hold no envelope of a session", sizeText(max))}, c.data)
+	return tornPiece
+}
+
+// overLimit adds the frame of data, valid JSON cut to a limit of the
+// checker (a prefix closed by ClipPrefix, or nested too deeply), read as
+// far as the limit allows and marked with the OverLimit problem (member
+// names the limit). It reports whether data held an envelope of a session;
+// data is rewritten in place.
+func (rd *snoopReader) overLimit(data []byte, line int, member, problem string) bool {
+	for clipped := false; ; clipped = true {
+		st := (*session.MessageStore)(nil)
+		if rd.reuse {
+			st = &rd.store
+		}
+		in := data
+		if staged, sst := rd.c.Stage(data); staged != nil {
+			in, st = staged, sst
+		}
+		env := &rd.env
+		*env = envelope{}
+		err := env.decode(in, &rd.strs, st)
+		if jsonscan.TooDeep(err) && !clipped {
+			data = jsonscan.ClipDepth(data, jsonscan.ClipLevel)
+			continue
+		}
+		if err != nil || env.SessionID == "" {
+			return false
+		}
+		rd.began = true
+		f := &rd.frame
+		if !rd.reuse {
+			f = new(session.Frame)
+		}
+		env.fill(f, rd.name, line)
+		f.Truncated = true // what was cut is not judged as the frame's shape
+		f.EnvelopeProblems = append(f.EnvelopeProblems, session.EnvelopeProblem{Fault: session.OverLimit, Member: member, Problem: problem})
+		f.UseStore(st)
+		rd.c.Add(f)
+		if rd.poison {
+			session.Poison(f, &rd.store)
+		}
+		return true
+	}
 }
 
 // damaged reports a damaged piece with what survived of its envelope.

@@ -316,17 +316,23 @@ func TestColumnZeroBraces(t *testing.T) {
 	}
 }
 
-// An envelope over the cap is skipped and reported, even as the first one,
-// and its seq, which survives in its head, is not a dropped frame.
+// An envelope over the cap is read as far as the cap allows (spec §2.1,
+// fail closed), even as the first one: its frame is marked over the limit
+// and truncated, and its seq is not a dropped frame.
 func TestOversizedFirstEnvelope(t *testing.T) {
 	t.Parallel()
 	big := env(1, "s2c", `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"`+strings.Repeat("z", 10000)+`"}}`)
 	rec := readStringWith(t, lines(big, env(2, "c2s", `{"jsonrpc":"2.0","id":1,"method":"ping"}`)), Options{MaxEnvelope: 4096})
-	if len(rec.damage) != 1 || !strings.Contains(rec.damage[0].Reason, "more than 4096 bytes") || len(rec.frames) != 1 {
+	if len(rec.damage) != 0 || len(rec.frames) != 2 {
 		t.Fatalf("damage %+v, %d frames", rec.damage, len(rec.frames))
 	}
-	if rec.frames[0].GapBefore != 0 || rec.sessions[0].MissingFrames != 0 {
-		t.Errorf("the skipped envelope's seq counted as dropped")
+	f := rec.frames[0]
+	if !f.Truncated || len(f.EnvelopeProblems) != 1 || f.EnvelopeProblems[0].Fault != session.OverLimit ||
+		!strings.Contains(f.EnvelopeProblems[0].Problem, "larger than the 4096 bytes mcpcheck reads") || f.Msg.Method != "notifications/message" {
+		t.Fatalf("the oversized envelope's frame: truncated %v, problems %+v, method %q", f.Truncated, f.EnvelopeProblems, f.Msg.Method)
+	}
+	if rec.frames[1].GapBefore != 0 || rec.sessions[0].MissingFrames != 0 {
+		t.Errorf("the oversized envelope's seq counted as dropped")
 	}
 }
 

@@ -28,6 +28,16 @@ type chunk struct {
 	// valid JSON value, which the reader's decode finds out; when it is
 	// not, the reader calls undoWhole and gets the line scanned.
 	whole bool
+	// over says the chunk is a value larger than the splitter's max: data
+	// is its first max bytes (torn says so for a format that reads no
+	// prefix).
+	over bool
+	// brokenOff, with torn, says the chunk is where a compressed stream
+	// breaks off: the splitter's lost says what that lost.
+	brokenOff bool
+	// deep says the value nests deeper than jsonscan.MaxDepth (a format
+	// may read it clipped, spec §2.1); never set on a whole line.
+	deep bool
 }
 
 // splitter cuts a stream into top-level JSON values: objects may share a
@@ -43,6 +53,7 @@ type splitter struct {
 	// record: at column 0 it always starts a new one.
 	recordStart []byte
 
+	lost        string // what the break of a compressed stream lost (chunk.brokenOff)
 	piece       []byte // unconsumed bytes of the current piece
 	err         error  // the error that ended reading, io.EOF included
 	line        int    // line of the next unconsumed byte
@@ -57,6 +68,7 @@ type splitter struct {
 	start     int    // line where the value starts
 	buf       []byte // its bytes from earlier pieces
 	oversized bool   // it outgrew max; its bytes are dropped
+	deep      bool   // it nests deeper than jsonscan.MaxDepth
 
 	// The prelude: an input that shows no record of the format in its
 	// first preludeLimit bytes is given up on (spec §2.1), whether it is
@@ -134,6 +146,7 @@ func (s *splitter) endOfInput() (chunk, error) {
 		c := chunk{data: s.buf, line: s.start, torn: "the file ends inside an envelope"}
 		if brokenOff {
 			c.torn = "the compressed capture breaks off inside an envelope: " + gz.err.Error()
+			c.brokenOff, s.lost = true, lostToBreak(gz)
 			s.err = io.EOF
 		}
 		s.reset()
@@ -143,6 +156,7 @@ func (s *splitter) endOfInput() (chunk, error) {
 		c := chunk{data: s.junkBuf, line: s.junkLine, torn: notJSON}
 		if brokenOff {
 			c.torn = "the compressed capture breaks off inside a line: " + gz.err.Error()
+			c.brokenOff, s.lost = true, lostToBreak(gz)
 			s.err = io.EOF
 		}
 		return c, nil
@@ -197,7 +211,7 @@ func (s *splitter) startValue() {
 	if cap(s.buf) > 1<<20 {
 		s.buf = nil // the last envelope was large: do not keep its buffer
 	}
-	s.start, s.buf, s.oversized = s.line, s.buf[:0], false
+	s.start, s.buf, s.oversized, s.deep = s.line, s.buf[:0], false, false
 }
 
 // dropLine discards the rest of the current line: after a piece that is not
@@ -344,6 +358,8 @@ func (s *splitter) value(b []byte, from int) (c chunk, end int, ok bool) {
 			s.depth++
 			if len(s.arrays) < jsonscan.MaxDepth {
 				s.arrays = append(s.arrays, ch == '[')
+			} else {
+				s.deep = true
 			}
 			s.prev = ch
 		case ',', ':':
@@ -356,15 +372,15 @@ func (s *splitter) value(b []byte, from int) (c chunk, end int, ok bool) {
 			s.prev = ch
 			if s.depth == 0 {
 				if startsHere && len(s.buf) == 0 && !s.oversized && i-from <= s.max {
-					return chunk{data: b[from:i], line: s.start}, i, true // the common case: no copy
+					return chunk{data: b[from:i], line: s.start, deep: s.deep}, i, true // the common case: no copy
 				}
 				s.keep(b[from:i])
 				if s.oversized {
-					c := chunk{data: s.buf, line: s.start, torn: fmt.Sprintf("an envelope of more than %s was skipped", sizeText(s.max))}
+					c := chunk{data: s.buf, line: s.start, torn: fmt.Sprintf("an envelope of more than %s was skipped", sizeText(s.max)), over: true}
 					s.reset()
 					return c, i, true
 				}
-				c := chunk{data: s.buf, line: s.start}
+				c := chunk{data: s.buf, line: s.start, deep: s.deep}
 				s.buf = s.buf[:0]
 				return c, i, true
 			}
@@ -391,12 +407,10 @@ func (s *splitter) keep(b []byte) {
 		return
 	}
 	if len(s.buf)+len(b) > s.max {
-		// Keep only a head, enough to name the envelope's session and seq,
-		// and let the large buffer go.
+		// Keep its first max bytes: a format may read as much of it as
+		// that holds (spec §2.1, fail closed), and the rest is dropped.
 		s.oversized = true
-		head := make([]byte, 0, maxJunk)
-		head = append(head, s.buf[:min(len(s.buf), maxJunk)]...)
-		s.buf = append(head, b[:min(len(b), maxJunk-len(head))]...)
+		s.buf = append(s.buf, b[:s.max-len(s.buf)]...)
 		return
 	}
 	s.buf = append(s.buf, b...)

@@ -199,6 +199,11 @@ const (
 	// Undirected: the format records no direction (plain JSON-RPC) and
 	// none could be inferred for this frame.
 	Undirected
+	// OverLimit: the frame is valid but past a limit of the checker (its
+	// nesting depth, its size): what the limit allowed was read and is
+	// judged, the rest was left out (spec §2.1, fail closed). The frame is
+	// marked Truncated, so that no rule judges the shape of what was cut.
+	OverLimit
 )
 
 // EnvelopeProblem is one thing wrong with an envelope.

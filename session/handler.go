@@ -25,6 +25,14 @@ type Damage struct {
 	// Seq is the envelope's own seq, when it survived and shows that the
 	// recorder dropped GapBefore frames just before it; both 0 otherwise.
 	Seq, GapBefore int64
+
+	// Lost, when set, says that this is not a torn line the recorder left
+	// but a part of the capture the gate did not read (spec §2.1, fail
+	// closed): a frame past a limit that could not be read at all, or a
+	// break that loses an unknown amount of what follows (a compressed
+	// stream, a document format that breaks off). It says what was lost,
+	// for messages; unread-capture reports it.
+	Lost string
 }
 
 // StdinName is how a capture read from standard input is named in reports

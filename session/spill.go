@@ -284,6 +284,7 @@ func encodeDamage(b []byte, r *damageRecord) []byte {
 	e.Int(r.D.More)
 	e.Varint(r.D.Seq)
 	e.Varint(r.D.GapBefore)
+	e.String(r.D.Lost)
 	e.Bool(r.Named)
 	e.Byte(byte(r.Dir))
 	if e.Present(r.Seqs != nil) {
@@ -304,6 +305,7 @@ func decodeDamage(b []byte) (*damageRecord, error) {
 	r.D.More = d.Int()
 	r.D.Seq = d.Varint()
 	r.D.GapBefore = d.Varint()
+	r.D.Lost = d.String()
 	r.Named = d.Bool()
 	r.Dir = Direction(d.Byte())
 	if d.Present() {

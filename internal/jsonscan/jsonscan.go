@@ -190,7 +190,7 @@ func skipNumber(b []byte, i int) (int, error) {
 
 func skipArray(b []byte, i, depth int, d *dups) (int, error) {
 	if depth > MaxDepth {
-		return i, &scanError{i, "JSON nested too deeply"}
+		return i, &scanError{i, tooDeep}
 	}
 	i = SkipSpace(b, i+1)
 	if i < len(b) && b[i] == ']' {
@@ -218,7 +218,7 @@ func skipArray(b []byte, i, depth int, d *dups) (int, error) {
 
 func skipObject(b []byte, i, depth int, d *dups) (int, error) {
 	if depth > MaxDepth {
-		return i, &scanError{i, "JSON nested too deeply"}
+		return i, &scanError{i, tooDeep}
 	}
 	return walkObject(b, i, depth, d, nil, nil)
 }
@@ -714,7 +714,7 @@ func (w *stringWalker) value(i, depth int) (int, error) {
 		return end, err
 	case '{':
 		if depth+1 > MaxDepth {
-			return i, &scanError{i, "JSON nested too deeply"}
+			return i, &scanError{i, tooDeep}
 		}
 		outer := w.depth
 		w.depth = depth + 1
@@ -723,7 +723,7 @@ func (w *stringWalker) value(i, depth int) (int, error) {
 		return end, err
 	case '[':
 		if depth+1 > MaxDepth {
-			return i, &scanError{i, "JSON nested too deeply"}
+			return i, &scanError{i, tooDeep}
 		}
 		return w.array(i, depth+1)
 	}

@@ -35,7 +35,7 @@ func EachMemberReading(b []byte, name string, read ValueReader, fn func(name, va
 // and duplicates are those of EachMemberStrict on the object alone.
 func ObjectAt(b []byte, i, depth int, deep bool, fn func(name, val []byte)) (end int, dup *Duplicate, err error) {
 	if depth > MaxDepth {
-		return i, nil, &scanError{i, "JSON nested too deeply"}
+		return i, nil, &scanError{i, tooDeep}
 	}
 	d := dups{deep: deep, dupAt: -1}
 	end, err = walkObject(b, i, depth, &d, fn, nil)
