@@ -29,6 +29,18 @@ func main() {
 				fail(err.Error())
 			}
 			return
+		case "gen": // mcpbench gen CALLS FILE: the capture a size measures
+			if len(os.Args) != 4 {
+				fail("usage: mcpbench gen CALLS FILE")
+			}
+			n, err := parseCount(os.Args[2])
+			if err == nil {
+				_, err = generate(os.Args[3], n, 20_000)
+			}
+			if err != nil {
+				fail(err.Error())
+			}
+			return
 		case "peak": // mcpbench peak PROG ARGS...
 			if err := runPeak(os.Args[2:], os.Stdout); err != nil {
 				fail(err.Error())

@@ -16,6 +16,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync/atomic"
+	"unsafe"
 )
 
 // Kind is what a credential-shaped value looks like.
@@ -137,13 +139,108 @@ func Find(s string) []Match {
 // Suspect is the cheap first look at raw bytes (a JSON payload, a stderr
 // line): false means Find finds nothing in any string inside, and no member
 // of a JSON object has a secret-named key. True only asks for a closer look.
+//
+// It is a prefilter in two stages, as credential scanners do it. The
+// first looks only for anchors, the few bytes every pattern's start
+// implies at a fixed offset (the '_' of ghp_ or sk_live_, the '-' of glpat-
+// or sk-, the 'A' of AKIA, ':' and '=' after a name, …), eight bytes at a
+// time without a branch. Only around a block that holds one does the
+// second run: the loose check of each pattern start (suspectAt) at the
+// positions up to seven bytes before it. In ordinary text and JSON most
+// blocks hold no anchor, so most bytes cost a table lookup.
 func Suspect[T ~string | ~[]byte](b T) bool {
-	for i := 0; i+1 < len(b); i++ {
-		if trigger[b[i]] && pairs[b[i]][b[i+1]] && suspectAt(b, i) {
+	// A string and a slice begin with the same pointer and length: one
+	// implementation reads both without a copy.
+	return suspect(*(*string)(unsafe.Pointer(&b)))
+}
+
+func suspect(s string) bool {
+	Counters.suspectCalls.Add(1)
+	Counters.suspectBytes.Add(int64(len(s)))
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := s[i : i+8] // one bounds check for the block
+		if anchor[w[0]]|anchor[w[1]]|anchor[w[2]]|anchor[w[3]]|anchor[w[4]]|anchor[w[5]]|anchor[w[6]]|anchor[w[7]] == 0 {
+			continue
+		}
+		if closer(s, i, i+8) {
 			return true
 		}
 	}
+	return closer(s, i, len(s))
+}
+
+// closer looks closely at the pattern starts the anchors in s[from:to]
+// imply.
+func closer(s string, from, to int) bool {
+	for a := from; a < to; a++ {
+		offsets := anchorOffsets[anchor[s[a]]]
+		for _, off := range offsets {
+			if t := a - int(off); t >= 0 && t+1 < len(s) && pairAt(s, t) && suspectAt(s, t) {
+				return true
+			}
+		}
+	}
 	return false
+}
+
+// anchor classes the bytes of which suspectAt needs one at a fixed offset
+// after the position it is true at: the trigger itself where that is rare
+// enough (A, x, B, b, '.', ':', '=', '-'), and for the common letters g and
+// k the '_' or '-' of their prefixes (gh?_ at 3, github_pat_ at 6,
+// GitLab's gl…- at 4 to 7, sk_/rk_/sk- at 1). anchorOffsets lists, per
+// class, how far before the anchor a start can be.
+// TestAnchorsCoverEveryStart holds the tables to suspectAt.
+var anchor = func() (t [256]uint8) {
+	for _, c := range "AxBb.:=" {
+		t[c] = 1
+	}
+	t['_'], t['-'] = 2, 3
+	return t
+}()
+
+var anchorOffsets = [4][]uint8{
+	1: {0},
+	2: {1, 3, 6},
+	3: {0, 1, 4, 5, 6, 7},
+}
+
+
+// pairAt reports whether a pattern can start at s[i] (i+1 < len(s)).
+func pairAt(s string, i int) bool { return startPair(s[i], s[i+1])&1 != 0 }
+
+// startPair has its lowest bit set when a pattern can start at a byte a
+// followed by b; its other bits are noise.
+func startPair(a, b byte) uint64 {
+	p := uint(a)<<8 | uint(b)
+	return startPairs[p>>6] >> (p & 63)
+}
+
+// startPairs is trigger and pairs as one bitset indexed by two bytes: bit
+// a<<8|b is set when a pattern can start at a byte a followed by b. 8 KiB,
+// so it stays in the first-level cache.
+var startPairs = func() (t [1 << 16 / 64]uint64) {
+	for a := 0; a < 256; a++ {
+		for b := 0; b < 256; b++ {
+			if trigger[a] && pairs[a][b] {
+				p := a<<8 | b
+				t[p>>6] |= 1 << (p & 63)
+			}
+		}
+	}
+	return t
+}()
+
+// Counters count the prefilter's work, for the budget tests: calls, bytes
+// looked at and closer looks (a position where a pattern may start).
+var Counters counters
+
+type counters struct{ suspectCalls, suspectBytes, closer atomic.Int64 }
+
+// Snapshot returns the counts so far: calls of Suspect, bytes it scanned
+// and positions it looked at closely.
+func (c *counters) Snapshot() (calls, bytes, closer int64) {
+	return c.suspectCalls.Load(), c.suspectBytes.Load(), c.closer.Load()
 }
 
 // trigger marks the bytes a pattern is looked for at: where it starts, or
@@ -257,6 +354,7 @@ var (
 // suspectAt is the loose look of Suspect: a pattern's start, or a
 // secret-named key before ':' or '='.
 func suspectAt[T ~string | ~[]byte](b T, i int) bool {
+	Counters.closer.Add(1)
 	switch b[i] {
 	case 'A':
 		return wordStart(b, i) && (anyAt(b, i, awsPrefixes...) > 0 || at(b, i, "AIza"))

@@ -228,3 +228,57 @@ func FuzzFind(f *testing.F) {
 		_ = Mask(s)
 	})
 }
+
+// suspectEveryByte is Suspect as it was before the anchor prefilter: the
+// loose check at every position a trigger pair starts. The prefilter must
+// answer exactly as it does.
+func suspectEveryByte(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if trigger[s[i]] && pairs[s[i]][s[i+1]] && suspectAt(s, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestAnchorsCoverEveryStart: wherever the loose check is true, an anchor
+// byte lies at one of its offsets after it, so the prefilter, which
+// looks closely only near anchors, misses no start. Each pattern start is
+// tried at every offset in a block and with text on both sides.
+func TestAnchorsCoverEveryStart(t *testing.T) {
+	starts := []string{
+		"AKIA", "ASIA", "ABIA", "ACCA", "AIza", "github_pat_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_",
+		"xoxb", "xapp-", "sk_live_", "sk_test_", "rk_live_", "rk_test_", "sk-", "sk-ant-", "-----BEGIN ",
+		"eyJhbGciOiJIUzI1NiJ9.eyJ", "hooks.slack.com/", "Bearer ", "bearer\t", "BEARER ", "a://u:p@h", `a:\/\/`,
+		`"api_key":`, "password=", "TOKEN :", `'secret':`,
+	}
+	for _, p := range gitlabPrefixes {
+		starts = append(starts, p)
+	}
+	for _, p := range starts {
+		for pad := range 17 {
+			for _, fill := range []string{"", "z", " ", "zzzzzzzzzzzzzzzzzzzz"} {
+				s := strings.Repeat(" ", pad) + p + fill + strings.Repeat("z", pad)
+				if got, want := Suspect(s), suspectEveryByte(s); got != want {
+					t.Errorf("Suspect(%q) = %v, the loose check at every byte %v", s, got, want)
+				}
+			}
+		}
+	}
+}
+
+// FuzzSuspectPrefilter: the prefilter answers as the loose check at every
+// byte does, on any input.
+func FuzzSuspectPrefilter(f *testing.F) {
+	for _, s := range []string{fakeAWS, fakeKeyBlock, fakeJWT, "ghp_", "  glagent-", "xsk_live_", "sk-", `{"a":{"password":"x"}}`, "bearer  "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := Suspect(s), suspectEveryByte(s); got != want {
+			t.Fatalf("Suspect(%q) = %v, the loose check at every byte %v", s, got, want)
+		}
+		if got, want := Suspect([]byte(s)), suspectEveryByte(s); got != want {
+			t.Fatalf("Suspect([]byte(%q)) = %v, the loose check at every byte %v", s, got, want)
+		}
+	})
+}
