@@ -1,11 +1,15 @@
 package checks_test
 
 import (
+	"bytes"
 	"io"
+	"reflect"
 	"sync"
 	"testing"
 
 	"github.com/mcpcheck/mcpcheck/internal/secrets"
+	"github.com/mcpcheck/mcpcheck/readers"
+	"github.com/mcpcheck/mcpcheck/session"
 	"github.com/mcpcheck/mcpcheck/session/sessiontest"
 
 	. "github.com/mcpcheck/mcpcheck/checks"
@@ -67,4 +71,35 @@ func rulesByID(t *testing.T, ids ...string) []*Rule {
 		out = append(out, r)
 	}
 	return out
+}
+
+// TestSecretLeakPrefilterRunsOnce: read by two goroutines, secret-leak's
+// first look at each part of a frame is taken once, on the reader's side
+// (the frame's prescan), and the rule reads the answer instead of scanning
+// again: the prefilter scans as many bytes as in a sequential read, and
+// the findings are the same.
+func TestSecretLeakPrefilterRunsOnce(t *testing.T) {
+	data := budgetCalls(t)[:4<<20]
+	data = data[:bytes.LastIndexByte(data, '\n')+1]
+	src := bytesSource("calls.jsonl", data)
+	rules := rulesByID(t, "secret-leak")
+	scan := func(mode session.PipelineMode) (int64, []gotFinding) {
+		_, before, _ := secrets.Counters.Snapshot()
+		got, err := runSourceWith(src, rules, nil, readers.Options{Limits: session.Limits{Pipeline: mode}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, after, _ := secrets.Counters.Snapshot()
+		return after - before, got
+	}
+	seqBytes, seqFound := scan(session.PipelineNever)
+	for _, mode := range []session.PipelineMode{session.PipelineAlways, session.PipelineTiny} {
+		n, found := scan(mode)
+		if n != seqBytes || seqBytes == 0 {
+			t.Errorf("pipeline mode %d: the prefilter scanned %d bytes, %d in a sequential read", mode, n, seqBytes)
+		}
+		if !reflect.DeepEqual(found, seqFound) {
+			t.Errorf("pipeline mode %d: findings %v, sequential %v", mode, found, seqFound)
+		}
+	}
 }

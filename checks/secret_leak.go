@@ -42,12 +42,80 @@ through tool arguments, and do not return them in results or print them.`,
 	New: EachFrame(secretLeak),
 }
 
+// Prescan is the per-frame work of rules that needs no session state,
+// for the engine to run where frames are decoded (session.Prescanner):
+// nil when none of rules has any.
+func Prescan(rules []*Rule) func(*session.Frame) session.Marks {
+	if Lookup(rules, ruleSecretLeak.ID) == nil {
+		return nil
+	}
+	return secretPrescan
+}
+
 // protocolFields hold the protocol's own opaque values: tokens, states and
 // ids a server or client invents, never a user's credential.
 var protocolFields = []string{"progressToken", "requestState", "cursor", "nextCursor", "taskId", "sessionId", "requestId", "lastEventId"}
 
+// The parts of a frame secret-leak's prefilter (secrets.Suspect) looks
+// at. Its prescan marks bit k when it looked at part k, and bit
+// k+numParts when that part is suspect.
+const (
+	partText = iota
+	partRaw
+	partParams
+	partResult
+	partErrorMessage
+	partErrorData
+	numParts
+)
+
+// secretPrescan is secret-leak's first look at every part of a frame the
+// rule will look at, taken where the frame is decoded (on the reader's
+// goroutine when a capture is read by two): the closer look, which walks
+// the few suspect values, stays with the rule.
+func secretPrescan(f *session.Frame) session.Marks {
+	var m session.Marks
+	look := func(part int, suspect bool) {
+		m |= 1 << part
+		if suspect {
+			m |= 1 << (part + numParts)
+		}
+	}
+	if f.HasText {
+		look(partText, secrets.Suspect(f.Text))
+	}
+	switch {
+	case f.Raw == nil:
+	case !f.IsProtocol() || f.Msg.Kind == session.Invalid:
+		look(partRaw, secrets.Suspect(f.Raw))
+	default:
+		if f.Msg.Params != nil {
+			look(partParams, secrets.Suspect(f.Msg.Params))
+		}
+		if f.Msg.Result != nil {
+			look(partResult, secrets.Suspect(f.Msg.Result))
+		}
+		if e := f.Msg.Error; e != nil {
+			look(partErrorMessage, secrets.Suspect(e.Message))
+			if e.Data != nil {
+				look(partErrorData, secrets.Suspect(e.Data))
+			}
+		}
+	}
+	return m
+}
+
+// suspect is secrets.Suspect of part b of f, from the frame's prescan
+// when it looked at that part.
+func suspect[T ~string | ~[]byte](f *session.Frame, part int, b T) bool {
+	if m, ok := f.Marks(); ok && m&(1<<part) != 0 {
+		return m&(1<<(part+numParts)) != 0
+	}
+	return secrets.Suspect(b)
+}
+
 func secretLeak(p *Pass, f *session.Frame) {
-	if f.HasText && secrets.Suspect(f.Text) {
+	if f.HasText && suspect(f, partText, f.Text) {
 		what, subject := "stderr line", "stderr"
 		if f.Direction != session.Stderr {
 			what, subject = f.Direction.String()+" text", f.Direction.String()+" text"
@@ -61,23 +129,23 @@ func secretLeak(p *Pass, f *session.Frame) {
 		// The recorder's session description (a command line may carry a
 		// key), JSON that is not JSON-RPC (a gateway's error body), or the
 		// raw value of an envelope whose direction is unknown.
-		if secrets.Suspect(f.Raw) {
+		if suspect(f, partRaw, f.Raw) {
 			what := "raw " + f.Direction.String() + " value"
 			if f.Direction == session.Meta {
 				what = "session description"
 			}
-			scanJSON(p, f, what, f.Direction.String(), "raw", f.Raw)
+			scanJSON(p, f, what, f.Direction.String(), "raw", partRaw, f.Raw)
 		}
 		return
 	}
 	m := &f.Msg
-	scanJSON(p, f, "", "", "params", f.View().Params())
-	scanJSON(p, f, "", "", "result", f.View().Result())
+	scanJSON(p, f, "", "", "params", partParams, f.View().Params())
+	scanJSON(p, f, "", "", "result", partResult, f.View().Result())
 	if m.Error != nil {
-		if secrets.Suspect(m.Error.Message) {
+		if suspect(f, partErrorMessage, m.Error.Message) {
 			reportSecrets(p, f, "", "", "error.message", secrets.Find(m.Error.Message), m.Error.Message)
 		}
-		scanJSON(p, f, "", "", "error.data", m.Error.Data)
+		scanJSON(p, f, "", "", "error.data", partErrorData, m.Error.Data)
 	}
 	if len(f.ParamHeaders) == 0 && f.MCPName == "" {
 		return
@@ -127,9 +195,10 @@ func secretWhere(f *session.Frame) (what, subject string) {
 // scanJSON reports the fields of one JSON value (params, result, …) that
 // hold credential-shaped values. Only a value Suspect picks is walked, and
 // in it only the strings that could hold one are decoded. what and subject
-// name the frame ("" for a protocol message: secretWhere).
-func scanJSON(p *Pass, f *session.Frame, what, subject, prefix string, raw []byte) {
-	if raw == nil || !secrets.Suspect(raw) {
+// name the frame ("" for a protocol message: secretWhere); part is which
+// of the frame's parts raw is.
+func scanJSON(p *Pass, f *session.Frame, what, subject, prefix string, part int, raw []byte) {
+	if raw == nil || !suspect(f, part, raw) {
 		return
 	}
 	_ = jsonscan.Strings(raw, func(path []jsonscan.PathStep, str []byte) {

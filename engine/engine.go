@@ -179,6 +179,8 @@ type driver struct {
 	missingFrames bool         // the rule is enabled
 
 	runs map[*session.Session]*sessionRun
+
+	prescan func(*session.Frame) session.Marks // the rules' per-frame work without session state; nil when none
 }
 
 func newDriver(cfg *Config, fr *freezer) *driver {
@@ -194,6 +196,7 @@ func newDriver(cfg *Config, fr *freezer) *driver {
 	d.factKeys = facts.Closure(declared)
 	d.internalError = checks.Lookup(cfg.Rules, internalErrorID)
 	d.missingFrames = checks.Lookup(cfg.Rules, missingFramesID) != nil
+	d.prescan = checks.Prescan(cfg.Rules)
 	return d
 }
 
@@ -348,3 +351,12 @@ func factKeys(r *checks.Rule) []*facts.Key {
 // envelope. The fixture harness's tiny-buffer run poisons the reused frame
 // after each envelope and would show a rule or fact that kept it.
 func (*driver) ReleasesFrames() {}
+
+// Prescan does the rules' work on f that needs no session state; a
+// two-goroutine read runs it on the reader's goroutine (session.Prescanner).
+func (d *driver) Prescan(f *session.Frame) session.Marks {
+	if d.prescan == nil {
+		return 0
+	}
+	return d.prescan(f)
+}

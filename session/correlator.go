@@ -133,6 +133,7 @@ func (c *Correlator) correlate(s *Session, f *Frame) {
 			for i, el := range elems {
 				g := *f
 				g.Raw, g.Msg = el, decodeMessage(el)
+				g.marks, g.marked = 0, false // the array's, not the element's
 				g.Batch, g.Element, g.Elements = true, i+1, len(elems)
 				s.add(&g)
 			}
@@ -142,6 +143,7 @@ func (c *Correlator) correlate(s *Session, f *Frame) {
 	}
 	if f.Msg.Kind == NoMessage { // a format may have decoded it already
 		f.Msg = decodeMessageIn(f.Raw, f.store)
+		f.marks, f.marked = 0, false // prescanned without its message
 	}
 	s.add(f)
 }

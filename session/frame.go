@@ -135,6 +135,8 @@ type Frame struct {
 
 	view     mcp.View // typed views of Msg, made on first use
 	viewMade bool
+	marks    Marks // what the handler's Prescan found, when marked
+	marked   bool
 	store    *msgStore // where Msg's params and result are decoded; the reader's, for a reused frame
 }
 

@@ -43,7 +43,10 @@ type pipeline struct {
 	staged []byte // the copy stage made for the next item of cur, until it is taken
 	size   batchSize
 	ids    idCache
-	poison bool // overwrite what correlation has finished with (a test buffer size)
+	// prescan is the handler's per-frame work that needs no session state
+	// (Prescanner), done here, on the reader's goroutine; nil when none.
+	prescan func(*Frame) Marks
+	poison  bool // overwrite what correlation has finished with (a test buffer size)
 }
 
 // batch is a run of frames and damage, with the message bytes of the frames
@@ -72,6 +75,9 @@ func newPipeline(c *Correlator) *pipeline {
 	}
 	if c.limits.Pipeline == PipelineTiny {
 		p.size = tinyBatches
+	}
+	if ps, ok := c.h.(Prescanner); ok {
+		p.prescan = ps.Prescan
 	}
 	for range pipelineBatches {
 		p.free <- &batch{items: make([]pipeItem, 0, p.size.items), arena: make([]byte, 0, p.size.arena)}
@@ -181,7 +187,20 @@ func (p *pipeline) takeStaged(f *Frame) bool {
 	it := &b.items[len(b.items)-1]
 	it.frame, it.isDmg = *f, false
 	it.frame.store = &it.store
+	p.mark(&it.frame)
 	return true
+}
+
+// mark runs the handler's Prescan on a queued frame whose message is
+// decoded (or that has none to decode), so that correlation finds its
+// answer in the frame; a frame whose message correlation must decode
+// (a batch array) is left unmarked.
+func (p *pipeline) mark(g *Frame) {
+	g.marks, g.marked = 0, false
+	if p.prescan == nil || g.Raw != nil && g.Msg.Kind == NoMessage && g.IsProtocol() {
+		return
+	}
+	g.marks, g.marked = p.prescan(g), true
 }
 
 // within reports whether sub lies inside b.
@@ -226,6 +245,7 @@ func (p *pipeline) add(f *Frame) {
 		g.Msg = decodeMessageIn(g.Raw, &it.store)
 		it.store.ids = nil // the cache is the reader's goroutine's alone
 	}
+	p.mark(g)
 	if borrow {
 		p.wait() // the reader's buffer holds the message until correlation is done
 	}

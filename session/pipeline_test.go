@@ -125,3 +125,65 @@ func TestPipelineNeedsAReleaser(t *testing.T) {
 		t.Error("PipelineAlways does not overlap a releasing handler")
 	}
 }
+
+// prescanTrace is a trace whose Prescan marks each frame with a hash of
+// its bytes and the length of its message's params and result, and which
+// writes down, for each frame it is given, whether it came marked and
+// whether the mark is that frame's.
+type prescanTrace struct {
+	trace
+	marked, stale int
+}
+
+func prescanMark(f *session.Frame) session.Marks {
+	m := session.Marks(len(f.Raw))<<40 | session.Marks(len(f.Msg.Params))<<20 | session.Marks(len(f.Msg.Result))
+	for _, c := range f.Raw {
+		m = m*31 + session.Marks(c)
+	}
+	return m
+}
+
+func (t *prescanTrace) Prescan(f *session.Frame) session.Marks { return prescanMark(f) }
+
+func (t *prescanTrace) Frame(s *session.Session, f *session.Frame) {
+	t.trace.Frame(s, f)
+	if m, ok := f.Marks(); ok {
+		t.marked++
+		if m != prescanMark(f) {
+			t.stale++
+		}
+	}
+}
+
+// TestPrescanRunsOnTheReaderSide: a read by two goroutines hands every
+// frame it decoded on the reader's side to the handler's Prescan there, and
+// the frame reaches the handler with that answer; the elements of a batch
+// array, which correlation splits, come unmarked, as does every frame of a
+// sequential read. Order and contents are the sequential read's.
+func TestPrescanRunsOnTheReaderSide(t *testing.T) {
+	capture := pipelineCapture()
+	read := func(mode session.PipelineMode, buf int) *prescanTrace {
+		tr := &prescanTrace{}
+		o := readers.Options{ReadBuffer: buf, Limits: session.Limits{Pipeline: mode}}
+		if err := readers.Read("t.jsonl", strings.NewReader(capture), tr, o); err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+	seq := read(session.PipelineNever, 0)
+	if seq.marked != 0 {
+		t.Errorf("a sequential read marked %d frames", seq.marked)
+	}
+	for _, mode := range []session.PipelineMode{session.PipelineAlways, session.PipelineTiny} {
+		for _, buf := range []int{0, 64} {
+			got := read(mode, buf)
+			if strings.Join(got.events, "\n") != strings.Join(seq.events, "\n") {
+				t.Errorf("mode %d, buffer %d: the events change with a Prescanner:\n%s\nwant\n%s", mode, buf, strings.Join(got.events, "\n"), strings.Join(seq.events, "\n"))
+			}
+			// 11 frames: all but the two elements of the batch array.
+			if got.marked != 9 || got.stale != 0 {
+				t.Errorf("mode %d, buffer %d: %d frames marked (want 9), %d with another frame's mark", mode, buf, got.marked, got.stale)
+			}
+		}
+	}
+}
