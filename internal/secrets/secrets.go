@@ -205,7 +205,6 @@ var anchorOffsets = [4][]uint8{
 	3: {0, 1, 4, 5, 6, 7},
 }
 
-
 // pairAt reports whether a pattern can start at s[i] (i+1 < len(s)).
 func pairAt(s string, i int) bool { return startPair(s[i], s[i+1])&1 != 0 }
 
