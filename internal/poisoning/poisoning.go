@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -47,6 +48,15 @@ func Inspect(s string) *Text {
 	rtl := -1                 // whether s has right-to-left letters, decided on first need
 	prev := rune(-1)
 	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			// ASCII hides nothing: only its neighbours look at it
+			if pt.FirstHidden >= 0 {
+				shown.WriteByte(c)
+			}
+			prev = rune(c)
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		next, _ := utf8.DecodeRuneInString(s[i+size:])
 		if i+size >= len(s) {
@@ -257,8 +267,8 @@ var instructionKinds = []instructionKind{
 // findInstructions adds each kind of instruction in text once, with the
 // first evidence of it.
 func (pt *Text) findInstructions(text string) {
-	if !mayInstruct.MatchString(text) {
-		return // most documentation: one pass of one automaton
+	if !mayInstructText(text) {
+		return // most documentation: one pass over the bytes
 	}
 	for i, k := range instructionKinds {
 		if pt.hasKind(i) {
@@ -329,7 +339,59 @@ func Kinds() []string {
 
 // MayInstruct reports whether text holds a word some instruction pattern
 // needs; text without one has no instruction Inspect would find.
-func MayInstruct(text []byte) bool { return mayInstruct.Match(text) }
+func MayInstruct(text []byte) bool { return mayInstructText(unsafe.String(unsafe.SliceData(text), len(text))) }
+
+// mayInstructWords are mayInstruct's alternatives as lower-case ASCII
+// words, by first byte.
+var mayInstructWords = func() (t [256][]string) {
+	for _, w := range []string{"ignor", "disregard", "forget", "overrid", "bypass", "tell", "inform", "mention", "reveal", "disclos",
+		"keep", "hide", "user", "<", "[", ".ssh", "id_", ".aws", "netrc", "credentials", "docker", "kube", "shadow", "gnupg", "gcloud",
+		"mcp.json", "npmrc", "pypirc", ".env", "passwd", "http:", "https:", "@"} {
+		t[w[0]] = append(t[w[0]], w)
+	}
+	return t
+}()
+
+// mayInstructText is mayInstruct.MatchString(s) at the speed of a byte
+// loop: the automaton reads a long description at about a megabyte a
+// second. Case is folded as (?i) folds it; the only runes outside ASCII
+// that fold to an ASCII letter are the Kelvin sign (k) and the long s (s),
+// and text with one of them is left to the automaton.
+// TestMayInstructTextIsTheAutomaton holds the two together.
+func mayInstructText(s string) bool {
+	if strings.Contains(s, "\u212a") || strings.Contains(s, "\u017f") {
+		return mayInstruct.MatchString(s)
+	}
+	for i := 0; i < len(s); i++ {
+		for _, w := range mayInstructWords[lowerASCII(s[i])] {
+			if hasPrefixFoldASCII(s[i:], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func lowerASCII(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// hasPrefixFoldASCII reports whether s starts with the lower-case word w
+// in any ASCII case.
+func hasPrefixFoldASCII(s, w string) bool {
+	if len(s) < len(w) {
+		return false
+	}
+	for j := 1; j < len(w); j++ {
+		if lowerASCII(s[j]) != w[j] {
+			return false
+		}
+	}
+	return true
+}
 
 // Skeleton folds a tool name into what it looks like: compatibility forms
 // (fullwidth, mathematical letters) to their base, accents dropped, look-alike Cyrillic and

@@ -99,3 +99,31 @@ func TestMayInstruct(t *testing.T) {
 		t.Error("an instruction to keep a secret from the user may not instruct")
 	}
 }
+
+// TestMayInstructTextIsTheAutomaton: the byte loop answers as the
+// automaton it stands for, in any case, at any place in the text, and with
+// the runes outside ASCII that fold to a letter.
+func TestMayInstructTextIsTheAutomaton(t *testing.T) {
+	words := []string{"ignor", "disregard", "forget", "overrid", "bypass", "tell", "inform", "mention", "reveal", "disclos",
+		"keep", "hide", "user", "<", "[", ".ssh", "id_", ".aws", "netrc", "credentials", "docker", "kube", "shadow", "gnupg", "gcloud",
+		"mcp.json", "npmrc", "pypirc", ".env", "passwd", "http:", "https:", "@",
+		"IGNORE", "Disregard", "KuBe", "\u212aeep", "u\u017fer", "bypa\u017f\u017f", "http", "mcp-json", "id-", "ssh", "hid", "use", "", "x"}
+	for _, w := range words {
+		for _, s := range []string{w, "Adds two numbers. " + w, w + " and more", "a" + w[:len(w)/2], strings.ToUpper(w)} {
+			if got, want := mayInstructText(s), mayInstruct.MatchString(s); got != want {
+				t.Errorf("mayInstructText(%q) = %v, the automaton %v", s, got, want)
+			}
+		}
+	}
+}
+
+func FuzzMayInstructText(f *testing.F) {
+	for _, s := range []string{"Do not tell the user.", "Adds two numbers.", "\u212aeep", "HTTPS://", "mcp.JSON"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := mayInstructText(s), mayInstruct.MatchString(s); got != want {
+			t.Fatalf("mayInstructText(%q) = %v, the automaton %v", s, got, want)
+		}
+	})
+}
