@@ -339,7 +339,9 @@ func Kinds() []string {
 
 // MayInstruct reports whether text holds a word some instruction pattern
 // needs; text without one has no instruction Inspect would find.
-func MayInstruct(text []byte) bool { return mayInstructText(unsafe.String(unsafe.SliceData(text), len(text))) }
+func MayInstruct(text []byte) bool {
+	return mayInstructText(unsafe.String(unsafe.SliceData(text), len(text)))
+}
 
 // mayInstructWords are mayInstruct's alternatives as lower-case ASCII
 // words, by first byte.
