@@ -16,21 +16,27 @@ import (
 	"github.com/mcpcheck/mcpcheck/session/sessiontest"
 )
 
-// contentRules are the content-scanning rules the throughput target leaves
-// out: each is held to its own issue's ratio.
+// contentRules are the content-scanning rules: the default run has them
+// on; the second row shows the run without them.
 var contentRules = []string{"input-schema", "output-schema", "tool-poisoning", "secret-leak"}
 
 // benchCase is one measured command on a capture.
 type benchCase struct {
 	name string
-	args func(bin, file string) []string
+	args func(bin, work, file string) []string
 	// floor names the decode, so its counts are compared with the others'.
 	floor string
 }
 
+// The rows the summary lines compare, by index into cases.
+const (
+	rowDefault = 0 // mcpcheck check, every rule, text
+	rowSARIF   = 1
+)
+
 func cases(withV2 bool) []benchCase {
-	check := func(extra ...string) func(bin, file string) []string {
-		return func(bin, file string) []string {
+	check := func(extra ...string) func(bin, work, file string) []string {
+		return func(bin, work, file string) []string {
 			args := []string{filepath.Join(bin, "mcpcheck"), "check", "--fail-on", "none"}
 			args = append(args, extra...)
 			return append(args, file)
@@ -40,19 +46,37 @@ func cases(withV2 bool) []benchCase {
 	for _, id := range contentRules {
 		disable = append(disable, "--disable", id)
 	}
-	floor := func(which string) func(bin, file string) []string {
-		return func(bin, file string) []string {
+	floor := func(which string) func(bin, work, file string) []string {
+		return func(bin, work, file string) []string {
 			return []string{filepath.Join(bin, "mcpbench"), "floor", which, file}
 		}
 	}
+	outputs := func(bin, work, file string) []string {
+		return check("--format", "sarif",
+			"--output", "junit="+filepath.Join(work, "out.junit.xml"),
+			"--output", "json="+filepath.Join(work, "out.json"))(bin, work, file)
+	}
 	cs := []benchCase{
-		{name: "mcpcheck check (text)", args: check(disable...)},
-		{name: "mcpcheck check --format sarif", args: check(append([]string{"--format", "sarif"}, disable...)...)},
-		{name: "mcpcheck check (text, every rule)", args: check()},
+		rowDefault: {name: "mcpcheck check (default: every rule)", args: check()},
+		rowSARIF:   {name: "mcpcheck check --format sarif", args: check("--format", "sarif")},
+		{name: "mcpcheck check: SARIF + JUnit + JSON", args: outputs},
+		{name: "mcpcheck check, the four content rules off", args: check(disable...)},
 		{name: "encoding/json decode (floor)", args: floor("v1"), floor: "v1"},
 	}
 	if withV2 {
 		cs = append(cs, benchCase{name: "encoding/json/v2 decode", args: floor("v2"), floor: "v2"})
+	}
+	return cs
+}
+
+// ruleCases are the default run with one content rule off each: what
+// each rule costs is the default run's time over its row's.
+func ruleCases() []benchCase {
+	var cs []benchCase
+	for _, id := range contentRules {
+		cs = append(cs, benchCase{name: "without " + id, args: func(bin, work, file string) []string {
+			return []string{filepath.Join(bin, "mcpcheck"), "check", "--fail-on", "none", "--disable", id, file}
+		}})
 	}
 	return cs
 }
@@ -67,6 +91,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	dir := fs.String("dir", "", "directory for the binaries and captures (default: a temporary one, removed)")
 	procs := fs.String("gomaxprocs", "2", "GOMAXPROCS of every measured process")
 	perSession := fs.Int("per-session", 20_000, "tools/call requests per session (each session starts with initialize and tools/list)")
+	perRule := fs.Bool("rules", false, "also measure the default run with each content rule off, and print each rule's cost")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -102,7 +127,11 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if err := measure(stdout, stderr, bin, work, file, n, size, *runs, *procs, cases(withV2)); err != nil {
+		cs := cases(withV2)
+		if *perRule {
+			cs = append(cs, ruleCases()...)
+		}
+		if err := measure(stdout, stderr, bin, work, file, n, size, *runs, *procs, cs); err != nil {
 			return err
 		}
 		os.Remove(file)
@@ -178,7 +207,7 @@ func measure(stdout, stderr io.Writer, bin, work, file string, calls int, size i
 				return err
 			}
 			out := filepath.Join(work, "out")
-			shim := exec.Command(filepath.Join(bin, "mcpbench"), append([]string{"peak", out}, c.args(bin, file)...)...)
+			shim := exec.Command(filepath.Join(bin, "mcpbench"), append([]string{"peak", out}, c.args(bin, work, file)...)...)
 			shim.Env = append(os.Environ(), "GOMAXPROCS="+procs, "MCPCHECK_HOME="+home, "NO_COLOR=1")
 			shim.Stderr = stderr
 			line, err := shim.Output()
@@ -235,12 +264,19 @@ func measure(stdout, stderr io.Writer, bin, work, file string, calls int, size i
 		}
 	}
 	if floorV2 >= 0 {
-		fmt.Fprintf(stdout, "\ncheck (text) / encoding/json/v2 floor: %.2f× by wall clock, %.2f× by CPU time; ",
-			mbps[0]/mbps[floorV2], cpuMBps[0]/cpuMBps[floorV2])
+		fmt.Fprintf(stdout, "\ndefault check / encoding/json/v2 floor: %.2f× by wall clock, %.2f× by CPU time; ",
+			mbps[rowDefault]/mbps[floorV2], cpuMBps[rowDefault]/cpuMBps[floorV2])
 	} else {
 		fmt.Fprint(stdout, "\n")
 	}
-	fmt.Fprintf(stdout, "SARIF / text: %.2f× the time by wall clock, %.2f× by CPU time\n", mbps[0]/mbps[1], cpuMBps[0]/cpuMBps[1])
+	fmt.Fprintf(stdout, "SARIF / text: %.2f× the time by wall clock, %.2f× by CPU time\n",
+		mbps[rowDefault]/mbps[rowSARIF], cpuMBps[rowDefault]/cpuMBps[rowSARIF])
+	for i, c := range cs {
+		if id, ok := strings.CutPrefix(c.name, "without "); ok {
+			fmt.Fprintf(stdout, "%s: the default run takes %.2f× the time without it by wall clock, %.2f× by CPU time\n",
+				id, mbps[i]/mbps[rowDefault], cpuMBps[i]/cpuMBps[rowDefault])
+		}
+	}
 	return nil
 }
 

@@ -51,13 +51,18 @@ func TestBenchSmall(t *testing.T) {
 		t.Skip("-short: builds mcpcheck")
 	}
 	var out, errs strings.Builder
-	if err := runBench([]string{"-calls", "2000", "-runs", "1"}, &out, &errs); err != nil {
+	if err := runBench([]string{"-calls", "2000", "-runs", "1", "-rules"}, &out, &errs); err != nil {
 		t.Fatalf("%v\n%s", err, errs.String())
 	}
 	t.Log("\n" + out.String())
-	for _, row := range []string{"| 2k calls, ", "| mcpcheck check (text) | ", "| mcpcheck check --format sarif | ", "| encoding/json decode (floor) | "} {
+	for _, row := range []string{"| 2k calls, ", "| mcpcheck check (default: every rule) | ", "| mcpcheck check --format sarif | ", "| mcpcheck check: SARIF + JUnit + JSON | ", "| mcpcheck check, the four content rules off | ", "| encoding/json decode (floor) | "} {
 		if !strings.Contains(out.String(), row) {
 			t.Errorf("no %q in\n%s", row, out.String())
+		}
+	}
+	for _, line := range []string{"default check / encoding/json/v2 floor: ", "SARIF / text: ", "secret-leak: the default run takes ", "tool-poisoning: the default run takes "} {
+		if !strings.Contains(out.String(), line) && (line != "default check / encoding/json/v2 floor: " || !strings.Contains(out.String(), "unavailable")) {
+			t.Errorf("no %q in\n%s", line, out.String())
 		}
 	}
 	if strings.Contains(out.String(), "not measured") {
