@@ -160,7 +160,8 @@ func suspect(s string) bool {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
 		w := s[i : i+8] // one bounds check for the block
-		if anchor[w[0]]|anchor[w[1]]|anchor[w[2]]|anchor[w[3]]|anchor[w[4]]|anchor[w[5]]|anchor[w[6]]|anchor[w[7]] == 0 {
+		if anchorPair[uint16(w[0])|uint16(w[1])<<8]|anchorPair[uint16(w[2])|uint16(w[3])<<8]|
+			anchorPair[uint16(w[4])|uint16(w[5])<<8]|anchorPair[uint16(w[6])|uint16(w[7])<<8] == 0 {
 			continue
 		}
 		if closer(s, i, i+8) {
@@ -174,9 +175,17 @@ func suspect(s string) bool {
 // imply.
 func closer(s string, from, to int) bool {
 	for a := from; a < to; a++ {
-		offsets := anchorOffsets[anchor[s[a]]]
-		for _, off := range offsets {
-			if t := a - int(off); t >= 0 && t+1 < len(s) && pairAt(s, t) && suspectAt(s, t) {
+		switch anchor[s[a]] {
+		case anchorStart:
+			if startAt(s, a) {
+				return true
+			}
+		case anchorUnderscore:
+			if startAt(s, a-1) || startAt(s, a-3) || startAt(s, a-6) {
+				return true
+			}
+		case anchorDash:
+			if startAt(s, a) || startAt(s, a-1) || startAt(s, a-4) || startAt(s, a-5) || startAt(s, a-6) || startAt(s, a-7) {
 				return true
 			}
 		}
@@ -184,26 +193,42 @@ func closer(s string, from, to int) bool {
 	return false
 }
 
+// startAt is the loose check of a pattern start at t, which may be out of s.
+func startAt(s string, t int) bool {
+	return t >= 0 && t+1 < len(s) && pairAt(s, t) && suspectAt(s, t)
+}
+
 // anchor classes the bytes of which suspectAt needs one at a fixed offset
 // after the position it is true at: the trigger itself where that is rare
 // enough (A, x, B, b, '.', ':', '=', '-'), and for the common letters g and
 // k the '_' or '-' of their prefixes (gh?_ at 3, github_pat_ at 6,
-// GitLab's gl…- at 4 to 7, sk_/rk_/sk- at 1). anchorOffsets lists, per
-// class, how far before the anchor a start can be.
-// TestAnchorsCoverEveryStart holds the tables to suspectAt.
+// GitLab's gl…- at 4 to 7, sk_/rk_/sk- at 1). closer knows, per class, how
+// far before the anchor a start can be. TestAnchorsCoverEveryStart holds
+// the tables to suspectAt.
 var anchor = func() (t [256]uint8) {
 	for _, c := range "AxBb.:=" {
-		t[c] = 1
+		t[c] = anchorStart
 	}
-	t['_'], t['-'] = 2, 3
+	t['_'], t['-'] = anchorUnderscore, anchorDash
 	return t
 }()
 
-var anchorOffsets = [4][]uint8{
-	1: {0},
-	2: {1, 3, 6},
-	3: {0, 1, 4, 5, 6, 7},
-}
+// The anchor classes.
+const (
+	anchorStart      = 1 + iota // a start itself
+	anchorUnderscore            // '_': 1, 3 or 6 bytes after a start
+	anchorDash                  // '-': a start, or 1 or 4 to 7 bytes after one
+)
+
+// anchorPair is whether either of two bytes is an anchor, indexed by the
+// two as a little-endian uint16: the first stage looks up a block of eight
+// bytes in four loads.
+var anchorPair = func() (t [1 << 16]uint8) {
+	for p := range t {
+		t[p] = anchor[p&0xff] | anchor[p>>8]
+	}
+	return t
+}()
 
 // pairAt reports whether a pattern can start at s[i] (i+1 < len(s)).
 func pairAt(s string, i int) bool { return startPair(s[i], s[i+1])&1 != 0 }
