@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"io"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 
+	"github.com/mcpcheck/mcpcheck/internal/poisoning"
 	"github.com/mcpcheck/mcpcheck/internal/secrets"
 	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/session"
@@ -100,6 +102,44 @@ func TestSecretLeakPrefilterRunsOnce(t *testing.T) {
 		}
 		if !reflect.DeepEqual(found, seqFound) {
 			t.Errorf("pipeline mode %d: findings %v, sequential %v", mode, found, seqFound)
+		}
+	}
+}
+
+// TestToolPoisoningBudget: tool-poisoning reads a listing's descriptions
+// in one pass, and runs its instruction patterns (regexp automata, about a
+// megabyte a second) only over text holding a word they need: over none of
+// a 4 MB description of plain documentation, and over a tenth at most of
+// the busy CI capture's listings (5.6% today: the descriptions that say
+// "user" or "https:").
+func TestToolPoisoningBudget(t *testing.T) {
+	word := "Returns the contents of a file as text, with line numbers added for each line of it. "
+	desc := strings.Repeat(word, 4<<20/len(word))
+	listing := `{"session_id":"s","seq":1,"direction":"c2s","raw":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}}
+{"session_id":"s","seq":2,"direction":"s2c","raw":{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}}
+{"session_id":"s","seq":3,"direction":"c2s","raw":{"jsonrpc":"2.0","method":"notifications/initialized"}}
+{"session_id":"s","seq":4,"direction":"c2s","raw":{"jsonrpc":"2.0","id":1,"method":"tools/list"}}
+{"session_id":"s","seq":5,"direction":"s2c","raw":{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"read","description":"` + desc + `","inputSchema":{"type":"object"}}]}}}
+`
+	rules := rulesByID(t, "tool-poisoning")
+	for _, c := range []struct {
+		name    string
+		data    []byte
+		percent int64 // of the bytes looked at, the most the patterns may run over
+	}{{"a 4 MB description", []byte(listing), 0}, {"the busy CI capture", budgetCalls(t), 10}} {
+		in0, pat0 := poisoning.Counters.Snapshot()
+		checkBytes(t, c.data, rules)
+		in1, pat1 := poisoning.Counters.Snapshot()
+		inspected, patterned := in1-in0, pat1-pat0
+		t.Logf("%s: %d bytes looked at, %d by the instruction patterns", c.name, inspected, patterned)
+		if inspected == 0 {
+			t.Errorf("%s: tool-poisoning looked at nothing", c.name)
+		}
+		if inspected > int64(len(c.data)) {
+			t.Errorf("%s: tool-poisoning looked at %d bytes of a %d-byte capture", c.name, inspected, len(c.data))
+		}
+		if patterned*100 > inspected*c.percent {
+			t.Errorf("%s: the instruction patterns ran over %d of %d bytes; the budget is %d%%", c.name, patterned, inspected, c.percent)
 		}
 	}
 }

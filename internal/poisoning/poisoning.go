@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
@@ -267,9 +268,11 @@ var instructionKinds = []instructionKind{
 // findInstructions adds each kind of instruction in text once, with the
 // first evidence of it.
 func (pt *Text) findInstructions(text string) {
+	Counters.inspected.Add(int64(len(text)))
 	if !mayInstructText(text) {
 		return // most documentation: one pass over the bytes
 	}
+	Counters.patterned.Add(int64(len(text)))
 	for i, k := range instructionKinds {
 		if pt.hasKind(i) {
 			continue
@@ -341,6 +344,19 @@ func Kinds() []string {
 // needs; text without one has no instruction Inspect would find.
 func MayInstruct(text []byte) bool {
 	return mayInstructText(unsafe.String(unsafe.SliceData(text), len(text)))
+}
+
+// Counters count the work of the instruction search, for the budget
+// tests: bytes of text looked at, and bytes the instruction patterns (the
+// regexp automata) then ran over.
+var Counters counters
+
+type counters struct{ inspected, patterned atomic.Int64 }
+
+// Snapshot returns the bytes looked at and the bytes the patterns ran
+// over, so far.
+func (c *counters) Snapshot() (inspected, patterned int64) {
+	return c.inspected.Load(), c.patterned.Load()
 }
 
 // mayInstructWords are mayInstruct's alternatives as lower-case ASCII
