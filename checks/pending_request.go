@@ -30,6 +30,12 @@ type pendingRequests struct{ Base }
 
 func (pendingRequests) End(p *Pass) {
 	s := p.Session
+	// first, so that the folding of many findings never hides it
+	if n, c := s.DroppedCalls, s.FirstDropped; n > 0 {
+		p.ReportAt(Location{File: c.File, Line: c.Line}, c.Seq, "dropped requests",
+			"%d %s still open when more than %d were, and mcpcheck stopped following %s, oldest first (the oldest: %s %s); an answer to %s was not paired",
+			n, plural(n, "request was", "requests were"), session.MaxOpenCalls, plural(n, "it", "them"), c.Dir.Sender(), c.Label(), plural(n, "it", "them")).About(c)
+	}
 	for _, c := range s.Unfinished() {
 		var msg string
 		switch {

@@ -27,6 +27,10 @@ const (
 	// maxHeldProbes is how many rejected version probes wait at once for
 	// the client's next request; past it the oldest is decided early.
 	maxHeldProbes = 8
+	// MaxOpenCalls is how many requests of a session are followed while
+	// unanswered; past it the oldest is dropped and counted (DroppedCalls),
+	// so a stream of requests nobody answers cannot grow without bound.
+	MaxOpenCalls = 10_000
 )
 
 // releaseEmptyAfter is how many open calls a session's maps may have held
@@ -51,6 +55,8 @@ type Session struct {
 	Frames            int64
 	MissingFrames     int64 // frames lost to forward seq gaps
 	RetiredOperations int   // parked operations dropped past MaxParkedOperations
+	DroppedCalls      int   // open requests dropped past MaxOpenCalls
+	FirstDropped      *Call // the oldest of them
 
 	highestSeq int64
 	initCall   *Call
@@ -60,6 +66,8 @@ type Session struct {
 	open      map[callKey]*Call // requests not answered yet (cancelled ones included)
 	openPeak  int               // the most calls open at once since open was made
 	openByID  map[idKey][]*Call // the same calls across connections
+	openOrder []*Call           // open calls oldest first; closed ones are skipped and compacted away
+	unpaired  [3]int            // per request direction: dropped calls whose answer may still come
 	shared    *fileState        // what the sessions of one file share
 	cancelled []*Call           // cancelled calls still open, oldest first
 	lastReq   map[string]*Call  // the last client request on each HTTP connection
@@ -276,6 +284,14 @@ func (s *Session) request(f *Frame) {
 	}
 	s.open[k] = c
 	s.openPeak = max(s.openPeak, len(s.open))
+	s.openOrder = append(s.openOrder, c)
+	if len(s.open) > MaxOpenCalls {
+		s.dropOldest()
+	}
+	if len(s.openOrder) > 2*len(s.open)+releaseEmptyAfter {
+		// answered calls leave openOrder here, in amortised constant time
+		s.openOrder = slices.DeleteFunc(s.openOrder, func(c *Call) bool { return !s.isOpen(c) })
+	}
 	if c.Conn != "" { // only HTTP has other connections to look on
 		if s.openByID == nil {
 			s.openByID, s.lastReq = map[idKey][]*Call{}, map[string]*Call{}
@@ -488,10 +504,14 @@ func (s *Session) close(c *Call) {
 	k := callKey{c.Dir, c.ID.tok, c.Conn}
 	if s.open[k] == c {
 		delete(s.open, k)
+		if len(s.open) == 0 {
+			clear(s.openOrder)
+			s.openOrder = s.openOrder[:0]
+		}
 		if len(s.open) == 0 && s.openPeak > releaseEmptyAfter {
 			// a Go map keeps its largest size: a burst of concurrent calls
 			// would hold its memory for the rest of the session
-			s.open, s.openByID, s.openPeak = nil, nil, 0
+			s.open, s.openByID, s.openPeak, s.openOrder = nil, nil, 0, nil
 		}
 	}
 	ik := idKey{c.Dir, c.ID.tok}
@@ -521,6 +541,32 @@ func (s *Session) close(c *Call) {
 }
 
 func (s *Session) remember(c *Call) { s.shared.recent.add(s, c) }
+
+// isOpen reports whether c is still among the open calls.
+func (s *Session) isOpen(c *Call) bool { return s.open[callKey{c.Dir, c.ID.tok, c.Conn}] == c }
+
+// dropOldest stops following the oldest open call: past MaxOpenCalls a
+// session would otherwise hold every request nobody answers. It is
+// counted, and an answer that comes for it later is not unmatched.
+func (s *Session) dropOldest() {
+	i := 0
+	for i < len(s.openOrder) && !s.isOpen(s.openOrder[i]) {
+		i++
+	}
+	if i == len(s.openOrder) {
+		return
+	}
+	c := s.openOrder[i]
+	s.releaseRetry(c)
+	s.close(c)
+	s.DroppedCalls++
+	if s.FirstDropped == nil {
+		s.FirstDropped = c
+	}
+	s.unpaired[c.Dir]++
+	clear(s.openOrder[:i+1])
+	s.openOrder = s.openOrder[i+1:]
+}
 
 // truncated makes what it can of a frame the recorder cut short. An answer
 // whose own id survived closes its call. A frame that shows it was a
