@@ -329,14 +329,15 @@ func cutMember(line []byte, from, to int) []byte {
 
 // gotFinding is what the harness compares of a finding.
 type gotFinding struct {
-	File       string
-	Line       int
-	Rule       string
-	Message    string
-	Subject    string
-	Severity   string
-	Related    []Location
-	Suppressed string // the reason; "" when not suppressed
+	File        string
+	Line        int
+	Rule        string
+	Message     string
+	Subject     string
+	Severity    string
+	Related     []Location
+	Suppressed  string // the reason; "" when not suppressed
+	Fingerprint string
 }
 
 func (f gotFinding) String() string {
@@ -435,7 +436,7 @@ func runSourceWithin(src readers.Source, rules []*Rule, sup *suppress.Suppressio
 	var got []gotFinding
 	for s := range res.AllSessions() {
 		for _, f := range s.Findings {
-			g := gotFinding{File: f.File, Line: f.Line, Rule: f.Rule, Message: f.Message, Subject: f.Subject, Severity: f.Severity.String(), Related: f.Related}
+			g := gotFinding{File: f.File, Line: f.Line, Rule: f.Rule, Message: f.Message, Subject: f.Subject, Severity: f.Severity.String(), Related: f.Related, Fingerprint: f.Fingerprint}
 			if f.Suppressed != nil {
 				g.Suppressed = f.Suppressed.Reason
 			}
@@ -474,7 +475,7 @@ func bufferDiff(name string, data []byte, rules []*Rule, sup *suppress.Suppressi
 }
 
 func (f gotFinding) equal(g gotFinding) bool {
-	return f.File == g.File && f.Line == g.Line && f.Rule == g.Rule && f.Message == g.Message && f.Subject == g.Subject && f.Severity == g.Severity &&
+	return f.File == g.File && f.Line == g.Line && f.Rule == g.Rule && f.Message == g.Message && f.Subject == g.Subject && f.Severity == g.Severity && f.Fingerprint == g.Fingerprint &&
 		slices.Equal(f.Related, g.Related) && f.Suppressed == g.Suppressed
 }
 
