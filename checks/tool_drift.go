@@ -2,6 +2,7 @@ package checks
 
 import (
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 
 	"github.com/mcpcheck/mcpcheck/baseline"
@@ -75,7 +76,12 @@ func driftSubject(c *baseline.ToolChange, l *facts.ToolListing) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%v", c.Fields)
 	if t, ok := l.Definitions.Lookup(c.Tool); ok && c.Change == baseline.Added {
-		fmt.Fprintf(h, "%v", *t)
+		// the members as they were digested before Tool.Hashed existed:
+		// fingerprints, and the suppressions that name them, stay
+		fmt.Fprintf(h, "%v", struct {
+			Name, Title, Description                      string
+			InputSchema, OutputSchema, Annotations, Icons json.RawMessage
+		}{t.Name, t.Title, t.Description, t.InputSchema, t.OutputSchema, t.Annotations, t.Icons})
 	}
 	return fmt.Sprintf("tool %s %s %x", c.Tool, c.Change, h.Sum(nil)[:4])
 }
