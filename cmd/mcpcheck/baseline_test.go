@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpcheck/mcpcheck/baseline"
+	"github.com/mcpcheck/mcpcheck/internal/atomicfile"
 	"github.com/mcpcheck/mcpcheck/internal/sharedtest"
 	"github.com/mcpcheck/mcpcheck/report"
 )
@@ -366,8 +367,10 @@ func TestConcurrentChecksLeaveOneBaseline(t *testing.T) {
 }
 
 // Done when: a process killed mid-write leaves the old file or the new
-// one. The baseline command is killed at random moments while it replaces
-// a baseline; whatever it leaves must read as one of the two whole files.
+// one. The baseline command is killed while it replaces a baseline: once
+// with certainty between writing its temporary file and renaming it (the
+// child announces that moment and waits), then at random moments; whatever
+// it leaves must read as one of the two whole files.
 // (internal/atomicfile's test kills a writer with certainty halfway.)
 func TestKilledAcceptLeavesTheOldOrTheNewBaseline(t *testing.T) {
 	if testing.Short() {
@@ -380,6 +383,25 @@ func TestKilledAcceptLeavesTheOldOrTheNewBaseline(t *testing.T) {
 	}
 	path := filepath.Join(dir, baseline.FileName("filesystem-drift"))
 	oldBytes := readTestFile(t, path)
+
+	// the certain kill: the new file is whole in its temporary, not renamed
+	marker := filepath.Join(t.TempDir(), "paused")
+	cmd := mcpcheckProcess("baseline", "--accept", "--reason", "new", "--baseline", dir, cur)
+	cmd.Env = append(cmd.Env, pauseEnv+"="+marker)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	tmp := waitForFile(t, marker)
+	cmd.Process.Kill()
+	cmd.Wait()
+	if b, err := baseline.Parse(readTestFile(t, tmp), "filesystem-drift", tmp); err != nil || b.Accepted.Reason != "new" {
+		t.Fatalf("the kill did not land between a whole new file and its rename: %v", err)
+	}
+	if !bytes.Equal(readTestFile(t, path), oldBytes) {
+		t.Fatalf("a kill before the rename changed the baseline")
+	}
+	os.Remove(tmp)
+
 	sawNew := false
 	for i := range 30 {
 		cmd := mcpcheckProcess("baseline", "--accept", "--reason", "new", "--baseline", dir, cur)
@@ -401,6 +423,36 @@ func TestKilledAcceptLeavesTheOldOrTheNewBaseline(t *testing.T) {
 		os.WriteFile(path, oldBytes, 0o644) // start the next kill from the old file
 	}
 	t.Logf("some kills came after the rename: %v", sawNew)
+}
+
+// pauseEnv names a file: a child that is about to rename a complete
+// temporary file over its target writes the temporary's name there and
+// waits to be killed.
+const pauseEnv = "MCPCHECK_TEST_PAUSE_BEFORE_RENAME"
+
+func pauseBeforeRename(marker string) {
+	if marker == "" {
+		return
+	}
+	atomicfile.BeforeRename = func(tmp, target string) {
+		os.WriteFile(marker+".tmp", []byte(tmp), 0o644)
+		os.Rename(marker+".tmp", marker)
+		time.Sleep(time.Minute)
+	}
+}
+
+// waitForFile waits for a pausing child's marker and returns what it names.
+func waitForFile(t *testing.T, marker string) string {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if data, err := os.ReadFile(marker); err == nil {
+			return string(data)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("the child never reached its rename")
+	return ""
 }
 
 func readTestFile(t *testing.T, path string) []byte {
