@@ -127,6 +127,13 @@ func hostileCases() []hostileCase {
 		fast("endless string in a first envelope", func() io.Reader {
 			return sessiontest.Endless(`{"session_id":"s1","raw":{"jsonrpc":"2.0","id":1,"result":{"text":"`, 'a')
 		}, "no envelope of a session in its first 1 MiB"),
+		// one with a direction starts as envelopes do, so it is read on,
+		// to the envelope limit: measured 1.3 s and 297 MiB (it was endless
+		// and held 735 MiB)
+		{name: "endless string in a first envelope with a direction", input: func() io.Reader {
+			return sessiontest.Endless(`{"session_id":"s1","direction":"s2c","raw":{"jsonrpc":"2.0","id":1,"result":{"text":"`, 'a')
+		}, exit: exitUsage, within: 20 * time.Second, rss: 384 * mib,
+			stderr: []string{"<stdin>:1: its first envelope is larger than 256 MiB, the most mcpcheck reads of one envelope; nothing was checked"}},
 		fast("endless envelopes without a session id", func() io.Reader {
 			return io.MultiReader(repeatString(`{"session_id":"","seq":1,"direction":"c2s","raw":{}}`+"\n", 1<<20), sessiontest.Endless("", '\n'))
 		}, "no envelope of a session in its first 1 MiB"),
