@@ -214,7 +214,9 @@ func (s *Session) markBatch(f *Frame) {
 	case f.Batch:
 		f.BatchStart = !(prev.on && prev.conn == f.ConnID)
 	}
-	prev.on, prev.conn = f.Batch, f.ConnID
+	// an array's elements are a batch of their own: "batch" envelopes
+	// after one start another
+	prev.on, prev.conn = f.Batch && f.Element == 0, f.ConnID
 }
 
 // finish emits everything still held; the session has no more frames.
