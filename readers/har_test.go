@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpcheck/mcpcheck/session"
 )
@@ -393,5 +394,27 @@ func TestHARLegacySSE(t *testing.T) {
 		"http://localhost:3002/messages?sessionId=abc answered http://localhost:3002/messages?sessionId=abc plumbing"
 	if strings.Join(got, " ") != want {
 		t.Errorf("frames\n%s\nwant\n%s", strings.Join(got, " "), want)
+	}
+}
+
+// A HAR entry's "time" is its duration in milliseconds: the answer is
+// dated startedDateTime plus that, so durations (late-result, the step
+// summary's timings) come out right, not a thousand times off.
+func TestHARDurationIsMilliseconds(t *testing.T) {
+	t.Parallel()
+	doc := harOf("WebInspector",
+		harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search"}}`,
+			status: 200, mime: "application/json", text: `{"jsonrpc":"2.0","id":2,"result":{"content":[]}}`},
+	)
+	rec := readHAR(t, doc)
+	if len(rec.frames) != 2 {
+		t.Fatalf("%d frames", len(rec.frames))
+	}
+	start := time.Date(2026, 9, 1, 10, 0, 0, 0, time.UTC)
+	if got := rec.frames[0].Time; !got.Equal(start) {
+		t.Errorf("request at %v, want %v", got, start)
+	}
+	if got := rec.frames[1].Time.Sub(rec.frames[0].Time); got != 12500*time.Microsecond {
+		t.Errorf("answered %v after the request, want the entry's time of 12.5 ms", got)
 	}
 }
