@@ -12,6 +12,8 @@ import (
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/result"
 	"github.com/mcpcheck/mcpcheck/session"
+
+	"github.com/mcpcheck/mcpcheck/internal/safefile"
 )
 
 func init() { Register("github", func(o Options) Reporter { return &GitHub{opts: o} }) }
@@ -210,7 +212,7 @@ func (g *GitHub) path(file string) string {
 // ghAppendSummary appends text to the step summary file, which other steps
 // and other invocations share.
 func ghAppendSummary(path, text string) error {
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	f, err := safefile.OpenWrite(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
 		return fmt.Errorf("step summary: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,6 +20,7 @@ import (
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/engine"
 	"github.com/mcpcheck/mcpcheck/internal/atomicfile"
+	"github.com/mcpcheck/mcpcheck/internal/safefile"
 	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/report"
 	"github.com/mcpcheck/mcpcheck/result"
@@ -456,7 +458,7 @@ func stepSummaryWritable(format, path string) error {
 	if format != "github" || path == "" {
 		return nil
 	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	f, err := safefile.OpenWrite(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
 		return usagef("GITHUB_STEP_SUMMARY: %v; the github format appends its summary there (unset it to write none)", err)
 	}
@@ -592,7 +594,11 @@ func writeOutputs(outs []output, res *result.Result, stdout io.Writer) error {
 
 // writeDevice writes a report to a target that is not a regular file.
 func writeDevice(out output, res *result.Result) error {
-	f, err := os.OpenFile(out.target, os.O_WRONLY, 0)
+	f, err := safefile.OpenWrite(out.target, os.O_WRONLY, 0)
+	var se *safefile.Error
+	if errors.As(err, &se) {
+		return fmt.Errorf("--output %s: %s", out.path, se.Problem)
+	}
 	if err != nil {
 		return fmt.Errorf("--output %s: %w", out.path, err)
 	}
