@@ -45,6 +45,12 @@ const (
 	// ghSummaryBudget is where the step summary stops adding rows; the
 	// runner refuses summaries over 1 MiB.
 	ghSummaryBudget = 512 << 10
+	// ghSummaryReserve is kept free of rows for the lines that close the
+	// sections ("N more … not shown"), so the whole stays within budget.
+	ghSummaryReserve = 8 << 10
+	// ghCountShare is the most the per-session count table takes: with
+	// many sessions it would otherwise leave nothing for the findings.
+	ghCountShare = 128 << 10
 	// ghCellMax bounds one table cell, so one huge message cannot use the
 	// whole budget.
 	ghCellMax = 1000
@@ -229,7 +235,8 @@ func ghAppendSummary(path, text string) error {
 // ghSummary builds Markdown under a byte budget: rows are added while they
 // fit, and a section that runs out says how much it left out.
 type ghSummary struct {
-	b strings.Builder
+	b     strings.Builder
+	until int // rows stop at this length; 0: the budget less the reserve
 }
 
 func (s *ghSummary) line(format string, args ...any) {
@@ -252,7 +259,7 @@ func (s *ghSummary) section(head func(), rows iter.Seq[string]) int {
 			head()
 			head = nil
 		}
-		if left > 0 || s.b.Len()+len(r)+1 > ghSummaryBudget {
+		if left > 0 || s.b.Len()+len(r)+1 > s.limit() {
 			left++
 			continue
 		}
@@ -261,8 +268,30 @@ func (s *ghSummary) section(head func(), rows iter.Seq[string]) int {
 	return left
 }
 
-// summary is the Markdown appended to the step summary: verdict, counts per
-// signal and session, failed assertions, then the findings, gated first.
+// limit is where rows stop.
+func (s *ghSummary) limit() int {
+	if s.until > 0 {
+		return min(s.until, ghSummaryBudget-ghSummaryReserve)
+	}
+	return ghSummaryBudget - ghSummaryReserve
+}
+
+// text is the summary, cut at a line within the budget should the lines
+// that close sections ever outgrow the reserve.
+func (s *ghSummary) text() string {
+	out := s.b.String()
+	if len(out) <= ghSummaryBudget {
+		return out
+	}
+	cut := strings.LastIndexByte(out[:ghSummaryBudget-len(ghSummaryCut)], '\n')
+	return out[:cut+1] + ghSummaryCut
+}
+
+const ghSummaryCut = "\n(cut at the step summary's size limit; the text, JSON and SARIF reports have everything)\n"
+
+// summary is the Markdown appended to the step summary: verdict, the
+// failing sessions, counts per signal and session, failed assertions,
+// then the findings, gated first.
 func (g *GitHub) summary(r *result.Result) string {
 	var s ghSummary
 	s.line("## mcpcheck")
@@ -270,8 +299,12 @@ func (g *GitHub) summary(r *result.Result) string {
 	s.line("%s", ghVerdict(r))
 	s.line("")
 	s.line("%s", g.limits(r))
-	s.line("")
 
+	// what failed comes first: with many sessions the count table would
+	// otherwise spend the budget before a failing session is drawn
+	g.failingSessionsSection(&s, r)
+
+	s.line("")
 	s.line("### Findings per signal")
 	s.line("")
 	head := "| session | label |"
@@ -289,7 +322,10 @@ func (g *GitHub) summary(r *result.Result) string {
 			}
 		}
 	}
-	if n := s.section(nil, rows); n > 0 {
+	s.until = s.b.Len() + ghCountShare
+	n := s.section(nil, rows)
+	s.until = 0
+	if n > 0 {
 		s.line("")
 		s.line("%s not shown.", countNoun(n, "more session", "more sessions"))
 	}
@@ -305,7 +341,6 @@ func (g *GitHub) summary(r *result.Result) string {
 	}
 
 	s.drift(r)
-	g.failingSessionsSection(&s, r)
 
 	findingsHead := func() {
 		s.line("")
@@ -319,7 +354,7 @@ func (g *GitHub) summary(r *result.Result) string {
 		s.line("%s not shown; the text, JSON and SARIF reports have them all.", countNoun(n, "more finding", "more findings"))
 	}
 	s.line("")
-	return s.b.String()
+	return s.text()
 }
 
 // ghVerdict is the one-line outcome.
