@@ -144,3 +144,19 @@ func TestLogRocketNotACapture(t *testing.T) {
 		t.Errorf("a batch that breaks off before its first event: %v", err)
 	}
 }
+
+// An event past MaxEnvelope in an {"events":[…]} document is damage on the
+// line the event starts on, not on the line before it.
+func TestLogRocketLargeEventIsDamageOnItsLine(t *testing.T) {
+	t.Parallel()
+	doc := "{\"events\": [\n" +
+		lrEv(1, "initialize", `"params":{"protocolVersion":"2025-06-18","capabilities":{}},"result":{"value":{"protocolVersion":"2025-06-18","capabilities":{}}},`) + ",\n" +
+		lrEv(2, "tools/call", `"params":{"name":"dump"},"result":{"value":{"content":[{"type":"text","text":"`+strings.Repeat("a", 8192)+`"}]}},`) + "\n]}\n"
+	rec := &recorder{}
+	if err := Read("events.logrocket.json", strings.NewReader(doc), rec, Options{MaxEnvelope: 4096}); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.damage) != 1 || rec.damage[0].Line != 3 || !strings.Contains(rec.damage[0].Reason, "an event of more than 4096 bytes was skipped") {
+		t.Errorf("damage %+v, want one on line 3", rec.damage)
+	}
+}
