@@ -42,7 +42,7 @@ func quoteName(s string) string { return Quote(s, 80) }
 // masks it.
 func firstText(content json.RawMessage) string {
 	if text, ok := jsonscan.FirstText(content, 64<<10); ok && text != "" {
-		return Quote(text, 200)
+		return Evidence(text, 200)
 	}
 	return "(no text content)"
 }

@@ -40,10 +40,12 @@ and retries; most SDKs add it in one place for all requests.`,
 		if meta == nil {
 			if pf := f.View().ParamFields(); pf != nil && pf.RawMeta != nil {
 				raw := pf.RawMeta
-				p.Report(f, subject, "%s has a params._meta that is a JSON %s, not an object carrying io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities", m, jsonscan.Kind(raw))
+				fd := p.Report(f, subject, "%s has a params._meta that is a JSON %s, not an object carrying io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities", m, jsonscan.Kind(raw))
+				p.Explains(fd, "request whose _meta is not an object")
 				return
 			}
-			p.Report(f, subject, "%s was sent without params._meta: every 2026-07-28 request carries io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities", m)
+			fd := p.Report(f, subject, "%s was sent without params._meta: every 2026-07-28 request carries io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities", m)
+			p.Explains(fd, "request without _meta")
 			return
 		}
 		var problems []string
@@ -60,7 +62,8 @@ and retries; most SDKs add it in one place for all requests.`,
 			problems = append(problems, "io.modelcontextprotocol/clientCapabilities is a JSON "+jsonscan.Kind(v)+", not an object")
 		}
 		if len(problems) > 0 {
-			p.Report(f, subject, "%s has an incomplete params._meta: %s", m, strings.Join(problems, "; "))
+			fd := p.Report(f, subject, "%s has an incomplete params._meta: %s", m, strings.Join(problems, "; "))
+			p.Explains(fd, "request with an incomplete _meta")
 		}
 	}),
 }

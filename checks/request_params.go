@@ -40,9 +40,9 @@ judged by log-level and cancel.`,
 			v := mcp.Member(f.View().Params(), r.name)
 			switch {
 			case v == nil:
-				p.Report(f, m.Method+" params", "%s without %s, which the method requires", sent(f), r.name)
+				p.Explains(p.Report(f, m.Method+" params", "%s without %s, which the method requires", sent(f), r.name), m.Method+" without "+r.name)
 			case !r.kind(v):
-				p.Report(f, m.Method+" params", "%s whose %s is a JSON %s, not %s", sent(f), r.name, jsonscan.Kind(v), r.want)
+				p.Explains(p.Report(f, m.Method+" params", "%s whose %s is a JSON %s, not %s", sent(f), r.name, jsonscan.Kind(v), r.want), m.Method+" with a wrong "+r.name)
 			default:
 				continue
 			}

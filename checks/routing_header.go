@@ -65,9 +65,9 @@ func (r *routingHeader) Frame(p *Pass, f *session.Frame) {
 		switch {
 		case e == nil || e.Code != headerMismatch || already:
 		case f.Call == nil:
-			p.Report(f, "error -32020", "server answered HeaderMismatch (-32020) %s", Quote(e.Message, 160))
+			p.Report(f, "error -32020", "server answered HeaderMismatch (-32020) %s", Evidence(e.Message, 160))
 		default:
-			p.Report(f, methodSubject(f.Call.Method, f.Call.Name), "server rejected %s with HeaderMismatch (-32020) %s", callName(f.Call), Quote(e.Message, 160)).
+			p.Report(f, methodSubject(f.Call.Method, f.Call.Name), "server rejected %s with HeaderMismatch (-32020) %s", callName(f.Call), Evidence(e.Message, 160)).
 				Relate(f.Call.File, f.Call.Line, "request sent here")
 		}
 	}

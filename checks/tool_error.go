@@ -36,7 +36,7 @@ sent, the tool's environment, or the tool.`,
 		if f.Call.Method == "tools/call" {
 			what = "tool " + quoteName(f.Call.Name) + " (id " + f.Call.ID.String() + ")"
 		}
-		p.Report(f, callSubject(f.Call), "%s reported an error: %s", what, text).
-			Relate(f.Call.File, f.Call.Line, "request sent here")
+		p.FollowsCause(f, p.Report(f, callSubject(f.Call), "%s reported an error: %s", what, text).
+			Relate(f.Call.File, f.Call.Line, "request sent here"))
 	}),
 }

@@ -119,6 +119,13 @@ func encodeFinding(e *spill.Encoder, f *result.Finding, s *result.SessionResult)
 	if e.Present(f.Drift != nil) {
 		encodeToolChange(e, f.Drift)
 	}
+	if e.Present(f.CausedBy != nil) {
+		c := f.CausedBy
+		str(c.Rule)
+		e.String(c.What)
+		str(c.File)
+		e.Int(c.Line)
+	}
 	if e.Present(f.Exchange != nil) {
 		x := f.Exchange
 		e.Byte(byte(x.From))
@@ -173,6 +180,14 @@ func decodeFinding(d *spill.Decoder[string], f *result.Finding, s *result.Sessio
 	if d.Present() {
 		f.Drift = &baseline.ToolChange{}
 		decodeToolChange(d, f.Drift)
+	}
+	if d.Present() {
+		c := &result.Cause{}
+		c.Rule = str()
+		c.What = d.String()
+		c.File = str()
+		c.Line = d.Int()
+		f.CausedBy = c
 	}
 	if d.Present() {
 		x := &result.Exchange{}

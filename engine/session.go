@@ -25,6 +25,11 @@ type sessionRun struct {
 	drift    *baseline.Report // attached by tool-drift
 
 	internalErrorRule *checks.Rule // nil when internal-error is disabled
+
+	// causes are the findings marked as explaining the answers to their
+	// requests, by the request's seq; one per request with such a finding,
+	// so they follow the findings, bounded by the cap per rule.
+	causes map[causeKey]checks.Cause
 }
 
 // reported is a finding a rule holds, with what the engine keeps of it
@@ -81,6 +86,33 @@ func (sr *sessionRun) Option(s checks.Setting) (any, bool) {
 
 // Baseline is the session's resolved tool baseline (checks.Reporter).
 func (sr *sessionRun) Baseline() *baseline.Entry { return sr.baseline }
+
+// MarkCause records what explains the answer to a request (checks.Reporter).
+func (sr *sessionRun) MarkCause(seq int64, line int, c checks.Cause) {
+	k := causeKey{seq, line}
+	if _, ok := sr.causes[k]; ok {
+		return
+	}
+	if sr.causes == nil {
+		sr.causes = map[causeKey]checks.Cause{}
+	}
+	sr.causes[k] = c
+}
+
+// causeKey is a request by its seq and line: either alone may repeat in
+// formats that restart a counter or join files.
+type causeKey struct {
+	seq  int64
+	line int
+}
+
+// CauseOf is what explains the answer to call, or nil (checks.Reporter).
+func (sr *sessionRun) CauseOf(call *session.Call) *checks.Cause {
+	if c, ok := sr.causes[causeKey{call.Seq, call.Line}]; ok {
+		return &c
+	}
+	return nil
+}
 
 // AttachDrift keeps the session's drift report (checks.Reporter).
 func (sr *sessionRun) AttachDrift(r *baseline.Report) { sr.drift = r }

@@ -97,6 +97,17 @@ type JSONFinding struct {
 	// Suppressed is the suppressions entry that accepts the finding
 	// (absent when none): it is then at level note and not gated.
 	Suppressed *JSONSuppressed `json:"suppressed,omitempty"`
+	// CausedBy is the finding this one follows from (absent when none),
+	// as the end of the message names it.
+	CausedBy *JSONCause `json:"caused_by,omitempty"`
+}
+
+// JSONCause is the finding another one follows from.
+type JSONCause struct {
+	Rule    string `json:"rule"`
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Message string `json:"message"` // the fault in a few words
 }
 
 // JSONSuppressed says why a finding is suppressed and until when.
@@ -218,6 +229,9 @@ func jsonFinding(f *result.Finding) JSONFinding {
 	}
 	for _, l := range f.Related {
 		jf.Related = append(jf.Related, JSONLocation{File: l.File, Line: l.Line, Message: l.Message})
+	}
+	if c := f.CausedBy; c != nil {
+		jf.CausedBy = &JSONCause{Rule: c.Rule, File: c.File, Line: c.Line, Message: c.What}
 	}
 	if e := f.Suppressed; e != nil {
 		jf.Suppressed = &JSONSuppressed{Reason: e.Reason}

@@ -189,6 +189,9 @@ func (s *SARIF) result(f *result.Finding, index map[string]int) *sarif.Result {
 	for _, rel := range f.Related {
 		res.AddRelatedLocation(s.location(rel.File, rel.Line).WithMessage(sarif.NewTextMessage(printable(rel.Message))))
 	}
+	if c := f.CausedBy; c != nil {
+		res.AddRelatedLocation(s.location(c.File, c.Line).WithMessage(sarif.NewTextMessage(printable(c.String() + " (" + c.Rule + ")"))))
+	}
 	res.Properties = sarifResultProperties(f)
 	if f.Suppressed != nil {
 		res.Suppressions = []*sarif.Suppression{s.suppression(f.Suppressed)}

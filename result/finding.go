@@ -17,6 +17,9 @@ import (
 // Location is a place in a capture.
 type Location = checks.Location
 
+// Cause is the finding another one follows from.
+type Cause = checks.Cause
+
 // Finding is one problem a rule found, as reports show it.
 type Finding struct {
 	Rule     string
@@ -58,6 +61,10 @@ type Finding struct {
 	// Drift is the tool change a tool-drift finding reports (its tier and
 	// fields, for reports that carry them apart from the message).
 	Drift *baseline.ToolChange
+
+	// CausedBy is the finding this one follows from, or nil: its message
+	// already ends by naming it; reports may also point at it.
+	CausedBy *Cause
 
 	// Exchange is the request the finding is about and its answer, when it
 	// is about one; nil otherwise.
