@@ -12,7 +12,9 @@ var ruleToolError = &Rule{
 		Summary: "A tool reported failure with isError: true",
 		Why: `A tools/call result with "isError": true is the tool telling the model that it
 failed: a missing file, a rejected argument, an upstream outage. The protocol
-exchange worked, but the tool call did not do its job.`,
+exchange worked, but the tool call did not do its job. An isError answer to a
+call the client had cancelled is the cancellation taking effect: late-result
+reports it, not this rule.`,
 		Fix: `Read the error text in the result's content; fix the arguments the model
 sent, the tool's environment, or the tool.`,
 		Bad:   `{"result":{"content":[{"type":"text","text":"ENOENT: no such file"}],"isError":true}}`,
@@ -26,6 +28,9 @@ sent, the tool's environment, or the tool.`,
 		}
 		if f.Call != nil && f.Call.Method == "tasks/result" {
 			return // the task's failure is task-failed's
+		}
+		if f.Pairing == session.Late {
+			return // an answer to a cancelled call is late-result's, whatever it says
 		}
 		text := firstText(r.Content)
 		if f.Call == nil {
