@@ -91,7 +91,7 @@ func (c *cancel) Frame(p *Pass, f *session.Frame) {
 	id := session.MakeID(r.RequestID)
 	if k := id.Kind(); k != session.IDString && k != session.IDInteger {
 		p.Report(f, "notifications/cancelled", "%s sent notifications/cancelled for requestId %s, which is not a string or an integer",
-			f.Direction.Sender(), Quote(id.String(), 40))
+			f.Direction.Sender(), Token(id.String(), 40))
 		return
 	}
 	rev := f.Revision(p.Session)

@@ -115,3 +115,25 @@ func issuePath(v any) string {
 	}
 	return ""
 }
+
+// Token renders a JSON token from the capture (an id, a progress token) as
+// it was written, for a message: a string in double quotes, once ("job",
+// never "\"job\""), anything else bare (1, null, {"seq":4}), at most max
+// runes, with invisible characters escaped as Quote does.
+func Token(tok string, max int) string {
+	tok = strings.TrimSpace(tok)
+	if tok == "" {
+		return "(none)"
+	}
+	if tok[0] == '"' {
+		var s string
+		if json.Unmarshal([]byte(tok), &s) == nil {
+			return Quote(s, max)
+		}
+	}
+	shown := Quote(tok, max)
+	return unescapeQuotes.Replace(shown[1 : len(shown)-1])
+}
+
+// unescapeQuotes undoes what Quote escapes so that text can sit in quotes.
+var unescapeQuotes = strings.NewReplacer(`\\`, `\`, `\"`, `"`)

@@ -85,6 +85,7 @@ var requiredParams = map[string][]param{
 	"tasks/get":              {stringParam("taskId")},
 	"tasks/result":           {stringParam("taskId")},
 	"tasks/cancel":           {stringParam("taskId")},
-	"notifications/progress": {param{"progressToken", "a string or an integer", func(v []byte) bool { return jsonscan.FirstByte(v) == '"' || isNumber(v) }},
+	// the type of a progress token is progress-token's: one finding per token
+	"notifications/progress": {param{"progressToken", "present", func([]byte) bool { return true }},
 		param{"progress", "a number", isNumber}},
 }
