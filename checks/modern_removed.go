@@ -68,6 +68,27 @@ drop ping.`,
 	}),
 }
 
+// modernRemoves reports whether modern-removed reports f when f is judged
+// under 2026-07-28: what 2026-07-28 removed is that rule's, not also a
+// deprecation (one finding per fact).
+func modernRemoves(f *session.Frame) bool {
+	m := &f.Msg
+	switch {
+	case m.Kind == session.Request && f.Direction == session.ServerToClient:
+		return true
+	case m.Kind == session.Request && f.Direction == session.ClientToServer:
+		_, removed := removedRequests[m.Method]
+		return removed && (m.Method != "initialize" || declaresModern(f))
+	case m.Kind == session.Notification && f.Direction == session.ClientToServer:
+		_, removed := removedClientNotifications[m.Method]
+		return removed
+	case m.Kind == session.Notification:
+		_, removed := removedServerNotifications[m.Method]
+		return removed
+	}
+	return false
+}
+
 // declaresModern reports a request whose own _meta names 2026-07-28 or
 // later.
 func declaresModern(f *session.Frame) bool {
