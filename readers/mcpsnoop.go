@@ -141,7 +141,7 @@ func (rd *snoopReader) chunk(c chunk) chunkKind {
 	if c.data[0] != '{' {
 		kind, reason := notEnvelope, "a JSON array where an envelope was expected"
 		if _, err := jsonscan.SkipValue(c.data, 0, 0); err != nil {
-			kind, reason = unparsable, "not JSON: "+err.Error()
+			kind, reason = unparsable, notJSONReason("a line", c.data, err)
 		}
 		rd.damaged(session.Damage{File: rd.name, Line: c.line, Reason: reason}, c.data)
 		return kind
