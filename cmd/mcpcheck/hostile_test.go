@@ -226,7 +226,7 @@ func hostileCases() []hostileCase {
 					`{"session_id":"s","seq":4,"direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","method":"notifications/initialized"}}` + "\n")
 			},
 			args: []string{"--fail-on", "none"}, exit: 0, rss: 64 * mib,
-			stdout: []string{"<stdin>:2: [note] 1 frame is missing before seq 3 (seq 2 to 2 were not recorded)", "missing_frames=1"},
+			stdout: []string{"<stdin>:2: [note] 1 frame is missing before seq 3: seq 2 was not recorded", "missing_frames=1"},
 		},
 	}
 }
