@@ -55,20 +55,20 @@ func (*baselineCheck) End(p *Pass) {
 	case r.Label == "":
 		report("no-label", "the session has no server label, so its tools cannot be compared with a baseline; record the capture with a server label")
 	case d.err != nil:
-		report(string(d.err.Kind), "the baseline of server %s cannot be used: %s; nothing was verified; re-record it with mcpcheck baseline --accept --reason TEXT (or remove it with --reset)", label, r.Problem)
+		report(string(d.err.Kind), "the baseline of server %s cannot be used: %s; nothing was verified; re-record it with mcpcheck baseline --accept --reason TEXT", label, r.Problem)
 	case r.Status == baseline.StatusUnavailable && d.store.ReadOnly():
 		report("missing", "server %s has no baseline%s; nothing was verified; record one with mcpcheck baseline --accept --reason TEXT", label, in(dir))
 	case r.Status == baseline.StatusUnavailable:
 		report("missing", "server %s has no baseline: %s; nothing was verified", label, r.Problem)
 	case r.Status == baseline.StatusRecorded && r.NotKept != "":
-		report("recorded", "server %s had no baseline%s: this session's tools/list was recorded as its baseline for this run only, because %s; recorded, not verified", label, in(dir), r.NotKept)
+		report("recorded", "server %s had no baseline%s: its tools/list is the baseline for this run only, because %s; recorded, not verified", label, in(dir), r.NotKept)
 	case r.Status == baseline.StatusRecorded:
-		report("recorded", "server %s had no baseline: this session's tools/list was recorded as its baseline in %s; recorded, not verified; %s", label, dir, persistHint(dir))
+		report("recorded", "server %s had no baseline: its tools/list is now the baseline in %s; recorded, not verified; %s", label, dir, persistHint(dir))
 	case r.RecordedBy != nil && r.NotKept != "":
-		p.ReportAt(at, d.first.Seq, "baseline recorded-in-run", "the baseline of server %s is session %s's tools/list from earlier in this run, kept for this run only (%s); not verified against a persisted baseline", label, quoteName(r.RecordedBy.Session), r.NotKept).
+		p.ReportAt(at, d.first.Seq, "baseline recorded-in-run", "the baseline of server %s is session %s's tools/list, earlier in this run, kept for this run only (%s); not verified", label, quoteName(r.RecordedBy.Session), r.NotKept).
 			Relate(r.RecordedBy.File, r.RecordedBy.Line, "baseline recorded here")
 	case r.RecordedBy != nil:
-		p.ReportAt(at, d.first.Seq, "baseline recorded-in-run", "the baseline of server %s was recorded earlier in this run, from session %s; not verified against a persisted baseline; %s", label, quoteName(r.RecordedBy.Session), persistHint(dir)).
+		p.ReportAt(at, d.first.Seq, "baseline recorded-in-run", "the baseline of server %s was recorded earlier in this run, from session %s, not verified; %s", label, quoteName(r.RecordedBy.Session), persistHint(dir)).
 			Relate(r.RecordedBy.File, r.RecordedBy.Line, "baseline recorded here")
 	}
 }

@@ -157,7 +157,7 @@ func TestDriftAgainstADirectory(t *testing.T) {
 	dir := t.TempDir()
 	first := runWith(t, baseline.NewStore(dir), "drift", "a.jsonl", notesSession("s1", readOnlyNotes))
 	rec := findingsOf(first, "baseline")
-	if len(rec) != 1 || !strings.Contains(rec[0].Message, "recorded, not verified") || !strings.Contains(rec[0].Message, "persist "+dir) || !rec[0].Gated {
+	if len(rec) != 1 || !strings.Contains(rec[0].Message, "recorded, not verified") || !strings.Contains(rec[0].Message, "keep "+dir) || !rec[0].Gated {
 		t.Fatalf("first run's baseline findings %+v", rec)
 	}
 	if first.Passed {

@@ -62,16 +62,16 @@ func TestDriftPairAgainstAnAcceptedBaseline(t *testing.T) {
 	if code != 1 || errs != "" {
 		t.Fatalf("check --fail-on drift: exit %d, stderr %q\n%s", code, errs, out)
 	}
-	added := regexp.MustCompile(`(?m)^.*:8: \[error\] tool "(\w+)" was added since the baseline \(info\) \(tool-drift\)$`).FindAllStringSubmatch(out, -1)
+	added := regexp.MustCompile(`(?m)^.*:8: \[error\] info: tool "(\w+)" was added since the baseline \(tool-drift\)$`).FindAllStringSubmatch(out, -1)
 	if len(added) != 3 || added[0][1] != "list_directory_with_sizes" || added[1][1] != "read_media_file" || added[2][1] != "read_text_file" {
 		t.Errorf("added tools %v\n%s", added, out)
 	}
-	changed := regexp.MustCompile(`(?m)^.*:8: \[error\] tool "\w+" changed since the baseline \((breaking|review)\): .*\(tool-drift\)$`).FindAllString(out, -1)
+	changed := regexp.MustCompile(`(?m)^.*:8: \[error\] (breaking|review): tool "\w+" changed since the baseline: .*\(tool-drift\)$`).FindAllString(out, -1)
 	if len(changed) != 11 || strings.Count(out, "[error]") != 14 {
 		t.Errorf("%d changed tools, want the other 11:\n%s", len(changed), out)
 	}
 	for _, want := range []string{
-		`tool "write_file" changed since the baseline (breaking): title review (added "Write File"); input_schema breaking (/properties/content: added {"type":"string"}, required argument added; 2 more); output_schema review (output schema added); annotations review (/idempotentHint: false → true; 1 more)`,
+		`breaking: tool "write_file" changed since the baseline: input_schema: required argument added at /properties/content; also changed: title, output_schema, annotations (7 differences) (tool-drift)`,
 		`drift of server "filesystem-drift" against its baseline ` + filepath.Join(dir, files[0]) + ` (mcpcheck baseline version 1, accepted 2026-11-30T09:00:00Z: "initial"): 3 added, 0 removed, 11 changed (breaking 10, review 1, info 3)`,
 		"        /properties/path: added {\"type\":\"string\"} (breaking: required argument added)\n",
 		"check failed: drift\n",
@@ -111,8 +111,8 @@ func TestFreshBaselineDirectory(t *testing.T) {
 
 	gated := filepath.Join(t.TempDir(), "ci-workspace", "baselines")
 	code, out, _ := cli.invoke(t, "", "check", "--fail-on", "drift", "--baseline", gated, capture)
-	want := `[error] server "filesystem" had no baseline: this session's tools/list was recorded as its baseline in ` + gated +
-		`; recorded, not verified; persist ` + gated + ` (check it in and pass --baseline ` + gated + `, or cache it between CI runs) so later runs compare against it (baseline)`
+	want := `[error] server "filesystem" had no baseline: its tools/list is now the baseline in ` + gated +
+		`; recorded, not verified; keep ` + gated + ` (commit it or cache it) for later runs to compare against (baseline)`
 	if code != 1 || !strings.Contains(out, want) || !strings.Contains(out, "check failed: drift") {
 		t.Errorf("--fail-on drift with a fresh directory: exit %d\n%s", code, out)
 	}
@@ -287,7 +287,7 @@ func TestDefaultBaselineDirectory(t *testing.T) {
 		{map[string]string{"HOME": root + "/home"}, root + "/home/.local/state/mcpcheck/baselines"},
 	} {
 		cli := withEnv(c.env)
-		if code, out, errs := cli.invoke(t, "", "check", capture); code != 0 || errs != "" || !strings.Contains(out, "recorded as its baseline in "+c.want+";") {
+		if code, out, errs := cli.invoke(t, "", "check", capture); code != 0 || errs != "" || !strings.Contains(out, "is now the baseline in "+c.want+";") {
 			t.Errorf("%v: exit %d %s\n%s", c.env, code, errs, out)
 		}
 		if _, err := os.Stat(filepath.Join(c.want, name)); err != nil {
