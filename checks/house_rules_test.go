@@ -14,6 +14,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mcpcheck/mcpcheck/internal/sharedtest"
+
 	. "github.com/mcpcheck/mcpcheck/checks"
 )
 
@@ -178,5 +180,32 @@ func TestFixtureMessagesFollowTheHouseRules(t *testing.T) {
 	}
 	if messages < 300 {
 		t.Errorf("%d messages checked; the fixtures give more", messages)
+	}
+}
+
+// The real captures read by the house rules too: their server texts are
+// what the rules were written for (skipped without the shared checkout;
+// the fixtures above cover the same rules).
+func TestRealCaptureMessagesFollowTheHouseRules(t *testing.T) {
+	t.Parallel()
+	dir := sharedtest.Path(t, "captures")
+	paths, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no captures in %s (%v)", dir, err)
+	}
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := runFixture(path, data, All(), nil, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for _, f := range got {
+			for _, p := range houseRuleProblems(f.Message) {
+				t.Errorf("%s:%d: %s: %s\n  %s", filepath.Base(path), f.Line, f.Rule, p, f.Message)
+			}
+		}
 	}
 }
