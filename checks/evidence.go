@@ -58,6 +58,8 @@ func summarisePayload(text string) string {
 	case map[string]any:
 		if s := issueSummary(v); s != "" {
 			parts = append(parts, s)
+		} else if s := oauthSummary(v); s != "" {
+			parts = append(parts, s) // {"error":"invalid_token","error_description":…}
 		} else if s := issueSummary(v["error"]); s != "" {
 			parts = append(parts, s) // {"error":{"message":…}}
 		} else if issues, ok := v["issues"].([]any); ok { // a validation error object
@@ -90,6 +92,20 @@ func issueSummary(v any) string {
 		return msg + " at " + at
 	}
 	return msg
+}
+
+// oauthSummary is "CODE: DESCRIPTION" of an OAuth 2.0 error response
+// (RFC 6749 §5.2, what an authorization layer in front of a server
+// answers), "" when obj is not one.
+func oauthSummary(obj map[string]any) string {
+	code, _ := obj["error"].(string)
+	if code == "" {
+		return ""
+	}
+	if d, _ := obj["error_description"].(string); strings.TrimSpace(d) != "" {
+		return code + ": " + strings.TrimSpace(d)
+	}
+	return code
 }
 
 // issuePath renders a path array as a reader writes it: params.items[0].name.
