@@ -9,20 +9,42 @@ import (
 )
 
 // notJSONReason says in plain words that data, a piece of the capture
-// (what names it: "a line"), is not JSON, where the decoder gave up and
-// what the piece starts with: "invalid character 'I' looking for a value
-// at byte 2" tells a reader less than the text itself.
+// (what names it: "a line"), is not JSON, and shows it: its beginning, or
+// the text around the byte where the decoder gave up. "invalid character
+// 'I' looking for a value at byte 2" tells a reader less than the text.
 func notJSONReason(what string, data []byte, err error) string {
-	at := ""
 	if err != nil {
 		msg := err.Error()
 		if i := strings.LastIndex(msg, " at byte "); i >= 0 {
-			if n, convErr := strconv.Atoi(msg[i+len(" at byte "):]); convErr == nil && n > 16 { // near the start, the excerpt shows it
-				at = fmt.Sprintf(" from byte %d on", n)
+			if n, convErr := strconv.Atoi(msg[i+len(" at byte "):]); convErr == nil && n > 16 && n <= len(data) {
+				return fmt.Sprintf("%s that is not valid JSON at byte %d: %s", what, n, around(data, n-1))
 			}
+		} else {
+			return fmt.Sprintf("%s that is not valid JSON (%s): %s", what, msg, excerpt(data, 60))
 		}
 	}
-	return fmt.Sprintf("%s that is not JSON%s: %s", what, at, excerpt(data, 60))
+	return fmt.Sprintf("%s that is not valid JSON: %s", what, excerpt(data, 60))
+}
+
+// around is the text of data near offset off, for a message: "…" marks
+// what is left out on either side.
+func around(data []byte, off int) string {
+	const before, after = 24, 16
+	start, end := max(0, off-before), min(len(data), off+after)
+	for start > 0 && !utf8.RuneStart(data[start]) {
+		start--
+	}
+	for end < len(data) && !utf8.RuneStart(data[end]) {
+		end++
+	}
+	s := excerpt(data[start:end], before+after)
+	if start > 0 {
+		s = `"…` + s[1:]
+	}
+	if end < len(data) && !strings.HasSuffix(s, `…"`) {
+		s = s[:len(s)-1] + `…"`
+	}
+	return s
 }
 
 // excerpt is the beginning of data for a message: at most max runes, white

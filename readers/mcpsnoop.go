@@ -165,7 +165,7 @@ func (rd *snoopReader) chunk(c chunk) chunkKind {
 		if jsonscan.TooDeep(err) && rd.overLimit(c.data, c.line, "depth", tooDeepProblem) {
 			return envelopeRead
 		}
-		rd.damaged(session.Damage{File: rd.name, Line: c.line, Reason: "an envelope that is not valid JSON: " + err.Error()}, c.data)
+		rd.damaged(session.Damage{File: rd.name, Line: c.line, Reason: notJSONReason("an envelope", c.data, err)}, c.data)
 		return unparsable
 	}
 	if env.SessionID == "" {
