@@ -502,3 +502,24 @@ func TestConstructsReachableFromTheRoot(t *testing.T) {
 		})
 	}
 }
+
+// A long chain of definitions is followed to its end, and a large block
+// nothing refers to stays out, whatever the order of the definitions.
+func TestConstructsReachableThroughALongChain(t *testing.T) {
+	t.Parallel()
+	var defs []string
+	const n = 500
+	for i := 0; i < n; i++ {
+		next := fmt.Sprintf(`{"$ref":"#/$defs/d%d"}`, i+1)
+		if i == n-1 {
+			next = `{"oneOf":[{"type":"string"},{"type":"number"}]}`
+		}
+		defs = append(defs, fmt.Sprintf(`"d%d":{"type":"object","properties":{"x":%s}}`, i, next))
+		defs = append(defs, fmt.Sprintf(`"u%d":{"anyOf":[{"$ref":"#/$defs/u%d"}]}`, i, (i+1)%n))
+	}
+	doc := `{"type":"object","properties":{"start":{"$ref":"#/$defs/d0"}},"$defs":{` + strings.Join(defs, ",") + `}}`
+	c := mustCompile(t, doc, Draft2020).Constructs
+	if !c.Has(OneOf) || c.Has(AnyOf) || !c.Has(LocalRef) {
+		t.Errorf("kinds %b: want oneOf (the end of the chain) and $ref, not anyOf (the unreferenced ring)", c.Kinds)
+	}
+}

@@ -96,10 +96,11 @@ type walker struct {
 	refs    []refSite
 	ids     map[string]bool // schema resources of the document, without fragment
 
-	root   part    // everything but the root's definitions
-	defs   []*part // the root's definitions, in document order
-	cur    *part   // the part being walked
-	atRoot bool    // the next object walked is the document's root
+	root   part             // everything but the root's definitions
+	defs   []*part          // the root's definitions, in document order
+	defsAt map[string]*part // the same, by pointer
+	cur    *part            // the part being walked
+	atRoot bool             // the next object walked is the document's root
 }
 
 // walkDocument walks doc, its root's definitions each as a part of its own.
@@ -165,6 +166,10 @@ func (w *walker) schema(v any, base *url.URL) {
 			if isRoot && (k == "$defs" || k == "definitions") {
 				d := &part{pointer: "/" + k + "/" + escapeToken(name)}
 				w.defs = append(w.defs, d)
+				if w.defsAt == nil {
+					w.defsAt = map[string]*part{}
+				}
+				w.defsAt[d.pointer] = d
 				outer := w.cur
 				w.cur = d
 				w.schema(s, base)
@@ -230,15 +235,32 @@ func (w *walker) resolveRefs(root map[string]any, rootURL string) {
 // embedded resource) makes every definition reachable: better a note too
 // many than a construct missed.
 func (w *walker) reach(rootURL string) {
-	for changed := true; changed; {
-		changed = false
+	if len(w.defs) > 0 {
+		// each reference is resolved once; then a walk over the parts, so a
+		// schema of many definitions costs refs + parts, not their product
+		from := map[*part][]*part{}
+		everywhere := map[*part]bool{} // parts with a reference that may lead to any definition
 		for _, r := range w.refs {
-			if !r.in.reachable {
-				continue
+			t, all := w.targets(r, rootURL)
+			switch {
+			case all:
+				everywhere[r.in] = true
+			case t != nil:
+				from[r.in] = append(from[r.in], t)
 			}
-			for _, d := range w.targets(r, rootURL) {
+		}
+		queue := []*part{&w.root}
+		for len(queue) > 0 {
+			p := queue[0]
+			queue = queue[1:]
+			next := from[p]
+			if everywhere[p] {
+				next = w.defs
+			}
+			for _, d := range next {
 				if !d.reachable {
-					d.reachable, changed = true, true
+					d.reachable = true
+					queue = append(queue, d)
 				}
 			}
 		}
@@ -258,28 +280,31 @@ func (w *walker) reach(rootURL string) {
 	}
 }
 
-// targets are the definitions the reference at r may lead to.
-func (w *walker) targets(r refSite, rootURL string) []*part {
+// targets is the definition the reference at r leads to (nil: none, or
+// somewhere outside the definitions), or all when it may lead to any.
+func (w *walker) targets(r refSite, rootURL string) (d *part, all bool) {
 	ref, _ := r.obj[r.key].(string)
 	u, err := url.Parse(ref)
-	if err != nil || len(w.defs) == 0 {
-		return nil
+	if err != nil {
+		return nil, false
 	}
 	target := r.base.ResolveReference(u)
 	fragment := target.Fragment
 	target.Fragment, target.RawFragment = "", ""
 	switch {
 	case !w.ids[target.String()]:
-		return nil // external: pointed away
+		return nil, false // external: pointed away
 	case target.String() != rootURL || (fragment != "" && !strings.HasPrefix(fragment, "/")) || r.key != "$ref":
-		return w.defs // an embedded resource, an anchor, a dynamic reference
+		return nil, true // an embedded resource, an anchor, a dynamic reference
 	}
-	for _, d := range w.defs {
-		if fragment == d.pointer || strings.HasPrefix(fragment, d.pointer+"/") {
-			return []*part{d}
+	// "/$defs/name/properties/x" is inside the definition "/$defs/name"
+	key := fragment
+	if i := strings.IndexByte(fragment[min(1, len(fragment)):], '/'); i >= 0 {
+		if j := strings.IndexByte(fragment[i+2:], '/'); j >= 0 {
+			key = fragment[:i+2+j]
 		}
 	}
-	return nil // the root itself, or a part of it outside the definitions
+	return w.defsAt[key], false // nil: the root itself, or a part of it outside the definitions
 }
 
 // escapeToken escapes a JSON pointer reference token (RFC 6901).
