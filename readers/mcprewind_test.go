@@ -167,6 +167,14 @@ func TestRewindNames(t *testing.T) {
 		{"3 .json", "", "", 0, false},
 		{"3 tools_list.jsonl", "", "", 0, false},
 		{"-3 tools_list.json", "", "", 0, false},
+		// what mcp-rewind writes for every exchange it gives no key
+		{"4.req.json", "", "req", 4, true},
+		{"4.res.json", "", "res", 4, true},
+		{"17.res-head.json", "", "res-head", 17, true},
+		{"4.json", "", "", 0, false},
+		{"+4.req.json", "", "", 0, false},
+		{"4.req.json.bak", "", "", 0, false},
+		{".req.json", "", "", 0, false},
 	} {
 		f, ok := parseRewindName(c.name)
 		if ok != c.ok || (ok && (f.key != c.key || f.kind != c.kind || f.n != c.n)) {

@@ -78,3 +78,70 @@ func TestCallLevelHARIsNotDamaged(t *testing.T) {
 		t.Errorf("the export's traffic is still judged: %s", got)
 	}
 }
+
+// The caches mcp-rewind wrote in front of real servers (record-rewind.mjs)
+// find what the envelope recording of the same exchanges finds, but for
+// what mcp-rewind does not keep, spelled out per cache: the body and status
+// of an answer that was not 2xx (an empty answer file, no head file), and
+// the exchanges a second run skips as already cached.
+func TestRecordedRewindCachesFindWhatTheirEnvelopesFind(t *testing.T) {
+	t.Parallel()
+	notKept := "truncated-capture damaged envelope"
+	cases := []struct {
+		cache string
+		// what the cache finds that the envelopes do not (> 0), and the
+		// reverse (< 0)
+		differ map[string]int
+		want   map[string]int // rule → findings on the cache, pinned
+	}{
+		{"clean", nil, map[string]int{"schema-construct": 4}},
+		// three JSON-RPC errors, all in unnamed files but resources/list's
+		{"rpc-errors", nil, map[string]int{"schema-construct": 4, "jsonrpc-error": 3, "capability": 1, "log-level": 1, "deprecated-feature": 1}},
+		// the page's answers to sampling and elicitation are unnamed POSTs
+		{"server-requests", nil, map[string]int{"deprecated-feature": 1}},
+		// the refused ping (HTTP 400) left an empty answer file
+		{"routing-2026", map[string]int{notKept: 1, "jsonrpc-error ping": -1},
+			map[string]int{"meta-required": 1, "modern-removed": 1, "tool-error": 1, "truncated-capture": 1}},
+		// the second run's initialize and tools/list were already cached,
+		// so they were forwarded but not written: the calls of its session
+		// cannot be judged against its catalogue
+		{"second-run", map[string]int{"input-schema tools/call echo": -1, "unknown-tool tools/call nope": -1,
+			"schema-construct tool ask nonDefaultDialect": -1, "schema-construct tool countdown nonDefaultDialect": -1,
+			"schema-construct tool echo nonDefaultDialect": -1, "schema-construct tool fail nonDefaultDialect": -1},
+			map[string]int{"schema-construct": 4, "tool-error": 3}},
+		// replayed with record fallback: initialize came from the cache
+		// under a session id the server never gave, so the server refused
+		// the next call (HTTP 400) and mcp-rewind kept nothing of it
+		{"hybrid", map[string]int{notKept: 1, "jsonrpc-error tools/call fail": -1},
+			map[string]int{"schema-construct": 4, "truncated-capture": 1}},
+	}
+	for _, c := range cases {
+		t.Run(c.cache, func(t *testing.T) {
+			t.Parallel()
+			dir := testdata("recorders/rewind/" + c.cache)
+			got := checkFindings(t, defaultCommand(), dir, "--input-format", "mcp-rewind")
+			want := checkFindings(t, defaultCommand(), dir+".jsonl")
+			for _, set := range []findingSet{got, want} {
+				for k := range set.counts {
+					if strings.HasPrefix(k, "baseline ") {
+						delete(set.counts, k) // the drift baseline each session records
+					}
+				}
+			}
+			for k, n := range c.differ {
+				want.counts[k] += n
+				if want.counts[k] == 0 {
+					delete(want.counts, k)
+				}
+			}
+			if got.String() != want.String() {
+				t.Errorf("the cache finds\n  %s\nthe envelopes, with what mcp-rewind does not keep, find\n  %s", got, want)
+			}
+			rules := map[string]int{}
+			for k, n := range got.counts {
+				rules[strings.Fields(k)[0]] += n
+			}
+			assertCounts(t, rules, c.want)
+		})
+	}
+}

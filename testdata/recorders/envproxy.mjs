@@ -3,8 +3,8 @@
 // JSONL envelopes (spec §2.1): one c2s envelope per request (batches split),
 // one s2c envelope per SSE event or JSON answer, a status-only envelope for
 // an answer without a body. Frames are written in the order the proxy saw
-// them; a frame whose session is not known yet (a probe before initialize)
-// waits until the endpoint's next session id appears.
+// them; a frame without a session id joins the last session seen, and one
+// before any (a probe before initialize) waits for the first.
 import http from 'node:http'
 import { appendFileSync, writeFileSync } from 'node:fs'
 
@@ -19,8 +19,10 @@ export function startEnvelopeProxy ({ listenPort, target, out, label }) {
     const { session_id: sid, ...rest } = env
     appendFileSync(out, JSON.stringify({ session_id: sid, server_label: label, seq: seqs[sid], ...rest }) + '\n')
   }
+  let current // the last session id seen: frames without one join it, as readers of HTTP formats do
   const learn = (sid) => {
     if (!sid) return
+    current = sid
     const w = waiting
     waiting = []
     for (const env of w) write({ ...env, session_id: sid })
@@ -48,7 +50,7 @@ export function startEnvelopeProxy ({ listenPort, target, out, label }) {
       }
       const up = http.request(target + req.url.replace(/^\/mcp/, '/mcp'), { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (ures) => {
         res.writeHead(ures.statusCode, ures.headers)
-        const rsid = ures.headers['mcp-session-id'] || sid
+        const rsid = ures.headers['mcp-session-id'] || sid || current
         const session = rsid
         if (isMCP) {
           if (session) learn(session) // what waited for this session came first

@@ -40,6 +40,17 @@ export const scenarios = {
     await c.client.callTool({ name: 'echo', arguments: { text: 42 } })
     await end(c)
   },
+  // three JSON-RPC errors: a method the server does not offer, an
+  // unknown prompt, an unknown log level
+  async 'rpc-errors' (url) {
+    const c = await connect(url)
+    await c.client.listTools()
+    await c.client.listResources().catch(() => {})
+    await c.client.getPrompt({ name: 'nope', arguments: {} }).catch(() => {})
+    await c.client.setLoggingLevel('loud').catch(() => {})
+    await c.client.callTool({ name: 'echo', arguments: { text: 'still fine' } })
+    await end(c)
+  },
   // an SSE answer carrying progress notifications before the result
   async progress (url) {
     const c = await connect(url)
