@@ -145,3 +145,41 @@ func TestRecordedRewindCachesFindWhatTheirEnvelopesFind(t *testing.T) {
 		})
 	}
 }
+
+// A 2026-07-28 session is known from a successful server/discover, or from
+// the _meta of its other requests: a ping and a logging/setLevel sent
+// without _meta are judged under it, on stdio envelopes and in a plain
+// JSON-RPC tee of the same traffic alike.
+func TestHandshakelessSessionRevisionInEveryFormat(t *testing.T) {
+	t.Parallel()
+	want := map[string]int{
+		"meta-required ping": 1, "meta-required logging/setLevel": 1, // the requests
+		"meta-required accepted ping": 1, "meta-required accepted logging/setLevel": 1, // their success answers
+		"modern-removed ping": 1, "modern-removed logging/setLevel": 1,
+		"result-type ping": 1,
+		"deprecated-feature client sent logging/setLevel": 1,
+	}
+	for _, from := range []string{"discover", "meta"} {
+		t.Run(from, func(t *testing.T) {
+			t.Parallel()
+			envelopes := filepath.Join("..", "..", "checks", "testdata", "meta-required", "bad-stdio-session-from-"+from+".jsonl")
+			tee := formatFixture("jsonrpc/tee-2026-session-from-" + from + ".jsonl")
+			for _, c := range []struct{ path, format string }{{envelopes, "mcpsnoop"}, {tee, "jsonrpc"}} {
+				got := checkFindings(t, defaultCommand(), c.path, "--input-format", c.format)
+				for k := range got.counts {
+					if strings.HasPrefix(k, "baseline ") {
+						delete(got.counts, k)
+					}
+				}
+				if len(got.counts) != len(want) {
+					t.Errorf("%s: %s", c.format, got)
+				}
+				for k, n := range want {
+					if got.counts[k] != n {
+						t.Errorf("%s: %q ×%d, want ×%d (all: %s)", c.format, k, got.counts[k], n, got)
+					}
+				}
+			}
+		})
+	}
+}
