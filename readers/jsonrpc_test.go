@@ -186,3 +186,60 @@ func TestPlainJSONRPCDetection(t *testing.T) {
 		}
 	}
 }
+
+// Each rule of inference from what a side may send given the session so
+// far, and what stays uninferable.
+func TestPlainJSONRPCInferenceFromTheSession(t *testing.T) {
+	t.Parallel()
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	nullProgress := `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":null,"progress":1}}`
+	// 2026-07-28, known from a successful server/discover: its servers send
+	// no requests, its clients no notification but notifications/cancelled
+	l := readLog(t, "tee-2026.jsonl", lines(
+		`{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{`+meta+`}}`,
+		`{"jsonrpc":"2.0","id":0,"result":{"supportedVersions":["2026-07-28"],"capabilities":{},"resultType":"complete","ttlMs":0,"cacheScope":"public"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"export",`+meta+`}}`,
+		nullProgress, nullProgress, nullProgress, // a server quirk: the request offered no token
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[],"resultType":"complete"}}`,
+		`{"jsonrpc":"2.0","id":9,"method":"ping"}`, // either side may send ping; only the client here
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":77}}`,
+		`{"jsonrpc":"2.0","method":"notifications/vendor/heartbeat"}`,
+	))
+	sameLines(t, "2026 frames", l.got, []string{
+		"1 c2s opened by method", "2 s2c answered by answer", "3 c2s opened by method",
+		"4 s2c unpaired by revision", "5 s2c unpaired by revision", "6 s2c unpaired by revision",
+		"7 s2c answered by answer",
+		"8 c2s opened by revision", "9 c2s unpaired by revision", "10 s2c unpaired by revision",
+	})
+
+	// a legacy session: progress without a token the requester offered goes
+	// from the side that received the open requests; with requests of both
+	// sides open, or none, it stays unknown
+	const none = " ! plain JSON-RPC records no direction, and "
+	l = readLog(t, "tee.jsonl", lines(
+		teeInit, teeInitResult, teeInitd,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"summarize","arguments":{}}}`,
+		nullProgress, // the client's call is the only open request
+		`{"jsonrpc":"2.0","id":0,"method":"sampling/createMessage","params":{"messages":[],"maxTokens":10}}`,
+		nullProgress, // requests of both sides open
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`,
+		nullProgress, // only the server's sampling request is open
+		`{"jsonrpc":"2.0","id":0,"result":{"model":"m","role":"assistant","content":{"type":"text","text":"x"}}}`,
+		nullProgress, // nothing open
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}`,
+		`{"jsonrpc":"2.0","method":"notifications/vendor/heartbeat"}`, // either side, under 2025-06-18
+	))
+	sameLines(t, "legacy frames", l.got, []string{
+		"1 c2s opened by method", "2 s2c answered by answer", "3 c2s unpaired by method",
+		"4 c2s opened by method",
+		"5 s2c unpaired by open requests",
+		"6 s2c opened by method",
+		"7 unknown unpaired" + none + "its progress token is null, so no request offered it, and requests of both sides or of neither are open",
+		"8 s2c answered by answer",
+		"9 c2s unpaired by open requests",
+		"10 c2s answered by answer",
+		"11 unknown unpaired" + none + "its progress token is null, so no request offered it, and requests of both sides or of neither are open",
+		"12 unknown unpaired" + none + "the progress notification names no progress token, and requests of both sides or of neither are open",
+		`13 unknown unpaired` + none + `either side may send "notifications/vendor/heartbeat"`,
+	})
+}
