@@ -233,7 +233,9 @@ func (e *harEntry) request(raw []byte) {
 // stays a string). An array member is listed once per element under its
 // name, and a top-level array (a batch) is listed under its indexes "0",
 // "1", …. So a name listed twice is an array again, and pairs named 0…n-1
-// in order are the batch. A pair without a value is null.
+// in order are the batch. A pair without a value is null. What the writer
+// lost cannot be rebuilt: an array member of one element reads as that
+// element, an empty one is gone.
 func rebuildParams(raw []byte) ([]byte, bool) {
 	els := jsonscan.Elements(raw)
 	if len(els) == 0 {
