@@ -60,7 +60,7 @@ type Session struct {
 
 	open      map[callKey]*Call // requests not answered yet (cancelled ones included)
 	openPeak  int               // the most calls open at once since open was made
-	openFrom  [Meta + 1]int     // calls in open, per direction they were sent in
+	openFrom  [Meta + 1]int       // calls in open, per direction they were sent in
 	openByID  map[idKey][]*Call // the same calls across connections
 	shared    *fileState        // what the sessions of one file share
 	cancelled []*Call           // cancelled calls still open, oldest first
