@@ -97,7 +97,12 @@ func (s *Session) RevisionSoFar() (string, RevisionFrom) { return s.sessionRevis
 
 // OpenRequestsFrom reports whether requests sent in dir are open.
 func (s *Session) OpenRequestsFrom(dir Direction) bool {
-	return int(dir) < len(s.openFrom) && s.openFrom[dir] > 0
+	for k := range s.open {
+		if k.dir == dir {
+			return true
+		}
+	}
+	return false
 }
 
 // requestRevision is the revision a request declares for itself: its _meta

@@ -60,7 +60,6 @@ type Session struct {
 
 	open      map[callKey]*Call // requests not answered yet (cancelled ones included)
 	openPeak  int               // the most calls open at once since open was made
-	openFrom  [Meta + 1]int       // calls in open, per direction they were sent in
 	openByID  map[idKey][]*Call // the same calls across connections
 	shared    *fileState        // what the sessions of one file share
 	cancelled []*Call           // cancelled calls still open, oldest first
@@ -282,9 +281,6 @@ func (s *Session) request(f *Frame) {
 	early := s.link(c, m.req) && f.Direction == ClientToServer
 	if s.open == nil {
 		s.open = map[callKey]*Call{}
-	}
-	if s.open[k] == nil {
-		s.openFrom[c.Dir]++
 	}
 	s.open[k] = c
 	s.openPeak = max(s.openPeak, len(s.open))
@@ -512,7 +508,6 @@ func (s *Session) close(c *Call) {
 	k := callKey{c.Dir, c.ID.tok, c.Conn}
 	if s.open[k] == c {
 		delete(s.open, k)
-		s.openFrom[c.Dir]--
 		if len(s.open) == 0 && s.openPeak > releaseEmptyAfter {
 			// a Go map keeps its largest size: a burst of concurrent calls
 			// would hold its memory for the rest of the session
