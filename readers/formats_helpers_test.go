@@ -39,8 +39,7 @@ func (l *frameLog) End(s *session.Session) {
 }
 
 var inferenceName = map[session.Inference]string{session.FromMethod: "method", session.FromAnsweredCall: "answer", session.FromCancelledCall: "cancel",
-	session.FromTask: "task", session.FromProgress: "progress", session.FromNumbering: "numbering",
-	session.FromRevision: "revision", session.FromOpenRequests: "open requests"}
+	session.FromTask: "task", session.FromProgress: "progress", session.FromNumbering: "numbering"}
 
 // pairings renders each delivered frame as "line:pairing", in delivery order.
 func pairings(rec *recorder) string {

@@ -374,14 +374,9 @@ func (rd *rpcReader) messageDir(s *session.Session, m *session.Message, raw []by
 				return d, why, false, "" // the call it cancels, the task it names
 			}
 		}
-		if method != "notifications/progress" { // its token tells first
-			if d := modernSender(s, method, hasID); d != session.DirUnknown {
-				return d, session.FromRevision, false, ""
-			}
-		}
 		switch {
 		case method == "notifications/progress":
-			return rd.progressDir(s, m.Params, final)
+			return rd.progressDir(m.Params, final)
 		case method == "notifications/cancelled":
 			return session.DirUnknown, session.NotInferred, false, "no request of the id it cancels was recorded on one side only"
 		case hasID:
@@ -441,54 +436,19 @@ func (rd *rpcReader) answerDir(s *session.Session, m *session.Message, final boo
 	return session.DirUnknown, session.NotInferred, false, "no request of its id was recorded within the reorder window"
 }
 
-// modernSender is who sent a message whose method either side may send, in
-// a session that speaks 2026-07-28 so far: its servers send no requests
-// and its clients no notification but notifications/cancelled (and a
-// server sends no cancellation, having no request to cancel).
-func modernSender(s *session.Session, method string, hasID bool) session.Direction {
-	if s == nil {
-		return session.DirUnknown
-	}
-	if rev, _ := s.RevisionSoFar(); rev < session.ModernRevision {
-		return session.DirUnknown
-	}
-	switch {
-	case hasID, method == "notifications/cancelled":
-		return session.ClientToServer
-	}
-	return session.ServerToClient
-}
-
 // progressDir: progress is reported by the side that received the request
-// offering its token; a token no request offered (null, or one the
-// requester left out) by the side that received the only open requests.
-func (rd *rpcReader) progressDir(s *session.Session, params []byte, final bool) (session.Direction, session.Inference, bool, string) {
+// offering its token.
+func (rd *rpcReader) progressDir(params []byte, final bool) (session.Direction, session.Inference, bool, string) {
 	var token []byte
 	jsonscan.Top(params, func(name string, val []byte) {
 		if name == "progressToken" {
 			token = val
 		}
 	})
-	known := uint8(0)
-	if token != nil {
-		known = rd.tokens[session.MakeID(token).String()]
+	if token == nil {
+		return session.DirUnknown, session.NotInferred, false, "the progress notification names no progress token"
 	}
-	if known == 0 {
-		if d := modernSender(s, "notifications/progress", false); d != session.DirUnknown {
-			return d, session.FromRevision, false, "" // a 2026-07-28 client sends no progress
-		}
-	}
-	if token == nil || jsonscan.FirstByte(token) == 'n' {
-		// no request can offer it: decided now, while its request is open
-		if d := openReceiver(s); d != session.DirUnknown {
-			return d, session.FromOpenRequests, false, ""
-		}
-		if token == nil {
-			return session.DirUnknown, session.NotInferred, false, "the progress notification names no progress token, and requests of both sides or of neither are open"
-		}
-		return session.DirUnknown, session.NotInferred, false, "its progress token is null, so no request offered it, and requests of both sides or of neither are open"
-	}
-	switch known {
+	switch rd.tokens[session.MakeID(token).String()] {
 	case 1 << session.ClientToServer:
 		return session.ServerToClient, session.FromProgress, false, ""
 	case 1 << session.ServerToClient:
@@ -497,28 +457,9 @@ func (rd *rpcReader) progressDir(s *session.Session, params []byte, final bool) 
 		if !final {
 			return session.DirUnknown, session.NotInferred, true, ""
 		}
-		if d := openReceiver(s); d != session.DirUnknown {
-			return d, session.FromOpenRequests, false, ""
-		}
 		return session.DirUnknown, session.NotInferred, false, "no request offered its progress token within the reorder window"
 	}
 	return session.DirUnknown, session.NotInferred, false, "requests of both sides offered its progress token"
-}
-
-// openReceiver is the side that received the open requests, when only one
-// side's requests are open.
-func openReceiver(s *session.Session) session.Direction {
-	if s == nil {
-		return session.DirUnknown
-	}
-	c2s, s2c := s.OpenRequestsFrom(session.ClientToServer), s.OpenRequestsFrom(session.ServerToClient)
-	switch {
-	case c2s && !s2c:
-		return session.ServerToClient
-	case s2c && !c2s:
-		return session.ClientToServer
-	}
-	return session.DirUnknown
 }
 
 // numbering is the side whose numbering of requests id continues, when

@@ -168,8 +168,6 @@ const (
 	FromTask                           // the task it asks or reports about
 	FromProgress                       // the request that offered its progress token
 	FromNumbering                      // its id continues one side's numbering of requests
-	FromRevision                       // only one side may send it under the session's revision so far
-	FromOpenRequests                   // progress from the side that received the only open requests
 )
 
 // String says what the direction was inferred from, for messages.
@@ -187,10 +185,6 @@ func (i Inference) String() string {
 		return "the request that offered its progress token"
 	case FromNumbering:
 		return "the numbering of its sender's requests"
-	case FromRevision:
-		return "what each side may send under the session's revision"
-	case FromOpenRequests:
-		return "the side that received the open requests"
 	}
 	return "nothing"
 }

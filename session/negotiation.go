@@ -90,21 +90,6 @@ func (s *Session) sessionRevision() (string, RevisionFrom) {
 	return "", RevisionUnknown
 }
 
-// RevisionSoFar is the revision the session speaks as far as it was read:
-// the one initialize negotiated, else the one a successful server/discover
-// or the _meta of accepted requests showed ("" when none yet).
-func (s *Session) RevisionSoFar() (string, RevisionFrom) { return s.sessionRevision() }
-
-// OpenRequestsFrom reports whether requests sent in dir are open.
-func (s *Session) OpenRequestsFrom(dir Direction) bool {
-	for k := range s.open {
-		if k.dir == dir {
-			return true
-		}
-	}
-	return false
-}
-
 // requestRevision is the revision a request declares for itself: its _meta
 // protocol version, else its MCP-Protocol-Version header.
 func (f *Frame) requestRevision() string {
