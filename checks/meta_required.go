@@ -22,11 +22,8 @@ none). Both are required; a server answers a request without them with -32602
 (HTTP 400), so the request fails however correct the rest of it is.
 
 A request is judged by its own revision: the version in its _meta, else its
-MCP-Protocol-Version header, else the session's (a successful server/discover,
-or the _meta of its earlier accepted requests); the message says which. A
-dual-era client's fallback initialize is legacy traffic and is not judged. A
-success answer to such a request is reported too: the server should have
-refused it with -32602.`,
+MCP-Protocol-Version header, else the session's. A dual-era client's fallback
+initialize is legacy traffic and is not judged.`,
 		Fix: `Send the per-request _meta on every request, including ping-like housekeeping
 and retries; most SDKs add it in one place for all requests.`,
 		Bad:   `MCP-Protocol-Version: 2026-07-28  {"jsonrpc":"2.0","id":17,"method":"tools/list"}`,
@@ -34,77 +31,38 @@ and retries; most SDKs add it in one place for all requests.`,
 		Since: "0.2.0",
 	},
 	Revisions: Revisions{Since: session.ModernRevision},
-	New:       func() Checker { return &metaRequired{} },
-}
-
-// metaRequired remembers the requests it reported, to judge their answers:
-// a 2026-07-28 server answers a request without the required _meta with
-// -32602 (HTTP 400 over Streamable HTTP), never with a success.
-type metaRequired struct {
-	Base
-	lacking map[*session.Call]bool
-}
-
-func (r *metaRequired) Frame(p *Pass, f *session.Frame) {
-	if serverResult(f) && f.Pairing == session.Answered && r.lacking[f.Call] {
-		delete(r.lacking, f.Call)
-		p.Report(f, "accepted "+methodSubject(f.Call.Method, f.Call.Name), "the server answered %s with a success, but a 2026-07-28 server answers a request without the required _meta with -32602 (and HTTP 400 over Streamable HTTP)%s", callName(f.Call), revisionSource(f.Call)).
-			Relate(f.Call.File, f.Call.Line, "request sent here")
-		return
-	}
-	if !clientRequest(f) || f.Msg.Method == "initialize" || f.Redacted {
-		return
-	}
-	if r.judge(p, f) && f.Call != nil {
-		if r.lacking == nil {
-			r.lacking = map[*session.Call]bool{}
+	New: EachFrame(func(p *Pass, f *session.Frame) {
+		if !clientRequest(f) || f.Msg.Method == "initialize" || f.Redacted {
+			return
 		}
-		if len(r.lacking) < maxRemembered {
-			r.lacking[f.Call] = true
+		m, subject := requestName(f), methodSubject(f.Msg.Method, callNameOf(f))
+		meta := f.View().Meta().Raw // the _meta object, nil when absent or not an object
+		if meta == nil {
+			if pf := f.View().ParamFields(); pf != nil && pf.RawMeta != nil {
+				raw := pf.RawMeta
+				p.Report(f, subject, "%s has a params._meta that is a JSON %s, not an object carrying io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities", m, jsonscan.Kind(raw))
+				return
+			}
+			p.Report(f, subject, "%s was sent without params._meta: every 2026-07-28 request carries io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities", m)
+			return
 		}
-	}
-}
-
-// judge reports a request without the required _meta; true when it did.
-func (r *metaRequired) judge(p *Pass, f *session.Frame) bool {
-	m, subject, from := requestName(f), methodSubject(f.Msg.Method, callNameOf(f)), revisionSource(f.Call)
-	meta := f.View().Meta().Raw // the _meta object, nil when absent or not an object
-	if meta == nil {
-		if pf := f.View().ParamFields(); pf != nil && pf.RawMeta != nil {
-			raw := pf.RawMeta
-			p.Report(f, subject, "%s has a params._meta that is a JSON %s, not an object carrying io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities%s", m, jsonscan.Kind(raw), from)
-			return true
+		var problems []string
+		switch v := mcp.Member(meta, "io.modelcontextprotocol/protocolVersion"); {
+		case v == nil:
+			problems = append(problems, "io.modelcontextprotocol/protocolVersion is missing")
+		case jsonscan.FirstByte(v) != '"':
+			problems = append(problems, "io.modelcontextprotocol/protocolVersion is a JSON "+jsonscan.Kind(v)+", not a string")
 		}
-		p.Report(f, subject, "%s was sent without params._meta: every 2026-07-28 request carries io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities%s", m, from)
-		return true
-	}
-	var problems []string
-	switch v := mcp.Member(meta, "io.modelcontextprotocol/protocolVersion"); {
-	case v == nil:
-		problems = append(problems, "io.modelcontextprotocol/protocolVersion is missing")
-	case jsonscan.FirstByte(v) != '"':
-		problems = append(problems, "io.modelcontextprotocol/protocolVersion is a JSON "+jsonscan.Kind(v)+", not a string")
-	}
-	switch v := mcp.Member(meta, "io.modelcontextprotocol/clientCapabilities"); {
-	case v == nil:
-		problems = append(problems, "io.modelcontextprotocol/clientCapabilities is missing")
-	case jsonscan.FirstByte(v) != '{':
-		problems = append(problems, "io.modelcontextprotocol/clientCapabilities is a JSON "+jsonscan.Kind(v)+", not an object")
-	}
-	if len(problems) > 0 {
-		p.Report(f, subject, "%s has an incomplete params._meta: %s%s", m, strings.Join(problems, "; "), from)
-		return true
-	}
-	return false
-}
-
-// revisionSource says, for a message, where the revision a request is
-// judged by came from; "" when it is its own _meta (the message shows it).
-func revisionSource(c *session.Call) string {
-	if c == nil || c.Revision == "" || c.RevisionFrom == session.RevisionMeta || c.RevisionFrom == session.RevisionUnknown {
-		return ""
-	}
-	return " (revision " + c.Revision + " from " + c.RevisionFrom.String() + ")"
+		switch v := mcp.Member(meta, "io.modelcontextprotocol/clientCapabilities"); {
+		case v == nil:
+			problems = append(problems, "io.modelcontextprotocol/clientCapabilities is missing")
+		case jsonscan.FirstByte(v) != '{':
+			problems = append(problems, "io.modelcontextprotocol/clientCapabilities is a JSON "+jsonscan.Kind(v)+", not an object")
+		}
+		if len(problems) > 0 {
+			p.Report(f, subject, "%s has an incomplete params._meta: %s", m, strings.Join(problems, "; "))
+		}
+	}),
 }
 
 // callNameOf is the tool, prompt or resource a request names ("" when none).

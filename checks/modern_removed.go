@@ -54,7 +54,7 @@ drop ping.`,
 				return // a dual-era client's fallback handshake is legacy traffic
 			}
 			if instead, removed := removedRequests[m.Method]; removed {
-				p.Report(f, m.Method, "%s was removed in 2026-07-28: %s%s", m.Method, instead, revisionSource(f.Call))
+				p.Report(f, m.Method, "%s was removed in 2026-07-28: %s", m.Method, instead)
 			}
 		case m.Kind == session.Notification:
 			removed := removedServerNotifications

@@ -44,10 +44,10 @@ interim ones); the 2026-07-28 SDKs do so when the result is built through them.`
 		rt := r.ResultType
 		switch {
 		case rt == nil:
-			p.Report(f, methodSubject(f.Call.Method, f.Call.Name), "the result of %s has no resultType%s", callName(f.Call), revisionSource(f.Call)).
+			p.Report(f, methodSubject(f.Call.Method, f.Call.Name), "the result of %s has no resultType", callName(f.Call)).
 				Relate(f.Call.File, f.Call.Line, "request sent here")
 		case jsonscan.FirstByte(rt) != '"':
-			p.Report(f, methodSubject(f.Call.Method, f.Call.Name), "the result of %s has a resultType that is a JSON %s, not a string%s", callName(f.Call), jsonscan.Kind(rt), revisionSource(f.Call)).
+			p.Report(f, methodSubject(f.Call.Method, f.Call.Name), "the result of %s has a resultType that is a JSON %s, not a string", callName(f.Call), jsonscan.Kind(rt)).
 				Relate(f.Call.File, f.Call.Line, "request sent here")
 		}
 	}),

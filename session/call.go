@@ -38,10 +38,9 @@ type Call struct {
 	Seq   int64
 	Start time.Time
 
-	Revision     string       // the request's own protocol revision ("" when unknown)
-	RevisionFrom RevisionFrom // where Revision came from
-	State        CallState
-	Answers      int // answers seen, late and duplicate ones included
+	Revision string // the request's own protocol revision ("" when unknown)
+	State    CallState
+	Answers  int // answers seen, late and duplicate ones included
 
 	End     time.Time // time of the final answer (or the task's terminal status)
 	EndLine int

@@ -725,12 +725,7 @@ func TestRevisionOfAHandshakelessSession(t *testing.T) {
 	if err := readers.Read("test.jsonl", strings.NewReader(capture), rec, readers.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	// issue 20: a request that declares nothing takes the session's
-	// revision, here from its successful server/discover
-	if got := strings.Join(rec.revs, ","); got != "2026-07-28,2026-07-28,2026-07-28,2026-07-28,2026-07-28" {
-		t.Errorf("revisions %s: a client request without one takes the session's, and so does its answer and a server request", got)
-	}
-	if c := rec.frames[2].Call; c == nil || c.RevisionFrom != session.RevisionDiscover {
-		t.Errorf("the ping's revision came from %v, want the session's server/discover", c)
+	if got := strings.Join(rec.revs, ","); got != "2026-07-28,2026-07-28,,,2026-07-28" {
+		t.Errorf("revisions %s: a client request without one stays unknown, a server request takes the session's", got)
 	}
 }

@@ -35,61 +35,6 @@ func (s *Session) holdProbe(f *Frame) bool {
 	return true
 }
 
-// RevisionFrom is where a request's revision came from (spec §2.3: its
-// _meta, else its MCP-Protocol-Version header, else the session's).
-type RevisionFrom uint8
-
-const (
-	RevisionUnknown    RevisionFrom = iota
-	RevisionMeta                    // the request's own _meta
-	RevisionHeader                  // its MCP-Protocol-Version header
-	RevisionInitialize              // the session's initialize
-	RevisionDiscover                // the session's successful server/discover
-	RevisionDeclared                // the _meta of the session's earlier accepted requests
-)
-
-var revisionFromText = [...]string{
-	RevisionUnknown:    "unknown",
-	RevisionMeta:       "its _meta",
-	RevisionHeader:     "its MCP-Protocol-Version header",
-	RevisionInitialize: "the session's initialize",
-	RevisionDiscover:   "the session's successful server/discover",
-	RevisionDeclared:   "the _meta of the session's earlier requests",
-}
-
-// String says where the revision came from, for messages.
-func (r RevisionFrom) String() string {
-	if int(r) < len(revisionFromText) {
-		return revisionFromText[r]
-	}
-	return "unknown"
-}
-
-// requestRevisionFrom is the revision a request declares for itself and
-// where it says so.
-func (f *Frame) requestRevisionFrom() (string, RevisionFrom) {
-	if r := f.Msg.req; r != nil && r.Meta.ProtocolVersion != "" {
-		return NormalizeRevision(r.Meta.ProtocolVersion), RevisionMeta
-	}
-	if f.MCPProtocolVersion != "" {
-		return NormalizeRevision(f.MCPProtocolVersion), RevisionHeader
-	}
-	return "", RevisionUnknown
-}
-
-// sessionRevision is the revision of a session without a handshake so
-// far: learnt from a successful server/discover or from the _meta of the
-// requests the server accepted.
-func (s *Session) sessionRevision() (string, RevisionFrom) {
-	switch {
-	case s.initCall != nil || s.Revision != "":
-		return s.Revision, RevisionInitialize
-	case s.declared != "":
-		return s.declared, s.declaredFrom
-	}
-	return "", RevisionUnknown
-}
-
 // requestRevision is the revision a request declares for itself: its _meta
 // protocol version, else its MCP-Protocol-Version header.
 func (f *Frame) requestRevision() string {

@@ -52,11 +52,10 @@ type Session struct {
 	MissingFrames     int64 // frames lost to forward seq gaps
 	RetiredOperations int   // parked operations dropped past MaxParkedOperations
 
-	highestSeq   int64
-	initCall     *Call
-	initOffer    string       // protocolVersion the initialize request offered
-	declared     string       // revision of the last successful request that declared one
-	declaredFrom RevisionFrom // RevisionDeclared, or RevisionDiscover when a server/discover gave it
+	highestSeq int64
+	initCall   *Call
+	initOffer  string // protocolVersion the initialize request offered
+	declared   string // revision of the last successful request that declared one
 
 	open      map[callKey]*Call // requests not answered yet (cancelled ones included)
 	openPeak  int               // the most calls open at once since open was made
@@ -247,15 +246,8 @@ func (s *Session) request(f *Frame) {
 		}
 		c.TaskRef = r.TaskID
 	}
-	if s.Revision != "" {
-		c.RevisionFrom = RevisionInitialize
-	}
-	if v, from := f.requestRevisionFrom(); v != "" {
-		c.Revision, c.RevisionFrom = v, from
-	} else if c.Revision == "" && f.Direction == ClientToServer && m.Method != "initialize" && m.Method != "server/discover" {
-		// a request that declares nothing in a session without a
-		// handshake: the session's revision so far
-		c.Revision, c.RevisionFrom = s.sessionRevision()
+	if v := f.requestRevision(); v != "" {
+		c.Revision = v
 	}
 	f.Call, f.Pairing = c, Opened
 	k := callKey{c.Dir, c.ID.tok, c.Conn}
@@ -389,20 +381,8 @@ func (s *Session) answered(f *Frame) bool {
 	c.State = Completed
 	if failed {
 		c.State = Failed
-	} else if s.initCall == nil {
-		switch {
-		case c.Method == "server/discover" && c.Revision != "":
-			s.declared, s.declaredFrom = c.Revision, RevisionDiscover
-		case c.Method == "server/discover":
-			// server/discover exists from 2026-07-28 on: a server that
-			// answers it speaks a handshake-less revision
-			s.declared, s.declaredFrom = ModernRevision, RevisionDiscover
-		case c.Revision != "" && (c.RevisionFrom == RevisionMeta || c.RevisionFrom == RevisionHeader):
-			if s.declaredFrom != RevisionDiscover {
-				s.declaredFrom = RevisionDeclared
-			}
-			s.declared = c.Revision // a handshake-less (2026-07-28) session's revision
-		}
+	} else if c.Revision != "" && s.initCall == nil {
+		s.declared = c.Revision // a handshake-less (2026-07-28) session's revision
 	}
 	if m.res != nil {
 		s.result(f, c)
