@@ -32,6 +32,7 @@ var catalogue = []*Rule{
 	ruleOutputSchema,
 	ruleUnknownTool,
 	ruleMetaRequired,
+	ruleMetaAccepted,
 	ruleResultType,
 	ruleModernRemoved,
 	ruleInputRequired,
