@@ -143,6 +143,8 @@ func TestHouseRulesCatchWhatTheyForbid(t *testing.T) {
 func TestFixtureMessagesFollowTheHouseRules(t *testing.T) {
 	t.Parallel()
 	paths, err := filepath.Glob(filepath.Join("testdata", "*", "*.jsonl"))
+	plain, _ := filepath.Glob(filepath.Join("testdata", "*", "*.ndjson")) // plain JSON-RPC, as tee writes it
+	paths = append(paths, plain...)
 	if err != nil || len(paths) < 100 {
 		t.Fatalf("%d fixtures (%v)", len(paths), err)
 	}
