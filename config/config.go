@@ -47,8 +47,8 @@ type File struct {
 
 // Gate is what fails a check, at the top level or for one server.
 type Gate struct {
-	FailOn  List     `json:"fail-on" doc:"Signals and rule ids that fail the gate (as --fail-on); none or all. A list, or one comma-separated string."`
-	Disable List     `json:"disable" doc:"Rules turned off (as --disable): their findings are neither reported nor counted."`
+	FailOn  List `json:"fail-on" doc:"Signals and rule ids that fail the gate (as --fail-on); none or all. A list, or one comma-separated string."`
+	Disable List `json:"disable" doc:"Rules turned off (as --disable): their findings are neither reported nor counted."`
 }
 
 // Assertions are the expectations of spec §5, at the top level or for one
