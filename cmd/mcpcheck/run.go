@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -32,20 +31,6 @@ const (
 	exitFailed = 1 // checked, something failed the gate
 	exitUsage  = 2 // nothing was checked
 )
-
-// version is set at link time (-ldflags "-X main.version=v1.2.3"); otherwise
-// the module version from the build information is used.
-var version = ""
-
-func mcpcheckVersion() string {
-	if version != "" {
-		return version
-	}
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
-		return info.Main.Version
-	}
-	return "(devel)"
-}
 
 // usageError is a problem with the invocation: exit 2, one line on stderr.
 type usageError struct{ msg string }
@@ -101,7 +86,7 @@ func (c *command) run(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 	case "config":
 		code, err = c.runConfig(rest, stdout)
 	case "version":
-		fmt.Fprintf(stdout, "mcpcheck %s\n", mcpcheckVersion())
+		code, err = c.runVersion(rest, stdout)
 	case "help":
 		fmt.Fprint(stdout, usageText)
 	case "baseline":
