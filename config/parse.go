@@ -12,7 +12,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -171,13 +170,8 @@ func escape(key string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(key, "~", "~0"), "/", "~1")
 }
 
-// compiled caches the schema of a vocabulary (one per catalogue).
-var compiled sync.Map // *Vocabulary → *jsonschema.Schema
-
+// compile compiles the schema of a vocabulary; a file is read once a run.
 func compile(v *Vocabulary) *jsonschema.Schema {
-	if s, ok := compiled.Load(v); ok {
-		return s.(*jsonschema.Schema)
-	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(SchemaJSON(v)))
 	if err != nil {
 		panic(err)
@@ -192,7 +186,6 @@ func compile(v *Vocabulary) *jsonschema.Schema {
 	if err != nil {
 		panic(fmt.Sprintf("config: the generated schema does not compile: %v", err))
 	}
-	compiled.Store(v, s)
 	return s
 }
 

@@ -7,8 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/config"
+	"github.com/mcpcheck/mcpcheck/session"
 )
 
 // toolsCapture writes an mcpsnoop capture of one session of label that
@@ -327,5 +330,46 @@ func TestConfigIsDiscoveredInTheWorkingDirectory(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(home); len(entries) != 0 {
 		t.Errorf("check wrote into $HOME: %v", entries)
+	}
+}
+
+// Done when: a rule option declared in code (checks.Option) is set, typed
+// and validated under rules:.
+func TestRuleOptionsAreSetFromTheFile(t *testing.T) {
+	t.Parallel()
+	limit := &checks.Option[int]{Name: "max-tools", Doc: "how many tools a listing may hold", Default: 100}
+	budget := &checks.Option[time.Duration]{Name: "budget", Doc: "a duration", Default: time.Second}
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
+	cli.catalogue = func() []*checks.Rule {
+		r := &checks.Rule{ID: "list-size", Signal: checks.SignalWarn, Severity: checks.SeverityWarning,
+			Doc:     checks.Doc{Summary: "reports its options", Why: "Test only.", Fix: "None.", Bad: "-", Good: "-", Since: "0.0.0"},
+			Options: []checks.Setting{limit, budget},
+			New: checks.EachFrame(func(p *checks.Pass, f *session.Frame) {
+				if f.Msg.Method == "tools/list" && f.Direction == session.ClientToServer {
+					p.Report(f, "options", "max-tools %d, budget %s", limit.Get(p), budget.Get(p))
+				}
+			})}
+		return append(checks.All(), r)
+	}
+	root := t.TempDir()
+	capture := toolsCapture(t, root, "c.jsonl", "notes", readOnlyTools)
+	_, out, _ := cli.invoke(t, "", "check", "--no-config", capture)
+	if !strings.Contains(out, "max-tools 100, budget 1s (list-size)") {
+		t.Errorf("defaults:\n%s", out)
+	}
+	cfg := writeFile(t, filepath.Join(root, "c.yml"), "version: 1\nrules:\n  list-size:\n    max-tools: 2\n    budget: 3s\n")
+	_, out, _ = cli.invoke(t, "", "check", "--config", cfg, capture)
+	if !strings.Contains(out, "max-tools 2, budget 3s (list-size)") {
+		t.Errorf("set by the file:\n%s", out)
+	}
+	for text, want := range map[string]string{
+		"version: 1\nrules:\n  list-size:\n    max-tools: two\n": cfg + ":4:16: rules.list-size.max-tools: got string, want integer",
+		"version: 1\nrules:\n  list-size:\n    budget: soon\n":   cfg + `:4:13: rules.list-size.budget: "soon" is not a duration`,
+		"version: 1\nrules:\n  list-size:\n    max-tool: 2\n":    cfg + `:4:5: rule list-size has no option "max-tool"; did you mean "max-tools"?; its options: budget, max-tools`,
+	} {
+		writeFile(t, cfg, text)
+		if code, _, errs := cli.invoke(t, "", "config", "verify", cfg); code != 2 || !strings.HasPrefix(errs, "mcpcheck: "+want) {
+			t.Errorf("%q: exit %d\n%s\nwant %s", text, code, errs, want)
+		}
 	}
 }
