@@ -241,10 +241,14 @@ func (t *tree) validate(value any, v *Vocabulary) Errors {
 			errs = append(errs, t.errAt(t.values[ptr], "%s: %q is not a duration such as 500ms, 30s or 2m", keyName(e.InstanceLocation), fmt.Sprint(k.Got)))
 			return
 		case *kind.PropertyNames:
+			// jsonschema v6 reports a propertyNames failure at a sibling
+			// key's location; the schema's own location says which object.
+			ptr = instanceOf(e.SchemaURL)
+			loc := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
 			// its cause, an enum on the name, is located at the key below
 			for _, c := range e.Causes {
 				name := fmt.Sprint(c.ErrorKind.(*kind.Enum).Got)
-				errs = append(errs, t.errAt(t.keys[ptr+"/"+escape(name)], "%s: unknown format %q; valid: %s%s", keyName(e.InstanceLocation), name,
+				errs = append(errs, t.errAt(t.keys[ptr+"/"+escape(name)], "%s: unknown format %q; valid: %s%s", keyName(loc), name,
 					strings.Join(v.Outputs, ", "), didYouMean(name, v.Outputs)))
 			}
 			return
@@ -308,6 +312,22 @@ func schemaAt(s map[string]any, ptr string) map[string]any {
 		return nil
 	}
 	return s
+}
+
+// instanceOf is the instance pointer of an object whose schema is at url
+// (…#/properties/outputs/propertyNames → /outputs): the names after each
+// "properties".
+func instanceOf(url string) string {
+	_, frag, _ := strings.Cut(url, "#")
+	parts := strings.Split(strings.TrimPrefix(frag, "/"), "/")
+	var b strings.Builder
+	for i := 0; i+1 < len(parts); i++ {
+		if parts[i] == "properties" {
+			b.WriteString("/" + parts[i+1])
+			i++
+		}
+	}
+	return b.String()
 }
 
 func pointer(loc []string) string {
