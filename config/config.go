@@ -56,7 +56,7 @@ type Gate struct {
 type Assertions struct {
 	ExpectTools       []string `json:"expect-tools" doc:"Fail a session in which no tools/call of each of these tools exists (as --expect-tool)."`
 	ForbidTools       []string `json:"forbid-tools" doc:"Fail a session in which a tools/call of one of these tools exists (as --forbid-tool)."`
-	MaxDuration       Duration `json:"max-duration" doc:"Fail when a finished tool call took longer than this Go duration, e.g. 30s (as --max-duration)."`
+	MaxDuration       Budget   `json:"max-duration" doc:"Fail when a finished tool call took longer than this Go duration, e.g. 30s (as --max-duration); or a map of tool name to duration, \"*\" for every other tool."`
 	MaxServerDuration Duration `json:"max-server-duration" doc:"The same, counting only the server's share of a multi round-trip chain (as --max-server-duration)."`
 	MaxRoundTrips     int      `json:"max-round-trips" doc:"Fail when one logical operation used more than N requests, N >= 1 (as --max-round-trips)." min:"1"`
 }
@@ -98,6 +98,32 @@ func (l *List) UnmarshalJSON(b []byte) error {
 	err := json.Unmarshal(b, &many)
 	*l = many
 	return err
+}
+
+// Budget is max-duration: one duration for every tool call, or one per
+// tool name, with "*" for the tools not named.
+type Budget struct {
+	All   Duration
+	Tools map[string]Duration
+}
+
+// UnmarshalJSON takes a duration string or a map of tool name to one.
+func (b *Budget) UnmarshalJSON(data []byte) error {
+	var one string
+	if json.Unmarshal(data, &one) == nil {
+		*b = Budget{All: Duration(one)}
+		return nil
+	}
+	var tools map[string]Duration
+	if err := json.Unmarshal(data, &tools); err != nil {
+		return err
+	}
+	*b = Budget{All: tools["*"]}
+	delete(tools, "*")
+	if len(tools) > 0 {
+		b.Tools = tools
+	}
+	return nil
 }
 
 // Duration is a Go duration written as a string ("500ms", "2m").

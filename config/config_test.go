@@ -44,7 +44,7 @@ func TestAGoodFileLoads(t *testing.T) {
 	if f.Servers["notes-*"].MaxRoundTrips != 3 || f.Servers["notes-*"].FailOn[0] != "error" {
 		t.Errorf("servers = %+v", f.Servers)
 	}
-	if f.Outputs["sarif"] != "out/mcpcheck.sarif" || *f.MaxDuration.Value() != 30e9 {
+	if f.Outputs["sarif"] != "out/mcpcheck.sarif" || *f.MaxDuration.All.Value() != 30e9 {
 		t.Errorf("outputs %v, max-duration %v", f.Outputs, f.MaxDuration)
 	}
 	if !f.Set["fail-on"] || f.Set["category"] {
@@ -61,6 +61,8 @@ func TestProblemsAreLocatedWithASuggestion(t *testing.T) {
 		{"wrong type", "version: 1\nmax-round-trips: many\n", `.mcpcheck.yml:2:18: max-round-trips: got string, want integer`},
 		{"below minimum", "version: 1\nmax-round-trips: 0\n", `.mcpcheck.yml:2:18: max-round-trips:`},
 		{"duration", "version: 1\nmax-duration: 30 seconds\n", `.mcpcheck.yml:2:15: max-duration: "30 seconds" is not a duration`},
+		{"tool duration", "version: 1\nmax-duration:\n  search: 30 seconds\n", `.mcpcheck.yml:3:11: max-duration.search: "30 seconds" is not a duration`},
+		{"duration type", "version: 1\nmax-duration: [1s]\n", `.mcpcheck.yml:2:15: max-duration: want a duration such as 30s, or a map of tool name to duration`},
 		{"fail-on entry", "version: 1\nfail-on: [error, warm]\n", `.mcpcheck.yml:2:18: fail-on: unknown entry "warm"; did you mean "warn"?`},
 		{"disable", "version: 1\ndisable: tool-poisonning\n", `.mcpcheck.yml:2:10: disable: unknown rule "tool-poisonning"; did you mean "tool-poisoning"?`},
 		{"gated and disabled", "version: 1\ndisable: [secret-leak]\nfail-on: [secret-leak]\n", `.mcpcheck.yml:3:11: fail-on names rule "secret-leak", which disable turns off`},
@@ -83,6 +85,19 @@ func TestProblemsAreLocatedWithASuggestion(t *testing.T) {
 				t.Errorf("error:\n  %s\nwant prefix:\n  %s", err, tc.want)
 			}
 		})
+	}
+}
+
+func TestMaxDurationPerTool(t *testing.T) {
+	f, err := Parse("c.yml", []byte("version: 1\nmax-duration: {search: 5s, \"*\": 1s}\nservers:\n  a:\n    max-duration: 2s\n"), testVocab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.MaxDuration.ToolValues(); len(got) != 1 || got["search"] != 5e9 || *f.MaxDuration.All.Value() != 1e9 {
+		t.Errorf("top level: %+v", f.MaxDuration)
+	}
+	if s := f.Servers["a"].MaxDuration; s.Tools != nil || *s.All.Value() != 2e9 {
+		t.Errorf("server: %+v", s)
 	}
 }
 

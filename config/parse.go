@@ -221,7 +221,18 @@ func (t *tree) validate(value any, v *Vocabulary) Errors {
 			}
 			return
 		case *kind.OneOf, *kind.AnyOf:
-			errs = append(errs, t.errAt(t.values[ptr], "%s: want a string or a list of strings", keyName(e.InstanceLocation)))
+			// the branch whose type matched says what is wrong inside it
+			for _, c := range e.Causes {
+				if !typeMismatch(c) {
+					walk(c)
+					return
+				}
+			}
+			want := "a string or a list of strings"
+			if last := e.InstanceLocation[len(e.InstanceLocation)-1]; last == "max-duration" {
+				want = "a duration such as 30s, or a map of tool name to duration"
+			}
+			errs = append(errs, t.errAt(t.values[ptr], "%s: want %s", keyName(e.InstanceLocation), want))
 			return
 		case *kind.Type:
 			errs = append(errs, t.errAt(t.values[ptr], "%s: got %s, want %s", keyName(e.InstanceLocation), k.Got, strings.Join(k.Want, " or ")))
@@ -262,6 +273,14 @@ func (t *tree) validate(value any, v *Vocabulary) Errors {
 	}
 	walk(ve)
 	return sorted(errs)
+}
+
+// typeMismatch reports a branch of a oneOf that failed on its type alone.
+func typeMismatch(e *jsonschema.ValidationError) bool {
+	if _, ok := e.ErrorKind.(*kind.Type); ok {
+		return true
+	}
+	return len(e.Causes) == 1 && typeMismatch(e.Causes[0])
 }
 
 // unknownKey is the error for a key the schema does not allow at ptr, with
@@ -447,15 +466,25 @@ func (t *tree) checkGate(ptr string, g *Gate, v *Vocabulary) Errors {
 
 func (t *tree) checkAssertions(ptr string, a *Assertions) Errors {
 	var errs Errors
-	for _, d := range []struct {
-		key string
-		v   Duration
-	}{{"max-duration", a.MaxDuration}, {"max-server-duration", a.MaxServerDuration}} {
+	type named struct {
+		key, ptr string
+		v        Duration
+	}
+	durations := []named{{"max-server-duration", ptr + "/max-server-duration", a.MaxServerDuration}}
+	if a.MaxDuration.Tools == nil {
+		durations = append(durations, named{"max-duration", ptr + "/max-duration", a.MaxDuration.All})
+	} else {
+		durations = append(durations, named{"max-duration.*", ptr + "/max-duration/*", a.MaxDuration.All})
+	}
+	for tool, d := range a.MaxDuration.Tools {
+		durations = append(durations, named{"max-duration." + tool, ptr + "/max-duration/" + escape(tool), d})
+	}
+	for _, d := range durations {
 		if d.v == "" {
 			continue
 		}
 		if _, err := time.ParseDuration(string(d.v)); err != nil {
-			errs = append(errs, t.errAt(t.values[ptr+"/"+d.key], "%s: %q is not a duration such as 500ms, 30s or 2m", d.key, d.v))
+			errs = append(errs, t.errAt(t.values[d.ptr], "%s: %q is not a duration such as 500ms, 30s or 2m", d.key, d.v))
 		}
 	}
 	for _, key := range []string{"expect-tools", "forbid-tools"} {
@@ -470,6 +499,21 @@ func (t *tree) checkAssertions(ptr string, a *Assertions) Errors {
 		}
 	}
 	return errs
+}
+
+// ToolValues are the per-tool budgets, once the file was validated; nil
+// for none.
+func (b Budget) ToolValues() map[string]time.Duration {
+	if len(b.Tools) == 0 {
+		return nil
+	}
+	out := make(map[string]time.Duration, len(b.Tools))
+	for tool, d := range b.Tools {
+		if v := d.Value(); v != nil {
+			out[tool] = *v
+		}
+	}
+	return out
 }
 
 // Duration's value, once the file was validated.

@@ -99,7 +99,10 @@ func typeName(s map[string]any) string {
 		}
 		return t
 	}
-	if _, ok := s["oneOf"]; ok {
+	if alts, ok := s["oneOf"].([]any); ok {
+		if _, ok := alts[0].(map[string]any)["pattern"]; ok {
+			return "duration, or map of tool to duration"
+		}
 		return "string or list of strings"
 	}
 	return "any"
@@ -150,6 +153,11 @@ func fieldSchema(name string, f reflect.StructField, v *Vocabulary) map[string]a
 		}}
 	case reflect.TypeFor[Duration]():
 		return map[string]any{"type": "string", "pattern": durationPattern}
+	case reflect.TypeFor[Budget]():
+		return map[string]any{"oneOf": []any{
+			map[string]any{"type": "string", "pattern": durationPattern},
+			map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string", "pattern": durationPattern}},
+		}}
 	}
 	switch f.Type.Kind() {
 	case reflect.String:

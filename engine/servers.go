@@ -3,6 +3,7 @@ package engine
 import (
 	"maps"
 	"path"
+	"time"
 
 	"github.com/mcpcheck/mcpcheck/result"
 )
@@ -58,6 +59,13 @@ func (cfg *Config) settingsFor(label string) *serverSettings {
 		a.ForbidTools = append(a.ForbidTools[:len(a.ForbidTools):len(a.ForbidTools)], b.ForbidTools...)
 		if b.MaxDuration != nil {
 			a.MaxDuration = b.MaxDuration
+		}
+		if len(b.ToolMaxDuration) > 0 {
+			a.ToolMaxDuration = maps.Clone(a.ToolMaxDuration)
+			if a.ToolMaxDuration == nil {
+				a.ToolMaxDuration = map[string]time.Duration{}
+			}
+			maps.Copy(a.ToolMaxDuration, b.ToolMaxDuration)
 		}
 		if b.MaxServerDuration != nil {
 			a.MaxServerDuration = b.MaxServerDuration

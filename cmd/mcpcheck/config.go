@@ -82,7 +82,9 @@ func applyConfig(o *checkOptions, fs *pflag.FlagSet, f *config.File) {
 	list("disable", "disable", f.Disable, &o.disable)
 	list("expect-tool", "expect-tools", f.ExpectTools, &o.expectTools)
 	list("forbid-tool", "forbid-tools", f.ForbidTools, &o.forbidTools)
-	str("max-duration", "max-duration", string(f.MaxDuration), &o.maxDuration)
+	if f.Set["max-duration"] && !fs.Changed("max-duration") {
+		o.maxDuration, o.toolMaxDuration = string(f.MaxDuration.All), f.MaxDuration.ToolValues()
+	}
 	str("max-server-duration", "max-server-duration", string(f.MaxServerDuration), &o.maxServerDuration)
 	if f.Set["max-round-trips"] && !fs.Changed("max-round-trips") {
 		o.maxRoundTrips, o.roundTripsSet = f.MaxRoundTrips, true
@@ -338,7 +340,7 @@ func applyServers(cfg *engine.Config, f *config.File, rules []*checks.Rule) erro
 		s := f.Servers[p]
 		srv := engine.Server{Pattern: p, Assertions: engine.Assertions{
 			ExpectTools: s.ExpectTools, ForbidTools: s.ForbidTools,
-			MaxDuration: s.MaxDuration.Value(), MaxServerDuration: s.MaxServerDuration.Value(), MaxRoundTrips: s.MaxRoundTrips,
+			MaxDuration: s.MaxDuration.All.Value(), ToolMaxDuration: s.MaxDuration.ToolValues(), MaxServerDuration: s.MaxServerDuration.Value(), MaxRoundTrips: s.MaxRoundTrips,
 		}}
 		if len(s.FailOn) > 0 {
 			g, err := result.ParseGate(strings.Join(s.FailOn, ","), rules)

@@ -373,3 +373,26 @@ func TestRuleOptionsAreSetFromTheFile(t *testing.T) {
 		}
 	}
 }
+
+// Done when: max-duration takes one budget per tool, at the top level and
+// per server; a tool's budget replaces the general one for that tool.
+func TestMaxDurationPerToolFromTheFile(t *testing.T) {
+	t.Parallel()
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
+	root := t.TempDir()
+	capture := toolsCapture(t, root, "c.jsonl", "notes", readOnlyTools) // read_note answers in 1s
+	for text, want := range map[string]string{
+		"version: 1\nmax-duration: {read_note: 500ms, \"*\": 1h}\n":                                `assertion failed: max-duration: 1 tool call of "read_note" took longer than 500ms; the worst, tools/call "read_note" (id 2) at ` + capture + `:6, took 1s`,
+		"version: 1\nmax-duration: 500ms\nservers:\n  notes:\n    max-duration: {read_note: 2s}\n": "",
+		"version: 1\nservers:\n  notes:\n    max-duration: {read_note: 500ms}\n":                   `assertion failed: max-duration: 1 tool call of "read_note" took longer than 500ms`,
+	} {
+		cfg := writeFile(t, filepath.Join(t.TempDir(), "c.yml"), text)
+		code, out, errs := cli.invoke(t, "", "check", "--config", cfg, capture)
+		switch {
+		case want == "" && (code != 0 || strings.Contains(out, "assertion failed")):
+			t.Errorf("%q: exit %d %s\n%s", text, code, errs, out)
+		case want != "" && (code != 1 || !strings.Contains(out, want)):
+			t.Errorf("%q: exit %d %s\n%s\nwant %s", text, code, errs, out, want)
+		}
+	}
+}

@@ -132,6 +132,7 @@ type checkOptions struct {
 	expectTools       []string
 	forbidTools       []string
 	maxDuration       string
+	toolMaxDuration   map[string]time.Duration // from the configuration file only
 	maxServerDuration string
 	maxRoundTrips     int
 	roundTripsSet     bool // --max-round-trips was given (0 is then an error, not "unset")
@@ -347,7 +348,7 @@ func (c *command) checkConfig(o *checkOptions, catalogue []*checks.Rule) (engine
 			return engine.Config{}, usagef("--input-format: unknown format %q; valid: %s", o.inputFormat, strings.Join(formatNames(), ", "))
 		}
 	}
-	a := engine.Assertions{ExpectTools: o.expectTools, ForbidTools: o.forbidTools}
+	a := engine.Assertions{ExpectTools: o.expectTools, ForbidTools: o.forbidTools, ToolMaxDuration: o.toolMaxDuration}
 	if a.MaxDuration, err = parseBudget("--max-duration", o.maxDuration); err != nil {
 		return engine.Config{}, err
 	}
