@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpcheck/mcpcheck/baseline"
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/config"
 	"github.com/mcpcheck/mcpcheck/engine"
 	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/report"
@@ -125,6 +126,10 @@ const baselineUsage = `Usage:
                                                             make the capture's tools the baseline
   mcpcheck baseline [--baseline DIR] --reset CAPTURE          delete the baseline of the capture's servers
 
+The directory is --baseline DIR, else the configuration file's baseline:, else
+.mcpcheck/baselines under the source root (check it in). With no CAPTURE, the
+configuration file's captures:.
+
 Flags:
 `
 
@@ -139,6 +144,8 @@ func (c *command) runBaseline(args []string, stdin io.Reader, stdout io.Writer) 
 	accept := fs.Bool("accept", false, "make the captured tool definitions the baseline (needs --reason)")
 	reason := fs.String("reason", "", "why the definitions are accepted; recorded in the baseline")
 	reset := fs.Bool("reset", false, "delete the baseline of every server label in the captures")
+	configFile := fs.String("config", "", "the configuration file, whose baseline: and captures: apply (default: the discovered "+config.Names[0]+")")
+	noConfig := fs.Bool("no-config", false, "read no configuration file")
 	help := fs.BoolP("help", "h", false, "show this help")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage, usagef("baseline: %v; run 'mcpcheck baseline --help' for usage", err)
@@ -156,11 +163,23 @@ func (c *command) runBaseline(args []string, stdin io.Reader, stdout io.Writer) 
 		return exitUsage, usagef("baseline: --reason goes with --accept")
 	}
 	wd, _ := os.Getwd()
-	root, err := sourceRoot(c.getenv, "", false, wd)
+	file, err := loadConfig(fs, *configFile, *noConfig, wd, vocabulary(c.catalogue()))
+	if err != nil {
+		return exitUsage, configError(err)
+	}
+	dirGiven := fs.Changed("baseline")
+	if file != nil && file.Set["baseline"] && !dirGiven {
+		*dir, dirGiven = relToWork(file.Resolve(file.Baseline)), true // the directory check reads
+	}
+	srcRoot, rootGiven := "", false
+	if file != nil && file.Set["source-root"] {
+		srcRoot, rootGiven = relToWork(file.Resolve(file.SourceRoot)), true
+	}
+	root, err := sourceRoot(c.getenv, srcRoot, rootGiven, wd)
 	if err != nil {
 		return exitUsage, err
 	}
-	path, _, err := baselineDir(*dir, fs.Changed("baseline"), root, wd)
+	path, _, err := baselineDir(*dir, dirGiven, root, wd)
 	if err != nil {
 		return exitUsage, err
 	}
@@ -170,7 +189,13 @@ func (c *command) runBaseline(args []string, stdin io.Reader, stdout io.Writer) 
 			return exitUsage, usagef("baseline: %s; mcpcheck reads it but never writes there: pass --baseline with a directory of its own", why)
 		}
 	}
-	sources, err := readers.Resolve(fs.Args(), stdin, c.getenv)
+	captures := fs.Args()
+	if len(captures) == 0 && file != nil && len(file.Captures) > 0 {
+		if captures, err = configCaptures(file); err != nil {
+			return exitUsage, err
+		}
+	}
+	sources, err := readers.Resolve(captures, stdin, c.getenv)
 	if err != nil {
 		return exitUsage, err
 	}

@@ -396,3 +396,22 @@ func TestMaxDurationPerToolFromTheFile(t *testing.T) {
 		}
 	}
 }
+
+// Done when: mcpcheck baseline writes where check reads: the config's
+// baseline: directory, for the config's captures.
+func TestBaselineCommandReadsTheConfig(t *testing.T) {
+	t.Parallel()
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
+	root := t.TempDir()
+	toolsCapture(t, root, "notes.jsonl", "notes", readOnlyTools)
+	cfg := writeFile(t, filepath.Join(root, "c.yml"), "version: 1\ncaptures: [\"*.jsonl\"]\nbaseline: team/baselines\n")
+	if code, out, errs := cli.invoke(t, "", "baseline", "--config", cfg, "--accept", "--reason", "first"); code != 0 {
+		t.Fatalf("accept: exit %d %s\n%s", code, errs, out)
+	}
+	if files := baselineFiles(t, filepath.Join(root, "team", "baselines")); len(files) != 1 {
+		t.Fatalf("files %v", files)
+	}
+	if code, out, _ := cli.invoke(t, "", "check", "--config", cfg); code != 0 || strings.Contains(out, "(baseline)") || strings.Contains(out, "drift not checked") {
+		t.Errorf("check against the accepted baseline: exit %d\n%s", code, out)
+	}
+}
