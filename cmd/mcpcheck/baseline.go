@@ -63,10 +63,11 @@ func (c *command) newStore(dir string, record bool) *baseline.Store {
 // driftPlan is how a check treats drift: against a baseline directory, or
 // not at all (and the report says so once).
 type driftPlan struct {
-	inUse  bool // drift joins the default gate
-	store  *baseline.Store
-	notes  []string
-	record bool
+	inUse   bool // drift joins the default gate
+	store   *baseline.Store
+	notes   []string
+	record  bool
+	missing string // the default directory that does not exist
 }
 
 // checkBaseline decides the drift plan of a check.
@@ -82,7 +83,7 @@ func (c *command) checkBaseline(o *checkOptions, root, wd string) (*driftPlan, e
 		p.store = c.newStore(dir, o.recordBaseline)
 		return p, nil
 	}
-	p.notes = append(p.notes, fmt.Sprintf("drift not checked: no baseline directory (%s does not exist); record one with mcpcheck baseline --accept --reason TEXT CAPTURE, or pass --baseline DIR", dir))
+	p.missing = dir
 	return p, nil
 }
 
@@ -98,6 +99,9 @@ func (p *driftPlan) apply(cfg *engine.Config, o *checkOptions) error {
 		if r := checks.Lookup(cfg.Rules, id); r != nil && checks.ReadsBaseline(r) {
 			return usagef("--fail-on names %s, but drift is not checked without a baseline directory: record one with mcpcheck baseline --accept --reason TEXT CAPTURE, or pass --baseline DIR", id)
 		}
+	}
+	if slices.ContainsFunc(cfg.Rules, checks.ReadsBaseline) { // not when both drift rules are disabled
+		p.notes = append(p.notes, fmt.Sprintf("drift not checked: no baseline directory (%s does not exist); record one with mcpcheck baseline --accept --reason TEXT CAPTURE, or pass --baseline DIR", p.missing))
 	}
 	cfg.Rules = slices.DeleteFunc(slices.Clone(cfg.Rules), checks.ReadsBaseline)
 	return nil
