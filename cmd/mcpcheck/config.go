@@ -44,18 +44,28 @@ func loadConfig(fs *pflag.FlagSet, named string, none bool, wd string, v *config
 		}
 		return config.Load(named, v)
 	}
-	top := gitTop(wd)
-	if top == "" {
-		top = wd
-	}
-	path, err := config.Discover(wd, top)
+	path, err := discoverConfig(wd)
 	if err != nil || path == "" {
 		return nil, err
 	}
-	if rel, err := filepath.Rel(wd, path); err == nil {
-		path = rel // reports name it as a user would
-	}
 	return config.Load(path, v)
+}
+
+// discoverConfig is the configuration file that applies in wd, relative
+// to it as a user would name it; "" for none.
+func discoverConfig(wd string) (string, error) {
+	top := gitTop(wd)
+	if top == "" {
+		top = wd // outside a repository only the working directory
+	}
+	path, err := config.Discover(wd, top)
+	if err != nil || path == "" {
+		return "", err
+	}
+	if rel, err := filepath.Rel(wd, path); err == nil {
+		path = rel
+	}
+	return path, nil
 }
 
 // applyConfig fills the options the command line did not give from the
@@ -196,18 +206,14 @@ func (c *command) runConfig(args []string, stdout io.Writer) (int, error) {
 		switch len(rest) {
 		case 0:
 			wd, _ := os.Getwd()
-			top := gitTop(wd)
-			if top == "" {
-				top = wd
-			}
-			p, err := config.Discover(wd, top)
+			p, err := discoverConfig(wd)
 			if err != nil {
 				return exitUsage, err
 			}
 			if p == "" {
 				return exitUsage, usagef("config verify: no %s in %s or above it; name the file, or write one with mcpcheck config init CAPTURE", config.Names[0], wd)
 			}
-			path, _ = filepath.Rel(wd, p)
+			path = p
 		case 1:
 			path = rest[0]
 		default:
