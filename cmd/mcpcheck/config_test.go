@@ -415,3 +415,28 @@ func TestBaselineCommandReadsTheConfig(t *testing.T) {
 		t.Errorf("check against the accepted baseline: exit %d\n%s", code, out)
 	}
 }
+
+// Done when: mcpcheck suppress adds to the file the config's suppressions:
+// names, the one check reads.
+func TestSuppressWritesTheConfiguredFile(t *testing.T) {
+	t.Parallel()
+	cli := withEnv(map[string]string{"NO_COLOR": "1"})
+	root := t.TempDir()
+	cfg := writeFile(t, filepath.Join(root, "c.yml"), "version: 1\nsuppressions: team/accepted.json\n")
+	if err := os.Mkdir(filepath.Join(root, "team"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fp := strings.Repeat("ab", 16)
+	if code, out, errs := cli.invoke(t, "", "suppress", "--config", cfg, "--reason", "known", fp); code != 0 {
+		t.Fatalf("suppress: exit %d %s\n%s", code, errs, out)
+	}
+	data, err := os.ReadFile(filepath.Join(root, "team", "accepted.json"))
+	if err != nil || !strings.Contains(string(data), fp) {
+		t.Fatalf("the configured file: %v\n%s", err, data)
+	}
+	// check reads it: the entry matches nothing, a stale-suppression note
+	_, out, _ := cli.invoke(t, "", "check", "--config", cfg, testdata("clean-stdio.jsonl"))
+	if !strings.Contains(out, "(stale-suppression)") {
+		t.Errorf("check did not read the configured file:\n%s", out)
+	}
+}
