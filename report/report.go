@@ -31,6 +31,10 @@ type Options struct {
 	// Category is the code-scanning category (SARIF automationDetails.id).
 	Category string
 
+	// ConfigFile is the configuration file the run read, as found or
+	// named; "" for none. The text report names it first.
+	ConfigFile string
+
 	// StepSummary is the file the github format appends its Markdown
 	// summary to ($GITHUB_STEP_SUMMARY); empty means none.
 	StepSummary string

@@ -33,6 +33,7 @@ func (t *Text) paint(color, s string) string {
 
 func (t *Text) Report(w io.Writer, r *result.Result) error {
 	bw := bufio.NewWriter(w)
+	writeHeader(bw, t.opts, r)
 	for s := range r.AllSessions() {
 		for _, f := range s.Findings {
 			if t.opts.Quiet && !f.Gated {

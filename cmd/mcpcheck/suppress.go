@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/config"
 	"github.com/mcpcheck/mcpcheck/engine"
 	"github.com/mcpcheck/mcpcheck/internal/atomicfile"
 	"github.com/mcpcheck/mcpcheck/internal/safefile"
@@ -113,6 +114,8 @@ func (c *command) runSuppress(args []string, stdin io.Reader, stdout io.Writer) 
 	fl.StringVar(&o.expires, "expires", "", "the last day the entries hold, YYYY-MM-DD, UTC (default: never expire)")
 	fl.StringVar(&o.file, "file", "", "the suppressions file (default "+defaultSuppressions+" in the source root)")
 	fl.StringArrayVar(&o.from, "from", nil, "a capture whose findings the fingerprints must name (repeatable)")
+	configFile := fl.String("config", "", "the configuration file, whose suppressions: names the file (default: the discovered "+config.Names[0]+")")
+	noConfig := fl.Bool("no-config", false, "read no configuration file")
 	fl.BoolVarP(&o.help, "help", "h", false, "show this help")
 	if err := fl.Parse(args); err != nil {
 		return exitUsage, usagef("suppress: %v; run 'mcpcheck suppress --help' for usage", err)
@@ -125,9 +128,16 @@ func (c *command) runSuppress(args []string, stdin io.Reader, stdout io.Writer) 
 	if err != nil {
 		return exitUsage, err
 	}
+	wd, _ := os.Getwd()
+	file, err := loadConfig(fl, *configFile, *noConfig, wd, vocabulary(c.catalogue()))
+	if err != nil {
+		return exitUsage, configError(err)
+	}
+	if file != nil && file.Set["suppressions"] && !fl.Changed("file") {
+		o.file = relToWork(file.Resolve(file.Suppressions)) // where check reads them
+	}
 	path, name := o.file, o.file
 	if path == "" {
-		wd, _ := os.Getwd()
 		root, err := sourceRoot(c.getenv, "", false, wd) // as check finds it
 		if err != nil {
 			return exitUsage, err
