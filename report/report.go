@@ -20,6 +20,14 @@ type Reporter interface {
 type Options struct {
 	Quiet   bool   // text: only gated findings and the verdict
 	Color   bool   // text: ANSI colours
+
+	// Verbose (text) lists every finding with its fingerprint and the full
+	// counts line; ShowFingerprints adds the fingerprint to each finding
+	// line without listing the folded ones.
+	Verbose, ShowFingerprints bool
+	// ConfigFile is the configuration file the run read, named on the
+	// text report's first line; "" for none.
+	ConfigFile string
 	WorkDir string // the working directory: relative capture paths start there
 	Version string // mcpcheck's version, for tool metadata
 

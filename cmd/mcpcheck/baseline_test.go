@@ -62,12 +62,13 @@ func TestDriftPairAgainstAnAcceptedBaseline(t *testing.T) {
 	if code != 1 || errs != "" {
 		t.Fatalf("check --fail-on drift: exit %d, stderr %q\n%s", code, errs, out)
 	}
-	added := regexp.MustCompile(`(?m)^.*:8: \[error\] tool "(\w+)" was added since the baseline \(info\) \(tool-drift\)$`).FindAllStringSubmatch(out, -1)
-	if len(added) != 3 || added[0][1] != "list_directory_with_sizes" || added[1][1] != "read_media_file" || added[2][1] != "read_text_file" {
+	// the three added tools, one message at one place: grouped
+	added := regexp.MustCompile(`(?m)^.*:8: ✗ note 3× tool "…" was added since the baseline \(info\): (.*) \(tool-drift\)$`).FindAllStringSubmatch(out, -1)
+	if len(added) != 1 || added[0][1] != "list_directory_with_sizes, read_media_file, read_text_file" {
 		t.Errorf("added tools %v\n%s", added, out)
 	}
-	changed := regexp.MustCompile(`(?m)^.*:8: \[error\] tool "\w+" changed since the baseline \((breaking|review)\): .*\(tool-drift\)$`).FindAllString(out, -1)
-	if len(changed) != 11 || strings.Count(out, "[error]") != 14 {
+	changed := regexp.MustCompile(`(?m)^.*:8: ✗ \w+ tool "\w+" changed since the baseline \((breaking|review)\): .*\(tool-drift\)$`).FindAllString(out, -1)
+	if len(changed) != 11 || strings.Count(out, ": ✗ ") != 12 {
 		t.Errorf("%d changed tools, want the other 11:\n%s", len(changed), out)
 	}
 	for _, want := range []string{
@@ -81,14 +82,14 @@ func TestDriftPairAgainstAnAcceptedBaseline(t *testing.T) {
 		}
 	}
 
-	code, out, _ = cli.invoke(t, "", "check", "--fail-on", "error", "--baseline", dir, cur)
-	if code != 0 || !strings.Contains(out, "check passed") || strings.Count(out, "(tool-drift)") != 14 || strings.Contains(out, "[error]") {
+	code, out, _ = cli.invoke(t, "", "check", "--verbose", "--fail-on", "error", "--baseline", dir, cur)
+	if code != 0 || !strings.Contains(out, "check passed") || strings.Count(out, "(tool-drift)") != 14 || strings.Contains(out, "✗") {
 		t.Errorf("--fail-on error: exit %d\n%s", code, out)
 	}
 
 	// the baseline command shows the same drift, and none for capture 09
 	code, out, _ = cli.invoke(t, "", "baseline", "--baseline", dir, cur)
-	if code != 1 || strings.Count(out, "(tool-drift)") != 14 {
+	if code != 1 || strings.Count(out, "(tool-drift)") != 12 || !strings.Contains(out, "3× tool \"…\" was added") {
 		t.Errorf("baseline (show) of 10: exit %d\n%s", code, out)
 	}
 	if code, out, _ = cli.invoke(t, "", "baseline", "--baseline", dir, old); code != 0 || strings.Contains(out, "tool-drift") {
@@ -111,7 +112,7 @@ func TestFreshBaselineDirectory(t *testing.T) {
 
 	gated := filepath.Join(t.TempDir(), "ci-workspace", "baselines")
 	code, out, _ := cli.invoke(t, "", "check", "--fail-on", "drift", "--baseline", gated, capture)
-	want := `[error] server "filesystem" had no baseline: this session's tools/list was recorded as its baseline in ` + gated +
+	want := `✗ warning server "filesystem" had no baseline: this session's tools/list was recorded as its baseline in ` + gated +
 		`; recorded, not verified; persist ` + gated + ` (check it in and pass --baseline ` + gated + `, or cache it between CI runs) so later runs compare against it (baseline)`
 	if code != 1 || !strings.Contains(out, want) || !strings.Contains(out, "check failed: drift") {
 		t.Errorf("--fail-on drift with a fresh directory: exit %d\n%s", code, out)
@@ -119,7 +120,7 @@ func TestFreshBaselineDirectory(t *testing.T) {
 
 	plain := filepath.Join(t.TempDir(), "baselines")
 	code, out, _ = cli.invoke(t, "", "check", "--baseline", plain, capture)
-	if code != 0 || !strings.Contains(out, "[note] server \"filesystem\" had no baseline") || !strings.Contains(out, "recorded, not verified") || !strings.Contains(out, "check passed") {
+	if code != 0 || !strings.Contains(out, ": warning server \"filesystem\" had no baseline") || !strings.Contains(out, "recorded, not verified") || !strings.Contains(out, "check passed") {
 		t.Errorf("default gate with a fresh directory: exit %d\n%s", code, out)
 	}
 	// the recorded baseline is verified by the next run

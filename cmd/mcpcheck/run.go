@@ -146,6 +146,8 @@ type checkOptions struct {
 	stdinName         string
 	category          string
 	quiet             bool
+	verbose           bool
+	showFingerprints  bool
 	color             string
 	progress          string
 	baselineDir       string
@@ -171,6 +173,8 @@ func checkFlags(o *checkOptions) *pflag.FlagSet {
 	fs.StringVar(&o.stdinName, "stdin-name", "", "the path standard input is named by in reports (SARIF default: stdin)")
 	fs.StringVar(&o.category, "category", "", "code-scanning category: SARIF automationDetails.id becomes mcpcheck/CATEGORY/")
 	fs.BoolVar(&o.quiet, "quiet", false, "text: print only failing findings and the verdict")
+	fs.BoolVarP(&o.verbose, "verbose", "v", false, "text: list every finding (the ones not failing the gate are folded by default), with its fingerprint, and every count")
+	fs.BoolVar(&o.showFingerprints, "show-fingerprints", false, "text: show each finding's fingerprint, for 'mcpcheck suppress'")
 	fs.StringVar(&o.color, "color", "auto", "text colouring: auto, always, never")
 	fs.StringVar(&o.progress, "progress", "auto", "a progress line on stderr: auto (when stderr is a terminal, not under CI), always, never")
 	fs.StringVar(&o.inputFormat, "input-format", "", "read every capture as this format instead of detecting it: "+strings.Join(formatNames(), ", "))
@@ -200,6 +204,9 @@ func (c *command) runCheck(args []string, stdin io.Reader, stdout, stderr io.Wri
 		return exitPassed, nil
 	}
 	o.roundTripsSet = fs.Changed("max-round-trips")
+	if o.quiet && o.verbose {
+		return exitUsage, usagef("--quiet and --verbose ask for less and for more; give one")
+	}
 	rules := c.catalogue()
 	if err := checks.Validate(rules); err != nil {
 		return exitUsage, err
@@ -233,7 +240,7 @@ func (c *command) runCheck(args []string, stdin io.Reader, stdout, stderr io.Wri
 		return exitUsage, err
 	}
 	ropts := report.Options{
-		Quiet: o.quiet, Color: color, WorkDir: wd, SourceRoot: root, Category: category,
+		Quiet: o.quiet, Verbose: o.verbose, ShowFingerprints: o.showFingerprints, Color: color, WorkDir: wd, SourceRoot: root, Category: category,
 		Version: mcpcheckVersion(), SemanticVersion: buildSemver(), StepSummary: c.getenv("GITHUB_STEP_SUMMARY"),
 	}
 	outs, err := plannedOutputs(&o, ropts)
