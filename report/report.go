@@ -18,8 +18,8 @@ type Reporter interface {
 
 // Options are the settings reporters may read.
 type Options struct {
-	Quiet   bool   // text: only gated findings and the verdict
-	Color   bool   // text: ANSI colours
+	Quiet bool // text: only gated findings and the verdict
+	Color bool // text: ANSI colours
 
 	// Verbose (text) lists every finding with its fingerprint and the full
 	// counts line; ShowFingerprints adds the fingerprint to each finding
@@ -28,8 +28,8 @@ type Options struct {
 	// ConfigFile is the configuration file the run read, named on the
 	// text report's first line; "" for none.
 	ConfigFile string
-	WorkDir string // the working directory: relative capture paths start there
-	Version string // mcpcheck's version, for tool metadata
+	WorkDir    string // the working directory: relative capture paths start there
+	Version    string // mcpcheck's version, for tool metadata
 
 	// SourceRoot is what SARIF and annotation paths are relative to (the
 	// repository); empty means WorkDir.
