@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpcheck/mcpcheck/internal/suggest"
 	"github.com/mcpcheck/mcpcheck/result"
 )
 
@@ -62,7 +63,7 @@ func Lookup(name string) (Factory, error) {
 	if f, ok := registry[strings.ToLower(name)]; ok {
 		return f, nil
 	}
-	return nil, fmt.Errorf("unknown format %q; valid are %s", name, strings.Join(Formats(), ", "))
+	return nil, fmt.Errorf("unknown format %q%s; valid are %s", name, suggest.DidYouMean(name, Formats()), strings.Join(Formats(), ", "))
 }
 
 // Formats lists the registered format names, sorted, text first.

@@ -97,7 +97,7 @@ func (c *command) runBaseline(args []string, stdin io.Reader, stdout io.Writer) 
 	reset := fs.Bool("reset", false, "delete the baseline of every server label in the captures")
 	help := fs.BoolP("help", "h", false, "show this help")
 	if err := fs.Parse(args); err != nil {
-		return exitUsage, usagef("baseline: %v; run 'mcpcheck baseline --help' for usage", err)
+		return exitUsage, flagError("baseline", fs, err)
 	}
 	if *help {
 		fmt.Fprint(stdout, baselineUsage+fs.FlagUsages())

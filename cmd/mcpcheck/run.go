@@ -19,6 +19,7 @@ import (
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/engine"
 	"github.com/mcpcheck/mcpcheck/internal/atomicfile"
+	"github.com/mcpcheck/mcpcheck/internal/suggest"
 	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/report"
 	"github.com/mcpcheck/mcpcheck/result"
@@ -80,17 +81,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // stdout unless the check ran.
 func (c *command) run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd, rest := "check", args
-	if len(args) > 0 {
-		switch args[0] {
-		case "check", "rules", "explain", "version", "baseline", "suppress", "help":
-			cmd, rest = args[0], args[1:]
-		}
+	if len(args) > 0 && slices.Contains(commands, args[0]) {
+		cmd, rest = args[0], args[1:]
 	}
 	var code int
 	var err error
 	switch cmd {
 	case "check":
 		code, err = c.runCheck(rest, stdin, stdout, stderr)
+		if cmd != args0(args) {
+			err = misspeltCommand(args, err)
+		}
 	case "rules":
 		code, err = c.runRules(rest, stdout)
 	case "explain":
@@ -98,9 +99,9 @@ func (c *command) run(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 	case "suppress":
 		code, err = c.runSuppress(rest, stdin, stdout)
 	case "version":
-		fmt.Fprintf(stdout, "mcpcheck %s\n", mcpcheckVersion())
+		code, err = runVersion(rest, stdout)
 	case "help":
-		fmt.Fprint(stdout, usageText)
+		code, err = c.runHelp(rest, stdin, stdout, stderr)
 	case "baseline":
 		code, err = c.runBaseline(rest, stdin, stdout)
 	}
@@ -125,6 +126,8 @@ CAPTURE is a file (.gz is decompressed), a directory (its capture files), - for
 standard input, or an mcpsnoop session id; with none, the newest mcpsnoop session.
 
 Exit codes: 0 passed, 1 findings failed the gate, 2 nothing was checked.
+
+Run 'mcpcheck help COMMAND' (or COMMAND --help) for a command's flags.
 
 Check flags:
 `
@@ -197,7 +200,7 @@ func (c *command) runCheck(args []string, stdin io.Reader, stdout, stderr io.Wri
 	var o checkOptions
 	fs := checkFlags(&o)
 	if err := fs.Parse(args); err != nil {
-		return exitUsage, usagef("%v; run 'mcpcheck --help' for usage", err)
+		return exitUsage, flagError("check", fs, err)
 	}
 	if o.help {
 		fmt.Fprint(stdout, usageText+fs.FlagUsages())
@@ -295,11 +298,11 @@ func (c *command) checkConfig(o *checkOptions, catalogue []*checks.Rule) (engine
 	disabled := map[string]bool{}
 	for _, id := range o.disable {
 		for _, id := range strings.Split(id, ",") {
-			id = strings.TrimSpace(id)
-			if checks.Lookup(catalogue, id) == nil {
-				return engine.Config{}, usagef("--disable: unknown rule %q; run 'mcpcheck rules' for the list", id)
+			r, err := ruleByID(catalogue, "--disable", id)
+			if err != nil {
+				return engine.Config{}, err
 			}
-			disabled[id] = true
+			disabled[r.ID] = true
 		}
 	}
 	for _, id := range gate.RuleIDs() {
@@ -317,7 +320,7 @@ func (c *command) checkConfig(o *checkOptions, catalogue []*checks.Rule) (engine
 	var input readers.Format
 	if name := strings.TrimSpace(o.inputFormat); name != "" {
 		if input = readers.Lookup(name); input == nil {
-			return engine.Config{}, usagef("--input-format: unknown format %q; valid: %s", o.inputFormat, strings.Join(formatNames(), ", "))
+			return engine.Config{}, usagef("--input-format: unknown format %q%s; valid: %s", o.inputFormat, suggest.DidYouMean(name, formatNames()), strings.Join(formatNames(), ", "))
 		}
 	}
 	a := engine.Assertions{ExpectTools: o.expectTools, ForbidTools: o.forbidTools}
@@ -372,7 +375,7 @@ func useColor(getenv func(string) string, mode string, stdout io.Writer) (bool, 
 		info, err := f.Stat()
 		return err == nil && info.Mode()&os.ModeCharDevice != 0, nil
 	}
-	return false, usagef("--color: %q is not auto, always or never", mode)
+	return false, oneOf("--color", mode, "auto", "always", "never")
 }
 
 // plannedOutputs validates --format and --output before anything is read,
@@ -623,7 +626,7 @@ func (c *command) runRules(args []string, stdout io.Writer) (int, error) {
 	format := fs.String("format", "text", "text, json or markdown")
 	help := fs.BoolP("help", "h", false, "show this help")
 	if err := fs.Parse(args); err != nil {
-		return exitUsage, usagef("rules: %v", err)
+		return exitUsage, flagError("rules", fs, err)
 	}
 	if *help {
 		fmt.Fprint(stdout, "Usage:\n  mcpcheck rules [--format text|json|markdown]\n\nLists every rule: its signal, severity, the revisions it judges and whether it\nfails the default gate.\n\nFlags:\n"+fs.FlagUsages())
@@ -674,7 +677,7 @@ func (c *command) runRules(args []string, stdout io.Writer) (int, error) {
 			return exitUsage, err
 		}
 	default:
-		return exitUsage, usagef("--format: %q is not text, json or markdown", *format)
+		return exitUsage, oneOf("rules: --format", *format, "text", "json", "markdown")
 	}
 	_, err := stdout.Write(b.Bytes())
 	return exitPassed, err
@@ -689,9 +692,9 @@ func (c *command) runExplain(args []string, stdout io.Writer) (int, error) {
 		return exitUsage, usagef("explain takes one rule id; run 'mcpcheck rules' for the list")
 	}
 	rules := c.catalogue()
-	r := checks.Lookup(rules, args[0])
-	if r == nil {
-		return exitUsage, usagef("explain: unknown rule %q; run 'mcpcheck rules' for the list", args[0])
+	r, err := ruleByID(rules, "explain", args[0])
+	if err != nil {
+		return exitUsage, err
 	}
 	gate, _ := result.ParseGate(checks.DefaultGate, rules)
 	gated := "no"

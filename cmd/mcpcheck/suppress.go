@@ -115,7 +115,7 @@ func (c *command) runSuppress(args []string, stdin io.Reader, stdout io.Writer) 
 	fl.StringArrayVar(&o.from, "from", nil, "a capture whose findings the fingerprints must name (repeatable)")
 	fl.BoolVarP(&o.help, "help", "h", false, "show this help")
 	if err := fl.Parse(args); err != nil {
-		return exitUsage, usagef("suppress: %v; run 'mcpcheck suppress --help' for usage", err)
+		return exitUsage, flagError("suppress", fl, err)
 	}
 	if o.help {
 		fmt.Fprint(stdout, suppressUsage+fl.FlagUsages())
