@@ -242,6 +242,9 @@ func (c *command) runCheck(args []string, stdin io.Reader, stdout, stderr io.Wri
 	if cfg.Suppressions, err = loadSuppressions(o.suppressions, fs.Changed("suppressions"), root, c.now()); err != nil {
 		return exitUsage, err
 	}
+	if err := scopedRulesExist(cfg.Suppressions, rules); err != nil {
+		return exitUsage, err
+	}
 	ropts := report.Options{
 		Quiet: o.quiet, Verbose: o.verbose, ShowFingerprints: o.showFingerprints, Color: color, WorkDir: wd, SourceRoot: root, Category: category,
 		Version: mcpcheckVersion(), SemanticVersion: buildSemver(), StepSummary: c.getenv("GITHUB_STEP_SUMMARY"),

@@ -394,7 +394,7 @@ func TestSuppressUsageErrors(t *testing.T) {
 		args   []string
 		stderr string
 	}{
-		{"no fingerprint", []string{"--reason", "x", "--file", file}, "needs at least one FINGERPRINT"},
+		{"no fingerprint", []string{"--reason", "x", "--file", file}, "suppress needs FINGERPRINTs"},
 		{"no reason", []string{"--file", file, fp}, "--reason is required"},
 		{"blank reason", []string{"--reason", " ", "--file", file, fp}, "--reason is required"},
 		{"bad fingerprint", []string{"--reason", "x", "--file", file, "tools/call read_file"}, `"tools/call read_file" is not a fingerprint`},
