@@ -134,33 +134,40 @@ func (t *Text) findingLines(s *result.SessionResult) []string {
 		}
 		return lines
 	}
-	// Buckets keep the order of their first finding.
+	// Buckets keep the order of their first finding; their keys are made
+	// of the findings' own strings, so bucketing allocates no text.
+	type key struct {
+		kind       int // 0 one gated finding alone, 1 gated alike at one place, 2 suppressed, 3 other
+		rule, file string
+		line, i    int
+		shape      shape
+	}
 	type bucket struct {
 		list []*result.Finding
 	}
 	var order []*bucket
-	byKey := map[string]*bucket{}
-	add := func(key string, f *result.Finding) {
-		b := byKey[key]
+	byKey := map[key]*bucket{}
+	add := func(k key, f *result.Finding) {
+		b := byKey[k]
 		if b == nil {
 			b = &bucket{}
-			byKey[key] = b
+			byKey[k] = b
 			order = append(order, b)
 		}
 		b.list = append(b.list, f)
 	}
 	for i, f := range s.Findings {
+		sh := shapeOf(f.Message)
 		switch {
-		case f.Gated && (t.opts.ShowFingerprints || !hasQuote(f.Message)):
-			add(fmt.Sprintf("one\x00%d", i), f)
+		case f.Gated && (t.opts.ShowFingerprints || sh.name == ""):
+			add(key{kind: 0, i: i}, f)
 		case f.Gated:
-			tmpl, _ := template(f.Message)
-			add(fmt.Sprintf("gated\x00%s\x00%s\x00%d\x00%s", f.Rule, f.File, f.Line, tmpl), f)
+			add(key{kind: 1, rule: f.Rule, file: f.File, line: f.Line, shape: shape{pre: sh.pre, post: sh.post}}, f)
 		case t.opts.Quiet:
 		case f.Suppressed != nil:
-			add("suppressed\x00"+f.Rule, f)
+			add(key{kind: 2, rule: f.Rule}, f)
 		default:
-			add("note\x00"+f.Rule, f)
+			add(key{kind: 3, rule: f.Rule}, f)
 		}
 	}
 	lines := make([]string, 0, len(order))
@@ -191,13 +198,14 @@ const maxFoldKinds = 3
 // in their first quoted string, in order of first appearance.
 func byTemplate(list []*result.Finding) [][]*result.Finding {
 	var groups [][]*result.Finding
-	at := map[string]int{}
+	at := map[shape]int{}
 	for _, f := range list {
-		tmpl, _ := template(f.Message)
-		i, ok := at[tmpl]
+		sh := shapeOf(f.Message)
+		sh.name = ""
+		i, ok := at[sh]
 		if !ok {
 			i = len(groups)
-			at[tmpl] = i
+			at[sh] = i
 			groups = append(groups, nil)
 		}
 		groups[i] = append(groups[i], f)
@@ -215,19 +223,19 @@ func (t *Text) bucketLine(list []*result.Finding) string {
 	}
 	n, worst := 0, checks.SeverityNote
 	var names []string
-	tmpl, _ := template(f.Message)
-	alike := tmpl != f.Message
+	first := shapeOf(f.Message)
+	alike := first.name != ""
 	for _, g := range list {
 		n += 1 + g.Also
 		worst = min(worst, shownSeverity(g))
-		gt, name := template(g.Message)
-		alike = alike && gt == tmpl
-		names = append(names, name)
+		sh := shapeOf(g.Message)
+		alike = alike && sh.pre == first.pre && sh.post == first.post
+		names = append(names, sh.name)
 	}
 	var msg string
 	switch {
 	case alike:
-		msg = fmt.Sprintf("%d× %s: %s", n, printable(tmpl), printable(nameList(names)))
+		msg = fmt.Sprintf("%d× %s: %s", n, printable(first.template()), printable(nameList(names)))
 		if f.Suppressed != nil {
 			msg += suppressedNote(f)
 		}
@@ -379,30 +387,30 @@ func location(file string, line int) string {
 	return fmt.Sprintf("%s:%d:", file, line)
 }
 
-// hasQuote reports whether msg holds a quoted string a group could vary in.
-func hasQuote(msg string) bool {
-	_, name := template(msg)
-	return name != ""
-}
+// shape is a message split at its first quoted string: findings whose
+// messages differ only there say one thing of several names ("tool "…"
+// declares $schema …: create_directory, …"). The parts are substrings of
+// the message; name (with its quotes) is "" when it has none.
+type shape struct{ pre, name, post string }
 
-// template is msg with its first quoted string replaced by "…", and that
-// string: findings whose messages differ only there say one thing of
-// several names ("tool "…" declares $schema …: create_directory, …").
-func template(msg string) (tmpl, name string) {
+func shapeOf(msg string) shape {
 	start := strings.IndexByte(msg, '"')
 	if start < 0 {
-		return msg, ""
+		return shape{pre: msg}
 	}
 	for i := start + 1; i < len(msg); i++ {
 		switch msg[i] {
 		case '\\':
 			i++
 		case '"':
-			return msg[:start] + `"…"` + msg[i+1:], msg[start : i+1]
+			return shape{msg[:start], msg[start : i+1], msg[i+1:]}
 		}
 	}
-	return msg, ""
+	return shape{pre: msg}
 }
+
+// template is the message with its name replaced by "…".
+func (s shape) template() string { return s.pre + `"…"` + s.post }
 
 // nameList lists names, plain where a name needs no quotes, at most
 // maxGroupNames of them and how many more.

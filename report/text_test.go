@@ -243,3 +243,47 @@ func TestTextSessionIDCannotForgeLines(t *testing.T) {
 		t.Errorf("unexpected escaping: %q", out)
 	}
 }
+
+// manyNotes is a session of n notes of one rule, each naming its own tool,
+// and n gated findings on lines of their own.
+func manyNotes(t testing.TB, n int) *result.Result {
+	r := emptyResult(t)
+	s := r.Sessions[0]
+	for i := range n {
+		s.Findings = append(s.Findings,
+			finding(r.Rules, r.Gate, "fake-schema-construct", s.File, 5, fmt.Sprintf("tool t%d", i), fmt.Sprintf("tool \"t%d\" uses oneOf", i)),
+			finding(r.Rules, r.Gate, "fake-version-member", s.File, 10+i, fmt.Sprintf("request %d", i), fmt.Sprintf("client request ping (id %d) has jsonrpc \"1.0\", not \"2.0\"", i)))
+	}
+	s.Recount()
+	r.Passed = false
+	return r
+}
+
+// Folding is linear work: the allocations per finding do not grow with
+// the session, and the notes stay one line however many they are.
+func TestTextFoldingBudget(t *testing.T) {
+	r1, r10 := manyNotes(t, 1000), manyNotes(t, 10000)
+	rep, _ := Lookup("text")
+	text := rep(testOptions())
+	var out bytes.Buffer
+	allocs := func(r *result.Result) float64 {
+		return testing.AllocsPerRun(3, func() {
+			out.Reset()
+			if err := text.Report(&out, r); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	a1, a10 := allocs(r1), allocs(r10)
+	perFinding := a10 / 20000
+	t.Logf("figure: %.0f allocations for 2,000 findings, %.0f for 20,000 (%.1f per finding)", a1, a10, perFinding)
+	if perFinding > 8 || a10 > 11*a1 {
+		t.Errorf("text folding allocates %.0f for 2,000 findings and %.0f for 20,000", a1, a10)
+	}
+	if lines := strings.Count(out.String(), "\n"); lines != 10000+4 {
+		t.Errorf("%d lines for 10,000 gated findings, 10,000 notes, a counts line, a gate line and the verdict", lines)
+	}
+	if !strings.Contains(out.String(), `note 10000× tool "…" uses oneOf: t0, t1, t2, t3, t4, t5, and 9994 more (fake-schema-construct)`) {
+		t.Errorf("notes not folded:\n%.600s", out.String())
+	}
+}
