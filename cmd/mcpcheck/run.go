@@ -120,12 +120,19 @@ Usage:
   mcpcheck rules [--format text|json|markdown]
   mcpcheck explain RULE
   mcpcheck suppress FINGERPRINT... --reason TEXT [--expires YYYY-MM-DD] [--file FILE] [--from CAPTURE]...
+  mcpcheck suppress --all --from CAPTURE... [--rule RULE] [--label LABEL] --reason TEXT
+  mcpcheck suppress --rule RULE [--label LABEL] --reason TEXT
   mcpcheck version
+  mcpcheck help [COMMAND]
 
 CAPTURE is a file (.gz is decompressed), a directory (its capture files), - for
 standard input, or an mcpsnoop session id; with none, the newest mcpsnoop session.
 
 Exit codes: 0 passed, 1 findings failed the gate, 2 nothing was checked.
+
+Text shows each finding's severity (error, warning, note) and marks with ✗
+those that fail the gate; the others are folded per rule and session
+(--verbose lists every finding with its fingerprint).
 
 Run 'mcpcheck help COMMAND' (or COMMAND --help) for a command's flags.
 
