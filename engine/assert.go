@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -16,9 +17,12 @@ import (
 
 // Assertions are the per-session expectations of §5 of the spec.
 type Assertions struct {
-	ExpectTools       []string
-	ForbidTools       []string
-	MaxDuration       *time.Duration
+	ExpectTools []string
+	ForbidTools []string
+	MaxDuration *time.Duration
+	// ToolMaxDuration is the budget of the calls of one tool, by name: it
+	// replaces MaxDuration for that tool.
+	ToolMaxDuration   map[string]time.Duration
 	MaxServerDuration *time.Duration
 	MaxRoundTrips     int // 0: not asserted
 }
@@ -32,6 +36,7 @@ type assertTracker struct {
 	firstCall  map[string]checks.Location // asserted tool name -> first call
 	others     []string                   // tools called that no assertion names, at most maxOtherTools
 	duration   budget
+	tools      map[string]*budget // ToolMaxDuration's, by tool name
 	server     budget
 	roundTrips budget
 }
@@ -124,7 +129,20 @@ func (t *assertTracker) finished(c *session.Call) {
 	if c.Op != nil { // a multi round-trip operation: name its first request
 		first, server = c.Op.First, c.Op.ServerTime
 	}
-	if max := t.a.MaxDuration; max != nil && d > *max {
+	if max, ok := t.a.ToolMaxDuration[c.Name]; ok {
+		b := t.tools[c.Name]
+		if b == nil {
+			if t.tools == nil {
+				t.tools = map[string]*budget{}
+			}
+			b = &budget{}
+			t.tools[c.Name] = b
+		}
+		if d > max {
+			b.over++
+			b.observe(float64(d), first)
+		}
+	} else if max := t.a.MaxDuration; max != nil && d > *max {
 		t.duration.over++
 		t.duration.observe(float64(d), first)
 	}
@@ -162,6 +180,24 @@ func (t *assertTracker) results(session string) []result.Assertion {
 	}
 	if max := t.a.MaxDuration; max != nil {
 		out = append(out, t.duration.assertion("max-duration", max.String(), "took longer than", durationText))
+	}
+	tools := make([]string, 0, len(t.a.ToolMaxDuration))
+	for name := range t.a.ToolMaxDuration {
+		tools = append(tools, name)
+	}
+	sort.Strings(tools)
+	for _, name := range tools {
+		b := t.tools[name]
+		if b == nil {
+			b = &budget{}
+		}
+		max := t.a.ToolMaxDuration[name]
+		a := b.assertion("max-duration", max.String(), "of "+strconv.Quote(name)+" took longer than", durationText)
+		a.Arg = name + "=" + max.String()
+		if b.over == 0 {
+			a.Message = fmt.Sprintf("no tool call of %q took longer than %s", name, max)
+		}
+		out = append(out, a)
 	}
 	if max := t.a.MaxServerDuration; max != nil {
 		out = append(out, t.server.assertion("max-server-duration", max.String(), "spent longer in the server than", durationText))

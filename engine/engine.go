@@ -8,6 +8,7 @@ package engine
 import (
 	"errors"
 	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -47,7 +48,12 @@ type Config struct {
 	// Limits are the run's memory budgets; the zero value is the defaults.
 	Limits Limits
 
+	// Servers are per-server settings, applied in order to the sessions
+	// whose label they match (spec §1.3, servers:).
+	Servers []Server
+
 	options map[checks.Setting]any // rule options set by Option.Set
+	base    *serverSettings        // the settings of a session no Server matches
 }
 
 // SetOption makes v the value of rule option s for runs of cfg
@@ -202,7 +208,8 @@ func (d *driver) run(s *session.Session) *sessionRun {
 	if sr := d.runs[s]; sr != nil {
 		return sr
 	}
-	sr := &sessionRun{s: s, cfg: d.cfg, asserts: newAssertTracker(&d.cfg.Assertions), internalErrorRule: d.internalError}
+	own := d.cfg.settingsFor(s.Label) // the label is known from the first frame on
+	sr := &sessionRun{s: s, cfg: d.cfg, own: own, asserts: newAssertTracker(&own.assertions), internalErrorRule: d.internalError}
 	sr.pass = checks.Pass{Session: s, Reporter: sr}
 	sr.facts = facts.NewSet(s, d.factKeys)
 	sr.checkers = make([]checks.Checker, len(d.cfg.Rules))
@@ -273,7 +280,7 @@ func (d *driver) End(s *session.Session) {
 	fr := d.fr
 	ordinal := fr.ordinals[s.Label]
 	fr.ordinals[s.Label]++
-	out := sr.result(sr.loggedFindings(&fr.live), d.cfg.Gate, fr.byID, d.missingFrames, fr.sup, ordinal)
+	out := sr.result(sr.loggedFindings(&fr.live), sr.own.gate, fr.byID, d.missingFrames && !sr.own.disabled[missingFramesID], fr.sup, ordinal)
 	fr.sup.placed(out, fr.col.add(out))
 }
 
@@ -283,6 +290,10 @@ func (sr *sessionRun) result(findings []*result.Finding, g result.Gate, byID map
 	folded := sr.foldedFindings()
 	for _, f := range folded {
 		sup.noteFolded(f.Rule)
+	}
+	if off := sr.own.disabled; len(off) > 0 { // the server's disabled rules
+		findings = slices.DeleteFunc(findings, func(f *result.Finding) bool { return off[f.Rule] })
+		folded = slices.DeleteFunc(folded, func(f *result.Finding) bool { return off[f.Rule] })
 	}
 	out := &result.SessionResult{
 		ID: s.ID, Label: s.Label, Ordinal: ordinal, File: s.File, FirstLine: s.FirstLine,

@@ -39,6 +39,12 @@ type JSONReport struct {
 	Sessions []JSONSession `json:"sessions"`
 	// Gate is the --fail-on selection, normalised ("none" for nothing).
 	Gate string `json:"gate"`
+	// Config is the configuration file the run read, as found or named;
+	// "" for none (and in NewJSONReport, which has no run options).
+	Config string `json:"config"`
+	// Notes are what the run says once about itself, such as drift not
+	// being checked for want of a baseline directory.
+	Notes []string `json:"notes"`
 }
 
 // JSONSession is one session's findings, counts and assertion outcomes.
@@ -161,6 +167,14 @@ func (j *JSON) Report(w io.Writer, r *result.Result) error {
 	if err := value("  ", r.Gate.String()); err != nil {
 		return err
 	}
+	bw.WriteString(",\n  \"config\": ")
+	if err := value("  ", j.opts.ConfigFile); err != nil {
+		return err
+	}
+	bw.WriteString(",\n  \"notes\": ")
+	if err := value("  ", append([]string{}, r.Notes...)); err != nil {
+		return err
+	}
 	bw.WriteString("\n}\n")
 	return bw.Flush()
 }
@@ -176,6 +190,7 @@ func NewJSONReport(r *result.Result) JSONReport {
 		Files:    append([]string{}, r.Files...),
 		Sessions: make([]JSONSession, 0, r.NumSessions()),
 		Gate:     r.Gate.String(),
+		Notes:    append([]string{}, r.Notes...),
 	}
 	for s := range r.AllSessions() {
 		out.Sessions = append(out.Sessions, jsonSession(s, r.Gate))

@@ -51,9 +51,7 @@ type verdict struct {
 
 func (t *Text) Report(w io.Writer, r *result.Result) error {
 	bw := bufio.NewWriter(w)
-	if t.opts.ConfigFile != "" {
-		fmt.Fprintf(bw, "config %s\n", printable(t.opts.ConfigFile))
-	}
+	writeHeader(bw, t.opts, r)
 	var v verdict
 	for s := range r.AllSessions() {
 		v.sessions++

@@ -172,7 +172,7 @@ func TestTextConfigFileFirst(t *testing.T) {
 	o := testOptions()
 	o.ConfigFile = ".mcpcheck.yml"
 	out := string(render(t, "text", o, emptyResult(t)))
-	if !strings.HasPrefix(out, "config .mcpcheck.yml\n") {
+	if !strings.HasPrefix(out, "config: .mcpcheck.yml\n") {
 		t.Errorf("the first line does not name the config file:\n%s", out)
 	}
 	if out := string(render(t, "text", testOptions(), emptyResult(t))); strings.Contains(out, "config") {

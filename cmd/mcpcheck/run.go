@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -17,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/config"
 	"github.com/mcpcheck/mcpcheck/engine"
 	"github.com/mcpcheck/mcpcheck/internal/atomicfile"
 	"github.com/mcpcheck/mcpcheck/internal/suggest"
@@ -32,20 +32,6 @@ const (
 	exitFailed = 1 // checked, something failed the gate
 	exitUsage  = 2 // nothing was checked
 )
-
-// version is set at link time (-ldflags "-X main.version=v1.2.3"); otherwise
-// the module version from the build information is used.
-var version = ""
-
-func mcpcheckVersion() string {
-	if version != "" {
-		return version
-	}
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
-		return info.Main.Version
-	}
-	return "(devel)"
-}
 
 // usageError is a problem with the invocation: exit 2, one line on stderr.
 type usageError struct{ msg string }
@@ -98,14 +84,20 @@ func (c *command) run(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 		code, err = c.runExplain(rest, stdout)
 	case "suppress":
 		code, err = c.runSuppress(rest, stdin, stdout)
+	case "config":
+		code, err = c.runConfig(rest, stdout)
 	case "version":
-		code, err = runVersion(rest, stdout)
+		code, err = c.runVersion(rest, stdout)
 	case "help":
 		code, err = c.runHelp(rest, stdin, stdout, stderr)
 	case "baseline":
 		code, err = c.runBaseline(rest, stdin, stdout)
 	}
 	if err != nil {
+		if _, ok := err.(configProblems); ok { // one problem a line, each FILE:LINE:COL
+			fmt.Fprintf(stderr, "mcpcheck: %s\n", strings.ReplaceAll(err.Error(), "\n", "\nmcpcheck: "))
+			return exitUsage
+		}
 		fmt.Fprintf(stderr, "mcpcheck: %s\n", strings.ReplaceAll(err.Error(), "\n", " "))
 		return exitUsage
 	}
@@ -122,11 +114,13 @@ Usage:
   mcpcheck suppress FINGERPRINT... --reason TEXT [--expires YYYY-MM-DD] [--file FILE] [--from CAPTURE]...
   mcpcheck suppress --all --from CAPTURE... [--rule RULE] [--label LABEL] --reason TEXT
   mcpcheck suppress --rule RULE [--label LABEL] --reason TEXT
+  mcpcheck config verify [FILE] | init CAPTURE... | schema
   mcpcheck version
   mcpcheck help [COMMAND]
 
 CAPTURE is a file (.gz is decompressed), a directory (its capture files), - for
-standard input, or an mcpsnoop session id; with none, the newest mcpsnoop session.
+standard input, or an mcpsnoop session id; with none, the captures: of the
+configuration file (.mcpcheck.yml), else the newest mcpsnoop session.
 
 Exit codes: 0 passed, 1 findings failed the gate, 2 nothing was checked.
 
@@ -148,6 +142,7 @@ type checkOptions struct {
 	expectTools       []string
 	forbidTools       []string
 	maxDuration       string
+	toolMaxDuration   map[string]time.Duration // from the configuration file only
 	maxServerDuration string
 	maxRoundTrips     int
 	roundTripsSet     bool // --max-round-trips was given (0 is then an error, not "unset")
@@ -161,8 +156,14 @@ type checkOptions struct {
 	color             string
 	progress          string
 	baselineDir       string
+	recordBaseline    bool
 	inputFormat       string
+	configFile        string
+	noConfig          bool
 	help              bool
+
+	// what was given, by a flag or the configuration file
+	failOnSet, categorySet, baselineSet, suppressionsSet, sourceRootSet bool
 }
 
 func checkFlags(o *checkOptions) *pflag.FlagSet {
@@ -188,7 +189,10 @@ func checkFlags(o *checkOptions) *pflag.FlagSet {
 	fs.StringVar(&o.color, "color", "auto", "text colouring: auto, always, never")
 	fs.StringVar(&o.progress, "progress", "auto", "a progress line on stderr: auto (when stderr is a terminal, not under CI), always, never")
 	fs.StringVar(&o.inputFormat, "input-format", "", "read every capture as this format instead of detecting it: "+strings.Join(formatNames(), ", "))
-	fs.StringVar(&o.baselineDir, "baseline", "", "tool-baseline directory (default $MCPCHECK_HOME/baselines, else $XDG_STATE_HOME/mcpcheck/baselines, else ~/.local/state/mcpcheck/baselines)")
+	fs.StringVar(&o.baselineDir, "baseline", "", "tool-baseline directory (default "+defaultBaselineRel+" under the source root, used when it exists); naming one puts drift in the default gate")
+	fs.BoolVar(&o.recordBaseline, "record-baseline", false, "record a baseline for a server that has none (trust on first use); without it check writes nothing")
+	fs.StringVar(&o.configFile, "config", "", "the configuration file (default: "+config.Names[0]+" in the working directory or above, up to the repository's top)")
+	fs.BoolVar(&o.noConfig, "no-config", false, "read no configuration file")
 	fs.BoolVarP(&o.help, "help", "h", false, "show this help")
 	return fs
 }
@@ -217,36 +221,54 @@ func (c *command) runCheck(args []string, stdin io.Reader, stdout, stderr io.Wri
 	if o.quiet && o.verbose {
 		return exitUsage, usagef("--quiet and --verbose ask for less and for more; give one")
 	}
+	o.failOnSet, o.categorySet, o.baselineSet = fs.Changed("fail-on"), fs.Changed("category"), fs.Changed("baseline")
+	o.suppressionsSet, o.sourceRootSet = fs.Changed("suppressions"), fs.Changed("source-root")
 	rules := c.catalogue()
 	if err := checks.Validate(rules); err != nil {
 		return exitUsage, err
+	}
+	wd, _ := os.Getwd()
+	file, err := loadConfig(fs, o.configFile, o.noConfig, wd, vocabulary(rules))
+	if err != nil {
+		return exitUsage, configError(err)
+	}
+	applyConfig(&o, fs, file)
+	root, err := sourceRoot(c.getenv, o.sourceRoot, o.sourceRootSet, wd)
+	if err != nil {
+		return exitUsage, err
+	}
+	drift, err := c.checkBaseline(&o, root, wd)
+	if err != nil {
+		return exitUsage, err
+	}
+	if drift.inUse && !o.failOnSet {
+		o.failOn = checks.DefaultGate + ",drift" // a baseline is kept to be held to
 	}
 	cfg, err := c.checkConfig(&o, rules)
 	if err != nil {
 		return exitUsage, err
 	}
-	store, err := c.baselineStore(o.baselineDir, fs.Changed("baseline"), false)
-	if err != nil {
+	if err := drift.apply(&cfg, &o); err != nil {
 		return exitUsage, err
 	}
-	checks.BaselineStore.Set(&cfg, store)
+	if err := applyServers(&cfg, file, rules); err != nil {
+		return exitUsage, err
+	}
+	if err := applyRuleOptions(&cfg, file, rules); err != nil {
+		return exitUsage, err
+	}
 	color, err := useColor(c.getenv, o.color, stdout)
 	if err != nil {
 		return exitUsage, err
 	}
-	wd, _ := os.Getwd()
-	root, err := sourceRoot(c.getenv, o.sourceRoot, fs.Changed("source-root"), wd)
-	if err != nil {
-		return exitUsage, err
-	}
-	category, err := checkCategory(o.category, fs.Changed("category"))
+	category, err := checkCategory(o.category, o.categorySet)
 	if err != nil {
 		return exitUsage, err
 	}
 	if fs.Changed("stdin-name") && strings.TrimSpace(o.stdinName) == "" {
 		return exitUsage, usagef("--stdin-name is empty; name the path the capture on standard input stands for")
 	}
-	if cfg.Suppressions, err = loadSuppressions(o.suppressions, fs.Changed("suppressions"), root, c.now()); err != nil {
+	if cfg.Suppressions, err = loadSuppressions(o.suppressions, o.suppressionsSet, root, c.now()); err != nil {
 		return exitUsage, err
 	}
 	if err := scopedRulesExist(cfg.Suppressions, rules); err != nil {
@@ -255,6 +277,9 @@ func (c *command) runCheck(args []string, stdin io.Reader, stdout, stderr io.Wri
 	ropts := report.Options{
 		Quiet: o.quiet, Verbose: o.verbose, ShowFingerprints: o.showFingerprints, Color: color, WorkDir: wd, SourceRoot: root, Category: category,
 		Version: mcpcheckVersion(), SemanticVersion: buildSemver(), StepSummary: c.getenv("GITHUB_STEP_SUMMARY"),
+	}
+	if file != nil {
+		ropts.ConfigFile = file.Path
 	}
 	outs, err := plannedOutputs(&o, ropts)
 	defer discard(outs) // whatever was not renamed into place
@@ -269,10 +294,17 @@ func (c *command) runCheck(args []string, stdin io.Reader, stdout, stderr io.Wri
 		return exitUsage, err
 	}
 	note := func(msg string) { fmt.Fprintf(stderr, "mcpcheck: note: %s\n", msg) }
-	sources, err := readers.ResolveNoting(fs.Args(), stdin, c.getenv, cfg.InputFormat, note)
+	args = fs.Args()
+	if len(args) == 0 && file != nil && len(file.Captures) > 0 {
+		if args, err = configCaptures(file); err != nil {
+			return exitUsage, err
+		}
+	}
+	sources, err := readers.ResolveNoting(args, stdin, c.getenv, cfg.InputFormat, note)
 	if err != nil {
 		return exitUsage, err
 	}
+	sortSources(sources)
 	if err := outputsAreNotInputs(outs, sources); err != nil {
 		return exitUsage, err
 	}
@@ -287,6 +319,9 @@ func (c *command) runCheck(args []string, stdin io.Reader, stdout, stderr io.Wri
 		}
 	}
 	res, err := engine.Run(sources, cfg)
+	if err == nil {
+		res.Notes = append(res.Notes, drift.notes...)
+	}
 	if prog != nil {
 		prog.end() // before the report, which may go to the same terminal
 	}
@@ -333,7 +368,7 @@ func (c *command) checkConfig(o *checkOptions, catalogue []*checks.Rule) (engine
 			return engine.Config{}, usagef("--input-format: unknown format %q%s; valid: %s", o.inputFormat, suggest.DidYouMean(name, formatNames()), strings.Join(formatNames(), ", "))
 		}
 	}
-	a := engine.Assertions{ExpectTools: o.expectTools, ForbidTools: o.forbidTools}
+	a := engine.Assertions{ExpectTools: o.expectTools, ForbidTools: o.forbidTools, ToolMaxDuration: o.toolMaxDuration}
 	if a.MaxDuration, err = parseBudget("--max-duration", o.maxDuration); err != nil {
 		return engine.Config{}, err
 	}

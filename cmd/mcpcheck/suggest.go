@@ -14,7 +14,7 @@ import (
 )
 
 // commands are mcpcheck's commands, for the dispatcher, help and did-you-mean.
-var commands = []string{"check", "baseline", "suppress", "rules", "explain", "version", "help"}
+var commands = []string{"check", "baseline", "suppress", "config", "rules", "explain", "version", "help"}
 
 // flagError is a flag set's parse error as a usage error for command cmd:
 // an unknown flag says which one was probably meant.
@@ -111,26 +111,7 @@ func (c *command) runHelp(args []string, stdin io.Reader, stdout, stderr io.Writ
 const versionUsage = `Usage:
   mcpcheck version
 
-Prints mcpcheck's version.
+Prints mcpcheck's version, commit and build date.
 
 Flags:
 `
-
-// runVersion prints the version; --help prints its usage instead.
-func runVersion(args []string, stdout io.Writer) (int, error) {
-	fs := pflag.NewFlagSet("version", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	help := fs.BoolP("help", "h", false, "show this help")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage, flagError("version", fs, err)
-	}
-	if *help {
-		fmt.Fprint(stdout, versionUsage+fs.FlagUsages())
-		return exitPassed, nil
-	}
-	if fs.NArg() > 0 {
-		return exitUsage, usagef("version takes no arguments")
-	}
-	fmt.Fprintf(stdout, "mcpcheck %s\n", mcpcheckVersion())
-	return exitPassed, nil
-}

@@ -38,10 +38,10 @@ func TestHelpIsCompleteForEveryCommand(t *testing.T) {
 			t.Errorf("%s --help: exit %d, and not what help %s says:\n%s", cmd, code, cmd, viaFlag)
 		}
 	}
-	if _, out, _ := cli.invoke(t, "", "version", "--help"); strings.Contains(out, "mcpcheck "+mcpcheckVersion()+"\n") || !strings.Contains(out, "Usage:") {
+	if _, out, _ := cli.invoke(t, "", "version", "--help"); strings.Contains(out, thisBuild().String()) || !strings.Contains(out, "Usage:") {
 		t.Errorf("version --help prints the version:\n%s", out)
 	}
-	if code, out, _ := cli.invoke(t, "", "version"); code != 0 || out != "mcpcheck "+mcpcheckVersion()+"\n" {
+	if code, out, _ := cli.invoke(t, "", "version"); code != 0 || out != thisBuild().String()+"\n" {
 		t.Errorf("version: exit %d %q", code, out)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/config"
 	"github.com/mcpcheck/mcpcheck/engine"
 	"github.com/mcpcheck/mcpcheck/internal/atomicfile"
 	"github.com/mcpcheck/mcpcheck/internal/safefile"
@@ -147,6 +148,8 @@ func (c *command) runSuppress(args []string, stdin io.Reader, stdout io.Writer) 
 	fl.BoolVar(&o.all, "all", false, "accept every finding of the --from captures (of --rule, of --label)")
 	fl.StringVar(&o.rule, "rule", "", "with --all: only this rule's findings; alone: one entry for every finding of the rule")
 	fl.StringVar(&o.label, "label", "", "with --all or --rule: only findings of sessions of this server label")
+	configFile := fl.String("config", "", "the configuration file, whose suppressions: names the file (default: the discovered "+config.Names[0]+")")
+	noConfig := fl.Bool("no-config", false, "read no configuration file")
 	fl.BoolVarP(&o.help, "help", "h", false, "show this help")
 	if err := fl.Parse(args); err != nil {
 		return exitUsage, flagError("suppress", fl, err)
@@ -166,9 +169,16 @@ func (c *command) runSuppress(args []string, stdin io.Reader, stdout io.Writer) 
 		}
 		o.rule = r.ID
 	}
+	wd, _ := os.Getwd()
+	file, err := loadConfig(fl, *configFile, *noConfig, wd, vocabulary(c.catalogue()))
+	if err != nil {
+		return exitUsage, configError(err)
+	}
+	if file != nil && file.Set["suppressions"] && !fl.Changed("file") {
+		o.file = relToWork(file.Resolve(file.Suppressions)) // where check reads them
+	}
 	path, name := o.file, o.file
 	if path == "" {
-		wd, _ := os.Getwd()
 		root, err := sourceRoot(c.getenv, "", false, wd) // as check finds it
 		if err != nil {
 			return exitUsage, err
@@ -281,12 +291,17 @@ func (c *command) checkCaptures(captures []string, stdin io.Reader) (*result.Res
 	if err != nil {
 		return nil, err
 	}
-	store, err := c.baselineStore("", false, true)
+	cfg := engine.Config{Rules: rules, Catalogue: rules, Gate: gate, Reading: c.reading, Limits: c.limits}
+	wd, _ := os.Getwd()
+	root, err := sourceRoot(c.getenv, "", false, wd)
 	if err != nil {
 		return nil, err
 	}
-	cfg := engine.Config{Rules: rules, Catalogue: rules, Gate: gate, Reading: c.reading, Limits: c.limits}
-	checks.BaselineStore.Set(&cfg, store)
+	if dir, inUse, err := baselineDir("", false, root, wd); err != nil {
+		return nil, err
+	} else if inUse {
+		checks.BaselineStore.Set(&cfg, c.newStore(dir, false)) // read only: accepting records nothing
+	}
 	return engine.Run(sources, cfg)
 }
 
