@@ -215,7 +215,7 @@ func TestRunPassed(t *testing.T) {
 	checkSARIF(t, s.outputs["sarif"], 0)
 	// The text report, with workflow commands stopped around it.
 	m := regexp.MustCompile(`(?s)::group::mcpcheck report\n::stop-commands::(mcpcheck-\d+)\n(.*)\n::(mcpcheck-\d+)::\n::endgroup::\n`).FindStringSubmatch(s.stdout)
-	if m == nil || m[1] != m[3] || !strings.HasSuffix(m[2], "\ncheck passed") {
+	if m == nil || m[1] != m[3] || !strings.HasSuffix(m[2], "; check passed") {
 		t.Errorf("the text report is not in the log between stop-commands:\n%s", s.stdout)
 	}
 	if !strings.Contains(s.summary, "**Check passed**") {
@@ -250,7 +250,7 @@ func TestRunFindings(t *testing.T) {
 	if !strings.Contains(s.stdout, "::error file=testdata/demo-session.jsonl,line=13,title=tool-error::") {
 		t.Errorf("no annotation at the repository-relative path:\n%s", s.stdout)
 	}
-	if !strings.Contains(s.stdout, "testdata/demo-session.jsonl:13: [error]") {
+	if !strings.Contains(s.stdout, "testdata/demo-session.jsonl:13: ✗ error ") {
 		t.Errorf("the text report is not in the log:\n%s", s.stdout)
 	}
 	if !strings.Contains(s.summary, "```mermaid\nsequenceDiagram\n") || !strings.Contains(s.summary, "**Check failed**") {

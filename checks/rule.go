@@ -340,7 +340,7 @@ func ValidRuleID(id string) bool { return ruleIDPattern.MatchString(id) }
 // Lookup returns the rule with id from rules.
 func Lookup(rules []*Rule, id string) *Rule {
 	for _, r := range rules {
-		if r.ID == id {
+		if strings.EqualFold(r.ID, id) { // rule ids are case-insensitive everywhere
 			return r
 		}
 	}

@@ -2,12 +2,15 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/internal/secrets"
+	"github.com/mcpcheck/mcpcheck/internal/suggest"
 	"github.com/mcpcheck/mcpcheck/result"
 	"github.com/mcpcheck/mcpcheck/session"
 )
@@ -31,6 +34,7 @@ type assertTracker struct {
 	a          *Assertions
 	called     map[string]int             // asserted tool name -> calls
 	firstCall  map[string]checks.Location // asserted tool name -> first call
+	others     []string                   // tools called that no assertion names, at most maxOtherTools
 	duration   budget
 	tools      map[string]*budget // ToolMaxDuration's, by tool name
 	server     budget
@@ -94,8 +98,16 @@ func (t *assertTracker) frame(f *session.Frame) {
 	}
 }
 
-// called1 counts a tools/call of an asserted tool.
+// maxOtherTools bounds the names of tools called that no assertion names,
+// kept for a did-you-mean.
+const maxOtherTools = 256
+
+// called1 counts a tools/call of an asserted tool, and remembers the
+// names of others, for a slip of --expect-tool.
 func (t *assertTracker) called1(name string, f *session.Frame) {
+	if _, asked := t.called[name]; !asked && len(t.a.ExpectTools) > 0 && len(t.others) < maxOtherTools && !slices.Contains(t.others, name) {
+		t.others = append(t.others, strings.Clone(name)) // the frame's bytes are reused
+	}
 	if n, asked := t.called[name]; asked {
 		if n == 0 {
 			t.firstCall[name] = checks.Location{File: f.File, Line: f.Line}
@@ -140,14 +152,18 @@ func (t *assertTracker) finished(c *session.Call) {
 	}
 }
 
-func (t *assertTracker) results() []result.Assertion {
+// results are the outcomes in session (its id, for messages).
+func (t *assertTracker) results(session string) []result.Assertion {
 	var out []result.Assertion
 	for _, name := range t.a.ExpectTools {
 		a := result.Assertion{Name: "expect-tool", Arg: name, Passed: t.called[name] > 0}
 		if a.Passed {
 			a.Message = fmt.Sprintf("tool %q was called %d %s", name, t.called[name], plural(t.called[name], "time", "times"))
 		} else {
-			a.Message = fmt.Sprintf("tool %q was never called", name)
+			a.Message = fmt.Sprintf("tool %q was never called in session %s", name, session)
+			if near := suggest.Closest(name, t.others); near != "" {
+				a.Message += fmt.Sprintf("; did you mean %q? it was called", near)
+			}
 		}
 		out = append(out, a)
 	}

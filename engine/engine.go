@@ -300,7 +300,7 @@ func (sr *sessionRun) result(findings []*result.Finding, g result.Gate, byID map
 		Revision: s.Revision, Transport: s.Transport,
 		Frames: s.Frames, MissingFrames: s.MissingFrames,
 		Findings:   append(findings, folded...),
-		Assertions: sr.asserts.results(),
+		Assertions: sr.asserts.results(s.ID),
 		Drift:      sr.drift,
 	}
 	sort.SliceStable(out.Findings, func(i, j int) bool {

@@ -152,7 +152,7 @@ func (c *command) runBaseline(args []string, stdin io.Reader, stdout io.Writer) 
 	noConfig := fs.Bool("no-config", false, "read no configuration file")
 	help := fs.BoolP("help", "h", false, "show this help")
 	if err := fs.Parse(args); err != nil {
-		return exitUsage, usagef("baseline: %v; run 'mcpcheck baseline --help' for usage", err)
+		return exitUsage, flagError("baseline", fs, err)
 	}
 	if *help {
 		fmt.Fprint(stdout, baselineUsage+fs.FlagUsages())

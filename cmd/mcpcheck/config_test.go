@@ -69,7 +69,7 @@ func TestANamedBaselineGatesDrift(t *testing.T) {
 		t.Errorf("the accepted capture: exit %d\n%s", code, out)
 	}
 	code, out, _ := cli.invoke(t, "", "check", "--baseline", dir, after)
-	if code != 1 || !strings.Contains(out, "[error] breaking: tool \"read_note\" changed since the baseline: ") || !strings.Contains(out, "check failed: drift") {
+	if code != 1 || !strings.Contains(out, "✗ error breaking: tool \"read_note\" changed since the baseline: ") || !strings.Contains(out, "check failed: drift") {
 		t.Errorf("the successor: exit %d\n%s", code, out)
 	}
 	// --fail-on still overrides

@@ -19,6 +19,7 @@ import (
 	"github.com/mcpcheck/mcpcheck/config"
 	"github.com/mcpcheck/mcpcheck/engine"
 	"github.com/mcpcheck/mcpcheck/internal/atomicfile"
+	"github.com/mcpcheck/mcpcheck/internal/suggest"
 	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/report"
 	"github.com/mcpcheck/mcpcheck/result"
@@ -66,17 +67,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // stdout unless the check ran.
 func (c *command) run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd, rest := "check", args
-	if len(args) > 0 {
-		switch args[0] {
-		case "check", "rules", "explain", "version", "baseline", "suppress", "config", "help":
-			cmd, rest = args[0], args[1:]
-		}
+	if len(args) > 0 && slices.Contains(commands, args[0]) {
+		cmd, rest = args[0], args[1:]
 	}
 	var code int
 	var err error
 	switch cmd {
 	case "check":
 		code, err = c.runCheck(rest, stdin, stdout, stderr)
+		if cmd != args0(args) {
+			err = misspeltCommand(args, err)
+		}
 	case "rules":
 		code, err = c.runRules(rest, stdout)
 	case "explain":
@@ -88,7 +89,7 @@ func (c *command) run(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 	case "version":
 		code, err = c.runVersion(rest, stdout)
 	case "help":
-		fmt.Fprint(stdout, usageText)
+		code, err = c.runHelp(rest, stdin, stdout, stderr)
 	case "baseline":
 		code, err = c.runBaseline(rest, stdin, stdout)
 	}
@@ -111,14 +112,23 @@ Usage:
   mcpcheck rules [--format text|json|markdown]
   mcpcheck explain RULE
   mcpcheck suppress FINGERPRINT... --reason TEXT [--expires YYYY-MM-DD] [--file FILE] [--from CAPTURE]...
+  mcpcheck suppress --all --from CAPTURE... [--rule RULE] [--label LABEL] --reason TEXT
+  mcpcheck suppress --rule RULE [--label LABEL] --reason TEXT
   mcpcheck config verify [FILE] | init CAPTURE... | schema
   mcpcheck version
+  mcpcheck help [COMMAND]
 
 CAPTURE is a file (.gz is decompressed), a directory (its capture files), - for
 standard input, or an mcpsnoop session id; with none, the captures: of the
 configuration file (.mcpcheck.yml), else the newest mcpsnoop session.
 
 Exit codes: 0 passed, 1 findings failed the gate, 2 nothing was checked.
+
+Text shows each finding's severity (error, warning, note) and marks with ✗
+those that fail the gate; the others are folded per rule and session
+(--verbose lists every finding with its fingerprint).
+
+Run 'mcpcheck help COMMAND' (or COMMAND --help) for a command's flags.
 
 Check flags:
 `
@@ -141,6 +151,8 @@ type checkOptions struct {
 	stdinName         string
 	category          string
 	quiet             bool
+	verbose           bool
+	showFingerprints  bool
 	color             string
 	progress          string
 	baselineDir       string
@@ -172,6 +184,8 @@ func checkFlags(o *checkOptions) *pflag.FlagSet {
 	fs.StringVar(&o.stdinName, "stdin-name", "", "the path standard input is named by in reports (SARIF default: stdin)")
 	fs.StringVar(&o.category, "category", "", "code-scanning category: SARIF automationDetails.id becomes mcpcheck/CATEGORY/")
 	fs.BoolVar(&o.quiet, "quiet", false, "text: print only failing findings and the verdict")
+	fs.BoolVarP(&o.verbose, "verbose", "v", false, "text: list every finding (the ones not failing the gate are folded by default), with its fingerprint, and every count")
+	fs.BoolVar(&o.showFingerprints, "show-fingerprints", false, "text: show each finding's fingerprint, for 'mcpcheck suppress'")
 	fs.StringVar(&o.color, "color", "auto", "text colouring: auto, always, never")
 	fs.StringVar(&o.progress, "progress", "auto", "a progress line on stderr: auto (when stderr is a terminal, not under CI), always, never")
 	fs.StringVar(&o.inputFormat, "input-format", "", "read every capture as this format instead of detecting it: "+strings.Join(formatNames(), ", "))
@@ -197,13 +211,16 @@ func (c *command) runCheck(args []string, stdin io.Reader, stdout, stderr io.Wri
 	var o checkOptions
 	fs := checkFlags(&o)
 	if err := fs.Parse(args); err != nil {
-		return exitUsage, usagef("%v; run 'mcpcheck --help' for usage", err)
+		return exitUsage, flagError("check", fs, err)
 	}
 	if o.help {
 		fmt.Fprint(stdout, usageText+fs.FlagUsages())
 		return exitPassed, nil
 	}
 	o.roundTripsSet = fs.Changed("max-round-trips")
+	if o.quiet && o.verbose {
+		return exitUsage, usagef("--quiet and --verbose ask for less and for more; give one")
+	}
 	o.failOnSet, o.categorySet, o.baselineSet = fs.Changed("fail-on"), fs.Changed("category"), fs.Changed("baseline")
 	o.suppressionsSet, o.sourceRootSet = fs.Changed("suppressions"), fs.Changed("source-root")
 	rules := c.catalogue()
@@ -254,8 +271,11 @@ func (c *command) runCheck(args []string, stdin io.Reader, stdout, stderr io.Wri
 	if cfg.Suppressions, err = loadSuppressions(o.suppressions, o.suppressionsSet, root, c.now()); err != nil {
 		return exitUsage, err
 	}
+	if err := scopedRulesExist(cfg.Suppressions, rules); err != nil {
+		return exitUsage, err
+	}
 	ropts := report.Options{
-		Quiet: o.quiet, Color: color, WorkDir: wd, SourceRoot: root, Category: category,
+		Quiet: o.quiet, Verbose: o.verbose, ShowFingerprints: o.showFingerprints, Color: color, WorkDir: wd, SourceRoot: root, Category: category,
 		Version: mcpcheckVersion(), SemanticVersion: buildSemver(), StepSummary: c.getenv("GITHUB_STEP_SUMMARY"),
 	}
 	if file != nil {
@@ -323,11 +343,11 @@ func (c *command) checkConfig(o *checkOptions, catalogue []*checks.Rule) (engine
 	disabled := map[string]bool{}
 	for _, id := range o.disable {
 		for _, id := range strings.Split(id, ",") {
-			id = strings.TrimSpace(id)
-			if checks.Lookup(catalogue, id) == nil {
-				return engine.Config{}, usagef("--disable: unknown rule %q; run 'mcpcheck rules' for the list", id)
+			r, err := ruleByID(catalogue, "--disable", id)
+			if err != nil {
+				return engine.Config{}, err
 			}
-			disabled[id] = true
+			disabled[r.ID] = true
 		}
 	}
 	for _, id := range gate.RuleIDs() {
@@ -345,7 +365,7 @@ func (c *command) checkConfig(o *checkOptions, catalogue []*checks.Rule) (engine
 	var input readers.Format
 	if name := strings.TrimSpace(o.inputFormat); name != "" {
 		if input = readers.Lookup(name); input == nil {
-			return engine.Config{}, usagef("--input-format: unknown format %q; valid: %s", o.inputFormat, strings.Join(formatNames(), ", "))
+			return engine.Config{}, usagef("--input-format: unknown format %q%s; valid: %s", o.inputFormat, suggest.DidYouMean(name, formatNames()), strings.Join(formatNames(), ", "))
 		}
 	}
 	a := engine.Assertions{ExpectTools: o.expectTools, ForbidTools: o.forbidTools, ToolMaxDuration: o.toolMaxDuration}
@@ -400,7 +420,7 @@ func useColor(getenv func(string) string, mode string, stdout io.Writer) (bool, 
 		info, err := f.Stat()
 		return err == nil && info.Mode()&os.ModeCharDevice != 0, nil
 	}
-	return false, usagef("--color: %q is not auto, always or never", mode)
+	return false, oneOf("--color", mode, "auto", "always", "never")
 }
 
 // plannedOutputs validates --format and --output before anything is read,
@@ -651,7 +671,7 @@ func (c *command) runRules(args []string, stdout io.Writer) (int, error) {
 	format := fs.String("format", "text", "text, json or markdown")
 	help := fs.BoolP("help", "h", false, "show this help")
 	if err := fs.Parse(args); err != nil {
-		return exitUsage, usagef("rules: %v", err)
+		return exitUsage, flagError("rules", fs, err)
 	}
 	if *help {
 		fmt.Fprint(stdout, "Usage:\n  mcpcheck rules [--format text|json|markdown]\n\nLists every rule: its signal, severity, the revisions it judges and whether it\nfails the default gate.\n\nFlags:\n"+fs.FlagUsages())
@@ -702,7 +722,7 @@ func (c *command) runRules(args []string, stdout io.Writer) (int, error) {
 			return exitUsage, err
 		}
 	default:
-		return exitUsage, usagef("--format: %q is not text, json or markdown", *format)
+		return exitUsage, oneOf("rules: --format", *format, "text", "json", "markdown")
 	}
 	_, err := stdout.Write(b.Bytes())
 	return exitPassed, err
@@ -717,9 +737,9 @@ func (c *command) runExplain(args []string, stdout io.Writer) (int, error) {
 		return exitUsage, usagef("explain takes one rule id; run 'mcpcheck rules' for the list")
 	}
 	rules := c.catalogue()
-	r := checks.Lookup(rules, args[0])
-	if r == nil {
-		return exitUsage, usagef("explain: unknown rule %q; run 'mcpcheck rules' for the list", args[0])
+	r, err := ruleByID(rules, "explain", args[0])
+	if err != nil {
+		return exitUsage, err
 	}
 	gate, _ := result.ParseGate(checks.DefaultGate, rules)
 	gated := "no"

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+
+	"github.com/spf13/pflag"
 )
 
 // Set at link time by the release script (-ldflags "-X main.version=v1.2.3
@@ -91,7 +93,17 @@ func (b build) String() string {
 
 // runVersion is mcpcheck version.
 func (c *command) runVersion(args []string, stdout io.Writer) (int, error) {
-	if len(args) > 0 {
+	fs := pflag.NewFlagSet("version", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	help := fs.BoolP("help", "h", false, "show this help")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage, flagError("version", fs, err)
+	}
+	if *help {
+		fmt.Fprint(stdout, versionUsage+fs.FlagUsages())
+		return exitPassed, nil
+	}
+	if fs.NArg() > 0 {
 		return exitUsage, usagef("version takes no arguments")
 	}
 	_, err := fmt.Fprintln(stdout, thisBuild())
