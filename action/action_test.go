@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -553,26 +554,102 @@ func checkOutputs(t *testing.T, s step, want map[string]string) {
 }
 
 // The pre-commit hook: pre-commit builds the module and runs its mcpcheck
-// on the staged captures its files pattern selects.
+// on the staged captures its files pattern selects. The test runs the
+// hook's entry as pre-commit would, on the files of a repository its
+// pattern selects: captures of every format are checked, a JSONL file
+// that is no capture is skipped, and the verdict is the captures'.
 func TestPreCommitHook(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("..", ".pre-commit-hooks.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	hook := string(data)
-	for _, want := range []string{"\n- id: mcpcheck\n", "\n  entry: mcpcheck check\n", "\n  language: golang\n"} {
+	for _, want := range []string{"\n- id: mcpcheck\n", "\n  language: golang\n", "\n  require_serial: true\n"} {
 		if !strings.Contains(hook, want) {
 			t.Errorf(".pre-commit-hooks.yaml lacks %q", strings.TrimSpace(want))
 		}
 	}
+	entry := regexp.MustCompile(`(?m)^  entry: (.+)$`).FindStringSubmatch(hook)
 	m := regexp.MustCompile(`(?m)^  files: (.+)$`).FindStringSubmatch(hook)
-	if m == nil {
-		t.Fatal("no files pattern")
+	if m == nil || entry == nil {
+		t.Fatal("no files pattern or no entry")
 	}
 	files := regexp.MustCompile(m[1]) // pre-commit's Python regexp; this one means the same in Go
-	for name, want := range map[string]bool{"captures/a.jsonl": true, "b.ndjson": true, "c.jsonl.gz": true, "d.json": false, "e.jsonl.bak": false} {
+	for name, want := range map[string]bool{
+		"captures/a.jsonl": true, "b.ndjson": true, "c.jsonl.gz": true, "d.har": true, "e.har.gz": true,
+		"logs/mcp-server-notes.log": true, "mcp-server-x.log.gz": true,
+		"d.json": false, "e.jsonl.bak": false, "mcp.log": false, "logs/my-mcp-server-x.log": false, "README.md": false,
+	} {
 		if files.MatchString(name) != want {
 			t.Errorf("files pattern %s on %s: %v", m[1], name, !want)
 		}
+	}
+
+	// A repository as pre-commit sees it: the staged files, of which the
+	// hook is given those its pattern selects.
+	repo := t.TempDir()
+	staged := map[string]string{
+		"captures/demo.jsonl":       "demo-session.jsonl",
+		"captures/api.har":          "formats/har/streamable-http.har",
+		"logs/mcp-server-notes.log": "formats/claude-desktop/mcp-server-notes.log",
+		"logs/app.jsonl":            "",
+		"README.md":                 "",
+	}
+	var args []string
+	for name, from := range staged {
+		body := []byte(`{"level":"info","msg":"an application log, not MCP"}` + "\n")
+		if from != "" {
+			if body, err = os.ReadFile(filepath.Join("..", "testdata", from)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		path := filepath.Join(repo, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if files.MatchString(name) {
+			args = append(args, name)
+		}
+	}
+	sort.Strings(args)
+	if len(args) != 4 {
+		t.Fatalf("the pattern selects %v, want the four capture names", args)
+	}
+	words := strings.Fields(entry[1])
+	if words[0] != "mcpcheck" {
+		t.Fatalf("entry %q does not run mcpcheck", entry[1])
+	}
+	run := func(args ...string) (int, string) {
+		c := exec.Command(mcpcheckBin, args...)
+		c.Dir = repo
+		c.Env = append(os.Environ(), "MCPCHECK_HOME="+t.TempDir())
+		out, err := c.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return code, string(out)
+	}
+	code, out := run(append(words[1:], args...)...)
+	if !strings.Contains(out, "skipped logs/app.jsonl") {
+		t.Errorf("the hook does not note the JSONL log skipped:\n%s", out)
+	}
+	for _, c := range []string{"captures/demo.jsonl", "captures/api.har", "logs/mcp-server-notes.log"} {
+		if !strings.Contains(out, c) {
+			t.Errorf("the hook's report does not name %s:\n%s", c, out)
+		}
+	}
+	wantCode, _ := run(append([]string{"check"}, "captures/demo.jsonl", "captures/api.har", "logs/mcp-server-notes.log")...)
+	if code != wantCode || code == 2 {
+		t.Errorf("the hook exits %d, want %d as for the captures alone:\n%s", code, wantCode, out)
+	}
+	// Only the log staged: nothing to check, and the commit goes on.
+	if code, out := run(append(words[1:], "logs/app.jsonl")...); code != 0 {
+		t.Errorf("a commit of no capture: the hook exits %d, want 0:\n%s", code, out)
 	}
 }

@@ -47,6 +47,12 @@ type Config struct {
 	// Limits are the run's memory budgets; the zero value is the defaults.
 	Limits Limits
 
+	// SkipNotCapture, when set, is told of every input that is not a
+	// capture of any format (a *readers.NotCaptureError before any of its
+	// sessions began), and the run goes on without it instead of failing
+	// (--skip-unrecognised: a pre-commit hook given every *.jsonl).
+	SkipNotCapture func(err *readers.NotCaptureError)
+
 	options map[checks.Setting]any // rule options set by Option.Set
 }
 
@@ -129,7 +135,13 @@ func Run(inputs []readers.Source, cfg Config) (*result.Result, error) {
 	defer fr.live.close()
 	for _, in := range inputs {
 		fr.ordinals = map[string]int{} // sessions of each label so far in this file
-		if err := readInput(in, cfg.InputFormat, cfg.Reading, newDriver(&cfg, fr)); err != nil {
+		d := newDriver(&cfg, fr)
+		if err := readInput(in, cfg.InputFormat, cfg.Reading, d); err != nil {
+			var nc *readers.NotCaptureError
+			if cfg.SkipNotCapture != nil && d.sessions == 0 && errors.As(err, &nc) {
+				cfg.SkipNotCapture(nc)
+				continue
+			}
 			res.Close()
 			return nil, err
 		}
@@ -178,7 +190,8 @@ type driver struct {
 	internalError *checks.Rule // nil when disabled
 	missingFrames bool         // the rule is enabled
 
-	runs map[*session.Session]*sessionRun
+	runs     map[*session.Session]*sessionRun
+	sessions int // sessions begun in this input
 }
 
 func newDriver(cfg *Config, fr *freezer) *driver {
@@ -211,6 +224,7 @@ func (d *driver) run(s *session.Session) *sessionRun {
 		sr.start(i, r)
 	}
 	d.runs[s] = sr
+	d.sessions++
 	return sr
 }
 

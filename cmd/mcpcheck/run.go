@@ -150,6 +150,7 @@ type checkOptions struct {
 	progress          string
 	baselineDir       string
 	inputFormat       string
+	skipUnrecognised  bool
 	help              bool
 }
 
@@ -175,6 +176,7 @@ func checkFlags(o *checkOptions) *pflag.FlagSet {
 	fs.StringVar(&o.progress, "progress", "auto", "a progress line on stderr: auto (when stderr is a terminal, not under CI), always, never")
 	fs.StringVar(&o.inputFormat, "input-format", "", "read every capture as this format instead of detecting it: "+strings.Join(formatNames(), ", "))
 	fs.StringVar(&o.baselineDir, "baseline", "", "tool-baseline directory (default $MCPCHECK_HOME/baselines, else $XDG_STATE_HOME/mcpcheck/baselines, else ~/.local/state/mcpcheck/baselines)")
+	fs.BoolVar(&o.skipUnrecognised, "skip-unrecognised", false, "skip, with a note, inputs that are not a capture of any format instead of failing (a run that skips every input checked nothing and passes)")
 	fs.BoolVarP(&o.help, "help", "h", false, "show this help")
 	return fs
 }
@@ -266,6 +268,13 @@ func (c *command) runCheck(args []string, stdin io.Reader, stdout, stderr io.Wri
 			sources[i].Name = o.stdinName // every report names it so
 		}
 	}
+	skipped := 0
+	if o.skipUnrecognised {
+		cfg.SkipNotCapture = func(err *readers.NotCaptureError) {
+			skipped++
+			note("skipped " + err.Error())
+		}
+	}
 	res, err := engine.Run(sources, cfg)
 	if prog != nil {
 		prog.end() // before the report, which may go to the same terminal
@@ -274,6 +283,12 @@ func (c *command) runCheck(args []string, stdin io.Reader, stdout, stderr io.Wri
 		return exitUsage, err
 	}
 	defer res.Close()
+	if skipped > 0 && len(res.Files) == 0 {
+		// Asked for: files that are not captures do not count, so a
+		// commit of none is not a failed check.
+		fmt.Fprintf(stderr, "mcpcheck: none of the %d %s is a capture; nothing to check\n", skipped, plural(skipped, "input", "inputs"))
+		return exitPassed, nil
+	}
 	if err := writeOutputs(outs, res, stdout); err != nil {
 		return exitUsage, err
 	}
