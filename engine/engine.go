@@ -53,6 +53,10 @@ type Config struct {
 	// (--skip-unrecognised: a pre-commit hook given every *.jsonl).
 	SkipNotCapture func(err *readers.NotCaptureError)
 
+	// RecordCalls keeps, per session, what its requests did (bounded:
+	// result.Calls) for the reports that draw them; off, a run keeps none.
+	RecordCalls bool
+
 	options map[checks.Setting]any // rule options set by Option.Set
 }
 
@@ -127,7 +131,8 @@ func Run(inputs []readers.Source, cfg Config) (*result.Result, error) {
 	fr := &freezer{
 		col:  newCollector(res, limit(cfg.Limits.ResultBytes, DefaultResultBytes)),
 		byID: map[string]*checks.Rule{}, sup: newSuppressor(cfg.Suppressions),
-		live: liveSpill{budget: limit(cfg.Limits.LiveBytes, DefaultLiveBytes)},
+		live:  liveSpill{budget: limit(cfg.Limits.LiveBytes, DefaultLiveBytes)},
+		calls: callBudget{left: DefaultCallBytes},
 	}
 	for _, r := range cfg.Catalogue {
 		fr.byID[r.ID] = r
@@ -168,6 +173,7 @@ type freezer struct {
 	sup      *suppressor
 	ordinals map[string]int // sessions of each label so far in the file being read
 	live     liveSpill      // findings of open sessions past the memory budget
+	calls    callBudget     // what the open sessions may keep of their calls
 }
 
 func readInput(in readers.Source, format readers.Format, o readers.Options, h session.Handler) error {
@@ -217,6 +223,9 @@ func (d *driver) run(s *session.Session) *sessionRun {
 	}
 	sr := &sessionRun{s: s, cfg: d.cfg, asserts: newAssertTracker(&d.cfg.Assertions), internalErrorRule: d.internalError}
 	sr.pass = checks.Pass{Session: s, Reporter: sr}
+	if d.cfg.RecordCalls {
+		sr.calls = newCallLog(&d.fr.calls)
+	}
 	sr.facts = facts.NewSet(s, d.factKeys)
 	sr.checkers = make([]checks.Checker, len(d.cfg.Rules))
 	sr.dead = make([]bool, len(d.cfg.Rules))
@@ -239,6 +248,7 @@ func (d *driver) Frame(s *session.Session, f *session.Frame) {
 	}
 	d.frameFrom(sr, f, rev, 0)
 	sr.asserts.frame(f)
+	sr.calls.frame(f)
 	if len(sr.findings) > 0 {
 		sr.seal(&d.fr.live)
 	}
@@ -305,7 +315,9 @@ func (sr *sessionRun) result(findings []*result.Finding, g result.Gate, byID map
 		Findings:   append(findings, folded...),
 		Assertions: sr.asserts.results(),
 		Drift:      sr.drift,
+		Calls:      sr.calls.result(),
 	}
+	sr.calls = nil
 	sort.SliceStable(out.Findings, func(i, j int) bool {
 		a, b := out.Findings[i], out.Findings[j]
 		if a.Line != b.Line {

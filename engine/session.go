@@ -23,6 +23,7 @@ type sessionRun struct {
 	asserts  *assertTracker
 	baseline *baseline.Entry  // resolved as the session ends, for the rules that read it
 	drift    *baseline.Report // attached by tool-drift
+	calls    *callLog         // what the session's requests did, for reports
 
 	internalErrorRule *checks.Rule // nil when internal-error is disabled
 }

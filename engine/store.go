@@ -103,6 +103,12 @@ func sessionSize(s *result.SessionResult) int {
 	if s.Drift != nil {
 		n += 4096 // tool changes: rare, and each session has one report
 	}
+	if c := s.Calls; c != nil {
+		n += 160 + 120*len(c.Tools) + len(c.Tools)*24
+		for i := range c.Drawn {
+			n += 240 + len(c.Drawn[i].Request) + len(c.Drawn[i].Answer) + len(c.Drawn[i].Name)
+		}
+	}
 	return n
 }
 

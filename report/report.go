@@ -16,6 +16,18 @@ type Reporter interface {
 	Report(w io.Writer, r *result.Result) error
 }
 
+// CallDrawer is a reporter that draws each session's calls
+// (result.SessionResult.Calls), which a run records only when asked.
+type CallDrawer interface {
+	DrawsCalls() bool
+}
+
+// DrawsCalls reports whether rep needs the sessions' calls recorded.
+func DrawsCalls(rep Reporter) bool {
+	d, ok := rep.(CallDrawer)
+	return ok && d.DrawsCalls()
+}
+
 // Options are the settings reporters may read.
 type Options struct {
 	Quiet   bool   // text: only gated findings and the verdict

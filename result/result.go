@@ -60,6 +60,10 @@ type SessionResult struct {
 	// when the session listed no tools or tool-drift did not run.
 	Drift *baseline.Report
 
+	// Calls is what the session's requests did (bounded); nil when the
+	// session made none.
+	Calls *Calls
+
 	counts     [checks.NumSignals]int
 	suppressed int
 }

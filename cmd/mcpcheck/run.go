@@ -243,6 +243,9 @@ func (c *command) runCheck(args []string, stdin io.Reader, stdout, stderr io.Wri
 	if err != nil {
 		return exitUsage, err
 	}
+	for _, out := range outs {
+		cfg.RecordCalls = cfg.RecordCalls || report.DrawsCalls(out.rep)
+	}
 	if err := stepSummaryWritable(outs[0].format, ropts.StepSummary); err != nil {
 		return exitUsage, err
 	}
