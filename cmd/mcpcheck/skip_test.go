@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -31,15 +32,16 @@ func TestSkipUnrecognised(t *testing.T) {
 		t.Fatalf("without the flag: exit %d, stderr %q; want 2 naming the file", code, stderr)
 	}
 
-	// Each run records the tool baseline in a home of its own, which its
-	// report names: compare the two with the homes named alike.
+	// Each run records the tool baseline in a home of its own, at a time,
+	// which its report names: compare the two with those named alike.
 	homeA, homeB := t.TempDir(), t.TempDir()
 	wantCode, wantOut, _ := withEnv(map[string]string{"MCPCHECK_HOME": homeA}).invoke(t, "", "--format", "json", demo)
 	code, stdout, stderr := withEnv(map[string]string{"MCPCHECK_HOME": homeB}).invoke(t, "", "--skip-unrecognised", "--format", "json", logs, demo, notes)
-	wantOut = strings.ReplaceAll(wantOut, homeA, "HOME")
-	stdout = strings.ReplaceAll(stdout, homeB, "HOME")
+	recorded := regexp.MustCompile(`"time": "[^"]*"`)
+	wantOut = recorded.ReplaceAllString(strings.ReplaceAll(wantOut, homeA, "HOME"), `"time": "T"`)
+	stdout = recorded.ReplaceAllString(strings.ReplaceAll(stdout, homeB, "HOME"), `"time": "T"`)
 	if code != wantCode || stdout != wantOut || !strings.Contains(stdout, `"sessions"`) {
-		t.Errorf("with the flag: exit %d, want %d as for the capture alone; report same: %v", code, wantCode, stdout == wantOut)
+		t.Errorf("with the flag: exit %d, want %d as for the capture alone; report:\n%s\nalone:\n%s", code, wantCode, stdout, wantOut)
 	}
 	for _, f := range []string{logs, notes} {
 		if !strings.Contains(stderr, "mcpcheck: note: skipped "+f+":1: not a capture: ") {
