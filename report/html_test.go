@@ -245,4 +245,3 @@ func TestHTMLIsBounded(t *testing.T) {
 	}
 	t.Logf("a page at every bound: %d KiB", len(big)>>10)
 }
-

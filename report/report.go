@@ -42,6 +42,10 @@ type Options struct {
 	SemanticVersion string
 	// Category is the code-scanning category (SARIF automationDetails.id).
 	Category string
+	// SARIFGatedOnly leaves out of SARIF the findings that do not fail the
+	// gate (notes), so that they do not become code-scanning alerts;
+	// suppressed findings stay, so that their alerts close as dismissed.
+	SARIFGatedOnly bool
 
 	// StepSummary is the file the github format appends its Markdown
 	// summary to ($GITHUB_STEP_SUMMARY); empty means none.

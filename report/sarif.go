@@ -150,6 +150,14 @@ func (s *SARIF) build(r *result.Result) (*sarif.Report, map[string]int) {
 func (s *SARIF) results(r *result.Result, index map[string]int) iter.Seq[*sarif.Result] {
 	return func(yield func(*sarif.Result) bool) {
 		total := r.NumFindings()
+		if s.opts.SARIFGatedOnly {
+			total = 0
+			for f := range r.GatedFirst() {
+				if s.lists(f) {
+					total++
+				}
+			}
+		}
 		keep := total
 		if keep > MaxSARIFResults {
 			keep = MaxSARIFResults - 1 // room for the truncation notice
@@ -158,6 +166,9 @@ func (s *SARIF) results(r *result.Result, index map[string]int) iter.Seq[*sarif.
 		for f := range r.GatedFirst() {
 			if n == keep {
 				break
+			}
+			if !s.lists(f) {
+				continue
 			}
 			n++
 			if !yield(s.result(f, index)) {
@@ -174,6 +185,13 @@ func (s *SARIF) results(r *result.Result, index map[string]int) iter.Seq[*sarif.
 			yield(res)
 		}
 	}
+}
+
+// lists reports whether the log has a result for f: every finding, or
+// with SARIFGatedOnly those that fail the gate and the suppressed ones
+// (whose result closes an alert as dismissed, not as fixed).
+func (s *SARIF) lists(f *result.Finding) bool {
+	return !s.opts.SARIFGatedOnly || f.Gated || f.Suppressed != nil
 }
 
 func (s *SARIF) result(f *result.Finding, index map[string]int) *sarif.Result {

@@ -151,6 +151,7 @@ type checkOptions struct {
 	baselineDir       string
 	inputFormat       string
 	skipUnrecognised  bool
+	sarifGatedOnly    bool
 	help              bool
 }
 
@@ -176,6 +177,7 @@ func checkFlags(o *checkOptions) *pflag.FlagSet {
 	fs.StringVar(&o.progress, "progress", "auto", "a progress line on stderr: auto (when stderr is a terminal, not under CI), always, never")
 	fs.StringVar(&o.inputFormat, "input-format", "", "read every capture as this format instead of detecting it: "+strings.Join(formatNames(), ", "))
 	fs.StringVar(&o.baselineDir, "baseline", "", "tool-baseline directory (default $MCPCHECK_HOME/baselines, else $XDG_STATE_HOME/mcpcheck/baselines, else ~/.local/state/mcpcheck/baselines)")
+	fs.BoolVar(&o.sarifGatedOnly, "sarif-gated-only", false, "SARIF lists only the findings that fail the gate (and suppressed ones): notes do not become code-scanning alerts")
 	fs.BoolVar(&o.skipUnrecognised, "skip-unrecognised", false, "skip, with a note, inputs that are not a capture of any format instead of failing (a run that skips every input checked nothing and passes)")
 	fs.BoolVarP(&o.help, "help", "h", false, "show this help")
 	return fs
@@ -235,7 +237,7 @@ func (c *command) runCheck(args []string, stdin io.Reader, stdout, stderr io.Wri
 		return exitUsage, err
 	}
 	ropts := report.Options{
-		Quiet: o.quiet, Color: color, WorkDir: wd, SourceRoot: root, Category: category,
+		Quiet: o.quiet, Color: color, WorkDir: wd, SourceRoot: root, Category: category, SARIFGatedOnly: o.sarifGatedOnly,
 		Version: mcpcheckVersion(), SemanticVersion: buildSemver(), StepSummary: c.getenv("GITHUB_STEP_SUMMARY"),
 	}
 	outs, err := plannedOutputs(&o, ropts)
