@@ -287,7 +287,7 @@ func Lookup(rules []*Rule, id string) *Rule {
 	return nil
 }
 
-// Doc is a rule's documentation: one source for explain, the README table
+// Doc is a rule's documentation: one source for explain, the table in docs/rules.md
 // and SARIF help.
 type Doc struct {
 	Summary string // one line: what the rule finds

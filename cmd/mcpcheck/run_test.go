@@ -658,22 +658,6 @@ func TestRulesTextColumnsAlign(t *testing.T) {
 	}
 }
 
-// TestReadmeRuleTable keeps the README's rule table in step with All().
-func TestReadmeRuleTable(t *testing.T) {
-	t.Parallel()
-	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`(?s)<!-- rules:begin -->\n(.*?)<!-- rules:end -->`).FindSubmatch(data)
-	if m == nil {
-		t.Fatal("README.md has no <!-- rules:begin --> … <!-- rules:end --> block")
-	}
-	if want := checks.MarkdownTable(checks.All()); string(m[1]) != want {
-		t.Errorf("README rule table is out of date; replace it with the output of `mcpcheck rules --format markdown`:\n%s", want)
-	}
-}
-
 // Done when: two --output paths that are one file — through a link, a
 // dangling link, a linked directory, a hard link, or relative and absolute
 // spellings — are a usage error naming both, before anything is read or
