@@ -47,6 +47,7 @@ func HTMLContentSecurityPolicy() string { return htmlCSP }
 const (
 	MaxHTMLFindings = 5000
 	MaxHTMLSessions = 200
+	maxHTMLFiles    = 50 // capture names in the header
 )
 
 // HTML renders one self-contained page for people (spec §7.6): the
@@ -100,6 +101,10 @@ func (h *HTML) Report(w io.Writer, r *result.Result) error {
 	}
 	p("</ul>\n<p class=\"meta\">Captures: ")
 	for i, f := range r.Files {
+		if i == maxHTMLFiles {
+			p(" and %d more", len(r.Files)-i)
+			break
+		}
 		if i > 0 {
 			p(", ")
 		}

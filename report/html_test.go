@@ -190,6 +190,9 @@ func manyResult(t testing.TB, sessions, findingsEach int) *result.Result {
 		t.Fatal(err)
 	}
 	r := &result.Result{Gate: gate, Rules: rules, ExitCode: 1, Files: []string{"/work/project/big.jsonl"}}
+	for i := 1; i < sessions; i++ { // a file a session: the header names only the first ones
+		r.Files = append(r.Files, fmt.Sprintf("/work/project/more/capture-%04d.jsonl", i))
+	}
 	t0 := time.Date(2026, 9, 1, 10, 0, 0, 0, time.UTC)
 	for i := 0; i < sessions; i++ {
 		s := &result.SessionResult{ID: fmt.Sprintf("s-%d", i), Label: "srv", File: r.Files[0], FirstLine: 1, Frames: 2_000_000}
@@ -234,6 +237,9 @@ func TestHTMLIsBounded(t *testing.T) {
 	}
 	if !strings.Contains(string(big), fmt.Sprintf("%d more sessions are counted above but not drawn", MaxHTMLSessions)) {
 		t.Error("the big page does not say how many sessions it left out")
+	}
+	if !strings.Contains(string(big), fmt.Sprintf(" and %d more", 2*MaxHTMLSessions-maxHTMLFiles)) {
+		t.Error("the big page does not say how many more captures were read")
 	}
 	// Same bound for both: the big run adds only the notes that count.
 	if d := len(big) - len(small); d > 4096 || d < -4096 {
