@@ -69,6 +69,7 @@ var catalogue = []*Rule{
 	ruleSecretLeak,
 	ruleStaleSuppression,
 	ruleExpiredSuppression,
+	ruleFlakyCall,
 }
 
 // All returns the rule catalogue: the one list that `mcpcheck rules`,

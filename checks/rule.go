@@ -29,13 +29,14 @@ const (
 	SignalContract
 	SignalSecurity
 	SignalSuppression
+	SignalFlaky
 	NumSignals // the number of signals, not one
 )
 
 var signalNames = [NumSignals]string{
 	"error", "invalid", "warn", "mismatch", "pending", "late-result",
 	"drift", "deprecated", "incomplete", "schema", "contract", "security",
-	"suppression",
+	"suppression", "flaky",
 }
 
 func (s Signal) String() string {
@@ -90,6 +91,11 @@ type Rule struct {
 	Revisions Revisions    // the requests it judges, by their own revision
 	Facts     []facts.Fact // the session facts it reads
 	Options   []Setting    // the options it reads, for explain and Validate
+
+	// CountsJudged says the rule counts what it judges itself (Pass.Judged);
+	// otherwise what it judged is the protocol frames of its revisions it
+	// was given (spec §5.2: "judged, none found" versus "not observed").
+	CountsJudged bool
 
 	// New returns the rule's checker for one session. Rules that judge each
 	// frame on its own use EachFrame, which shares one checker.

@@ -103,6 +103,7 @@ func encodeFinding(e *spill.Encoder, f *result.Finding, s *result.SessionResult)
 	}
 	str(f.Fingerprint)
 	e.Bool(f.Gated)
+	e.Bool(f.Existing)
 	if e.Present(f.Suppressed != nil) {
 		x := f.Suppressed
 		e.String(x.Fingerprint)
@@ -156,6 +157,7 @@ func decodeFinding(d *spill.Decoder[string], f *result.Finding, s *result.Sessio
 	}
 	f.Fingerprint = str()
 	f.Gated = d.Bool()
+	f.Existing = d.Bool()
 	if d.Present() {
 		x := &suppress.Suppression{}
 		x.Fingerprint = d.String()

@@ -20,6 +20,7 @@ import (
 	"github.com/mcpcheck/mcpcheck/result"
 	"github.com/mcpcheck/mcpcheck/session"
 	"github.com/mcpcheck/mcpcheck/suppress"
+	"github.com/mcpcheck/mcpcheck/usage"
 )
 
 // Config is what a check run evaluates.
@@ -46,6 +47,19 @@ type Config struct {
 
 	// Limits are the run's memory budgets; the zero value is the defaults.
 	Limits Limits
+
+	// Coverage is the run-wide tool-coverage assertion (spec §5.2).
+	Coverage Coverage
+	// MaxArgumentHashes bounds the distinct (tool, arguments) a run
+	// remembers to find flaky calls; 0 is usage.DefaultMaxHashes.
+	MaxArgumentHashes int
+	// KeepDefinitions keeps each label's latest tool definitions in the
+	// usage summary (for diff).
+	KeepDefinitions bool
+	// Existing are the fingerprints of an earlier run's findings
+	// (--new-from): a finding that has one is reported as existing and
+	// does not fail the gate.
+	Existing map[string]bool
 
 	options map[checks.Setting]any // rule options set by Option.Set
 }
@@ -121,7 +135,11 @@ func Run(inputs []readers.Source, cfg Config) (*result.Result, error) {
 	fr := &freezer{
 		col:  newCollector(res, limit(cfg.Limits.ResultBytes, DefaultResultBytes)),
 		byID: map[string]*checks.Rule{}, sup: newSuppressor(cfg.Suppressions),
-		live: liveSpill{budget: limit(cfg.Limits.LiveBytes, DefaultLiveBytes)},
+		live:  liveSpill{budget: limit(cfg.Limits.LiveBytes, DefaultLiveBytes)},
+		usage: cfg.usageCollector(), judged: map[string]int64{},
+	}
+	for _, r := range cfg.Rules {
+		fr.judged[r.ID] = 0 // every rule that ran has a count, zero included
 	}
 	for _, r := range cfg.Catalogue {
 		fr.byID[r.ID] = r
@@ -129,18 +147,27 @@ func Run(inputs []readers.Source, cfg Config) (*result.Result, error) {
 	defer fr.live.close()
 	for _, in := range inputs {
 		fr.ordinals = map[string]int{} // sessions of each label so far in this file
+		fr.usage.File(in.Name)
 		if err := readInput(in, cfg.InputFormat, cfg.Reading, newDriver(&cfg, fr)); err != nil {
 			res.Close()
 			return nil, err
 		}
 		res.Files = append(res.Files, in.Name)
 	}
+	finishUsage(fr.usage, fr.col, fr.sup, &cfg)
+	if _, ran := fr.judged[flakyCallID]; ran {
+		fr.judged[flakyCallID] = flakyJudged(res.Usage)
+	}
+	res.Judged = fr.judged
 	fr.sup.report(fr.col, &cfg)
 	if err := errors.Join(fr.live.err, res.Err()); err != nil {
 		res.Close()
 		return nil, err
 	}
 	res.Passed = fr.col.failing == 0
+	for _, a := range res.RunAssertions {
+		res.Passed = res.Passed && a.Passed
+	}
 	if !res.Passed {
 		res.ExitCode = 1
 	}
@@ -156,6 +183,8 @@ type freezer struct {
 	sup      *suppressor
 	ordinals map[string]int // sessions of each label so far in the file being read
 	live     liveSpill      // findings of open sessions past the memory budget
+	usage    *usage.Collector
+	judged   map[string]int64 // by rule id: what it judged over the run
 }
 
 func readInput(in readers.Source, format readers.Format, o readers.Options, h session.Handler) error {
@@ -191,6 +220,8 @@ func newDriver(cfg *Config, fr *freezer) *driver {
 			declared = append(declared, f.Key())
 		}
 	}
+	// Coverage reads every session's listings, whatever the rules read.
+	declared = append(declared, facts.Catalogue.Key())
 	d.factKeys = facts.Closure(declared)
 	d.internalError = checks.Lookup(cfg.Rules, internalErrorID)
 	d.missingFrames = checks.Lookup(cfg.Rules, missingFramesID) != nil
@@ -207,6 +238,8 @@ func (d *driver) run(s *session.Session) *sessionRun {
 	sr.facts = facts.NewSet(s, d.factKeys)
 	sr.checkers = make([]checks.Checker, len(d.cfg.Rules))
 	sr.dead = make([]bool, len(d.cfg.Rules))
+	sr.judged = make([]int64, len(d.cfg.Rules))
+	sr.given = make([]int64, len(d.cfg.Rules))
 	for i, r := range d.cfg.Rules {
 		sr.start(i, r)
 	}
@@ -225,6 +258,7 @@ func (d *driver) Frame(s *session.Session, f *session.Frame) {
 	}
 	d.frameFrom(sr, f, rev, 0)
 	sr.asserts.frame(f)
+	d.fr.usage.Frame(s, f)
 	if len(sr.findings) > 0 {
 		sr.seal(&d.fr.live)
 	}
@@ -241,9 +275,13 @@ func (d *driver) frameFrom(sr *sessionRun, f *session.Frame, rev string, i int) 
 			d.frameFrom(sr, f, rev, i+1)
 		}
 	}()
+	protocol := f.IsProtocol()
 	for ; i < len(d.cfg.Rules); i++ {
 		if r := d.cfg.Rules[i]; !sr.dead[i] && (d.allRevs[i] || r.Revisions.Includes(rev)) {
-			sr.checkers[i].Frame(sr.passFor(r), f)
+			if protocol {
+				sr.given[i]++
+			}
+			sr.checkers[i].Frame(sr.passAt(i), f)
 		}
 	}
 }
@@ -267,6 +305,15 @@ func (d *driver) End(s *session.Session) {
 		if !sr.dead[i] {
 			sr.end(i)
 		}
+	}
+	cat, _ := sr.facts.Get(facts.Catalogue.Key()).(*facts.CatalogueTracker)
+	d.fr.usage.EndSession(s, cat)
+	for i, r := range d.cfg.Rules {
+		n := sr.given[i]
+		if r.CountsJudged {
+			n = sr.judged[i]
+		}
+		d.fr.judged[r.ID] += n
 	}
 	delete(d.runs, s) // the session's rule state is no longer needed
 	sr.checkers, sr.facts = nil, nil
@@ -311,7 +358,8 @@ func (sr *sessionRun) result(findings []*result.Finding, g result.Gate, byID map
 		// Suppression is decided per finding, before any folding.
 		f.Suppressed = sup.decide(f, out)
 		r := byID[f.Rule]
-		f.Gated = f.Suppressed == nil && r != nil && g.Selects(r)
+		f.Existing = sr.cfg.Existing[f.Fingerprint]
+		f.Gated = f.Suppressed == nil && !f.Existing && r != nil && g.Selects(r)
 	}
 	if !missingFrames {
 		out.MissingFrames = 0 // a disabled rule is neither reported nor counted

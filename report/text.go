@@ -42,7 +42,7 @@ func (t *Text) Report(w io.Writer, r *result.Result) error {
 			if f.Gated {
 				level = t.paint(ansiBold+ansiRed, "[error]")
 			}
-			fmt.Fprintf(bw, "%s %s %s%s (%s)\n", printable(location(f.File, f.Line)), level, printable(f.Message), suppressedNote(f), f.Rule)
+			fmt.Fprintf(bw, "%s %s %s%s%s (%s)\n", printable(location(f.File, f.Line)), level, printable(f.Message), suppressedNote(f), existingNote(f), f.Rule)
 		}
 		if !t.opts.Quiet {
 			fmt.Fprintln(bw, SummaryLine(s))
@@ -61,10 +61,19 @@ func (t *Text) Report(w io.Writer, r *result.Result) error {
 			}
 		}
 	}
+	t.writeRunLines(bw, r)
 	if r.Passed {
 		fmt.Fprintln(bw, t.paint(ansiGreen, "check passed"))
 	}
 	return bw.Flush()
+}
+
+// existingNote is " (existing)" for a finding the --new-from report held.
+func existingNote(f *result.Finding) string {
+	if f.Existing {
+		return " (existing)"
+	}
+	return ""
 }
 
 // suppressedNote is " (suppressed: REASON)" for a suppressed finding.

@@ -150,6 +150,8 @@ type checkOptions struct {
 	progress          string
 	baselineDir       string
 	inputFormat       string
+	minToolCoverage   float64
+	newFrom           string
 	help              bool
 }
 
@@ -175,6 +177,8 @@ func checkFlags(o *checkOptions) *pflag.FlagSet {
 	fs.StringVar(&o.progress, "progress", "auto", "a progress line on stderr: auto (when stderr is a terminal, not under CI), always, never")
 	fs.StringVar(&o.inputFormat, "input-format", "", "read every capture as this format instead of detecting it: "+strings.Join(formatNames(), ", "))
 	fs.StringVar(&o.baselineDir, "baseline", "", "tool-baseline directory (default $MCPCHECK_HOME/baselines, else $XDG_STATE_HOME/mcpcheck/baselines, else ~/.local/state/mcpcheck/baselines)")
+	fs.Float64Var(&o.minToolCoverage, "min-tool-coverage", 0, "fail a server whose successfully called tools are under PCT% of those it advertised")
+	fs.StringVar(&o.newFrom, "new-from", "", "a JSON report of an earlier run: findings it holds are existing and do not fail the gate")
 	fs.BoolVarP(&o.help, "help", "h", false, "show this help")
 	return fs
 }
@@ -201,6 +205,10 @@ func (c *command) runCheck(args []string, stdin io.Reader, stdout, stderr io.Wri
 	}
 	o.roundTripsSet = fs.Changed("max-round-trips")
 	rules := c.catalogue()
+	minCoverage, err := coverageFlag(o.minToolCoverage, fs.Changed("min-tool-coverage"))
+	if err != nil {
+		return exitUsage, err
+	}
 	if err := checks.Validate(rules); err != nil {
 		return exitUsage, err
 	}
@@ -213,6 +221,12 @@ func (c *command) runCheck(args []string, stdin io.Reader, stdout, stderr io.Wri
 		return exitUsage, err
 	}
 	checks.BaselineStore.Set(&cfg, store)
+	cfg.Coverage.MinTools = minCoverage
+	if o.newFrom != "" {
+		if cfg.Existing, err = loadNewFrom(o.newFrom); err != nil {
+			return exitUsage, err
+		}
+	}
 	color, err := useColor(c.getenv, o.color, stdout)
 	if err != nil {
 		return exitUsage, err
@@ -274,6 +288,7 @@ func (c *command) runCheck(args []string, stdin io.Reader, stdout, stderr io.Wri
 		return exitUsage, err
 	}
 	defer res.Close()
+	res.NewFrom = o.newFrom
 	if err := writeOutputs(outs, res, stdout); err != nil {
 		return exitUsage, err
 	}

@@ -1,0 +1,53 @@
+package report
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/mcpcheck/mcpcheck/result"
+)
+
+// CoverageLines are the run's coverage, one line per server label (spec
+// §5.2, §7.1), then the failed run-wide assertions; text and the job
+// summary show them before the verdict.
+func CoverageLines(r *result.Result) []string {
+	var out []string
+	if r.Usage != nil {
+		for i := range r.Usage.Servers {
+			out = append(out, printable(r.Usage.Servers[i].Line()))
+		}
+		if r.Usage.CapReached {
+			out = append(out, fmt.Sprintf("note: %d distinct tool arguments remembered, the most a run keeps: flaky calls among later ones were not looked for", r.Usage.MaxArgumentHashes))
+		}
+	}
+	return out
+}
+
+// writeRunLines writes the coverage lines, the run-wide assertions that
+// failed, the rules whose gated signal judged nothing, and which findings
+// an earlier report already held.
+func (t *Text) writeRunLines(w io.Writer, r *result.Result) {
+	for _, l := range CoverageLines(r) {
+		fmt.Fprintln(w, l)
+	}
+	for _, a := range r.RunAssertions {
+		if !a.Passed {
+			fmt.Fprintf(w, "%s %s: %s\n", t.paint(ansiRed, "assertion failed:"), a.Name, printable(a.Message))
+		}
+	}
+	if r.NewFrom != "" {
+		n, existing := 0, 0
+		for s := range r.AllSessions() {
+			for _, f := range s.Findings {
+				n++
+				if f.Existing {
+					existing++
+				}
+			}
+		}
+		fmt.Fprintf(w, "new from %s: %d new findings, %d existing (not gated)\n", printable(r.NewFrom), n-existing, existing)
+	}
+	for _, l := range UnjudgedGated(r) {
+		fmt.Fprintln(w, "note: "+l)
+	}
+}
