@@ -27,13 +27,18 @@ func CoverageLines(r *result.Result) []string {
 // failed, the rules whose gated signal judged nothing, and which findings
 // an earlier report already held.
 func (t *Text) writeRunLines(w io.Writer, r *result.Result) {
-	for _, l := range CoverageLines(r) {
-		fmt.Fprintln(w, l)
+	if !t.opts.Quiet { // quiet: only what failed
+		for _, l := range CoverageLines(r) {
+			fmt.Fprintln(w, l)
+		}
 	}
 	for _, a := range r.RunAssertions {
 		if !a.Passed {
 			fmt.Fprintf(w, "%s %s: %s\n", t.paint(ansiRed, "assertion failed:"), a.Name, printable(a.Message))
 		}
+	}
+	if t.opts.Quiet {
+		return
 	}
 	if r.NewFrom != "" {
 		n, existing := 0, 0

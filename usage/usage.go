@@ -18,10 +18,14 @@ import (
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
-// DefaultMaxHashes is how many distinct (server, tool, arguments) a run
-// remembers by default to find flaky calls and changed outcomes; about 100
-// bytes each.
-const DefaultMaxHashes = 1 << 18
+// DefaultMaxHashes is how many distinct (server, tool, arguments) a check
+// remembers by default to find flaky calls: about 50 bytes each, kept small
+// so that a check's memory stays within its budget (spec §2.4); stats and
+// diff, run on purpose over many captures, remember more (StatsMaxHashes).
+const DefaultMaxHashes = 1 << 12
+
+// StatsMaxHashes is the default of stats and diff.
+const StatsMaxHashes = 1 << 18
 
 // Error kinds, as reports name them.
 const (
@@ -47,6 +51,7 @@ type Collector struct {
 	files   []string
 	runs    int32                      // sessions seen so far: each is one run of a client against a server
 	run     map[*session.Session]int32 // the open sessions' run numbers
+	failed  map[int32]string           // the session id of each run that had a remembered failure
 	servers map[string]*server
 	open    map[*session.Call]openCall
 }
@@ -57,7 +62,7 @@ func New(maxHashes int) *Collector {
 	if maxHashes <= 0 {
 		maxHashes = DefaultMaxHashes
 	}
-	return &Collector{maxHashes: maxHashes, file: -1, servers: map[string]*server{}, open: map[*session.Call]openCall{}, run: map[*session.Session]int32{}}
+	return &Collector{maxHashes: maxHashes, file: -1, servers: map[string]*server{}, open: map[*session.Call]openCall{}, run: map[*session.Session]int32{}, failed: map[int32]string{}}
 }
 
 type server struct {
@@ -134,11 +139,22 @@ type argKey uint64
 // first (run number, -1 for never). A run is a session: a capture file may
 // hold several, each a client's own run against the server.
 type argRecord struct {
-	ok, fail   int32
-	okAt       Location
-	failAt     Location
-	failKind   string
-	failSesion string
+	ok, fail         int32 // run numbers
+	okFile, failFile int32 // capture indexes
+	okLine, failLine int32
+	failKind         uint8 // index in kinds
+}
+
+// kinds are the failure kinds an argRecord can hold, by index.
+var kinds = [...]string{"", KindToolError, KindJSONRPCError, KindHTTPError}
+
+func kindIndex(kind string) uint8 {
+	for i, k := range kinds {
+		if k == kind {
+			return uint8(i)
+		}
+	}
+	return 0
 }
 
 // Location is a place in a capture.
@@ -414,9 +430,12 @@ func (c *Collector) remember(t *tool, oc *openCall, kind string, at Location) {
 	// Keep a success and a failure of different runs when there are any.
 	switch {
 	case kind == "" && (rec.ok < 0 || (rec.ok == rec.fail && oc.run != rec.fail)):
-		rec.ok, rec.okAt = oc.run, at
+		rec.ok, rec.okFile, rec.okLine = oc.run, c.file, int32(at.Line)
 	case kind != "" && (rec.fail < 0 || (rec.ok == rec.fail && oc.run != rec.ok)):
-		rec.fail, rec.failAt, rec.failKind, rec.failSesion = oc.run, at, kind, oc.s.ID
+		rec.fail, rec.failFile, rec.failLine, rec.failKind = oc.run, c.file, int32(at.Line), kindIndex(kind)
+		if _, ok := c.failed[oc.run]; !ok {
+			c.failed[oc.run] = oc.s.ID
+		}
 	case seen:
 		return // nothing new: no write
 	}
@@ -425,20 +444,20 @@ func (c *Collector) remember(t *tool, oc *openCall, kind string, at Location) {
 
 // Summary is what the run did, per server label in label order.
 func (c *Collector) Summary() *Summary {
-	out := &Summary{Captures: len(c.files), MaxArgumentHashes: c.maxHashes, ArgumentHashes: c.hashes, CapReached: c.capped}
+	out := &Summary{Servers: []Server{}, Captures: len(c.files), MaxArgumentHashes: c.maxHashes, ArgumentHashes: c.hashes, CapReached: c.capped}
 	labels := make([]string, 0, len(c.servers))
 	for l := range c.servers {
 		labels = append(labels, l)
 	}
 	sort.Strings(labels)
 	for _, l := range labels {
-		out.Servers = append(out.Servers, c.servers[l].summary(c.files))
+		out.Servers = append(out.Servers, c.servers[l].summary(c))
 	}
 	return out
 }
 
-func (sv *server) summary(files []string) Server {
-	out := Server{Label: sv.label, Sessions: sv.sessions, Definitions: sv.defs}
+func (sv *server) summary(c *Collector) Server {
+	out := Server{Label: sv.label, Sessions: sv.sessions, Definitions: sv.defs, ToolStats: []Tool{}, Flaky: []Flaky{}}
 	out.Tools.Listed = sv.listed.tools
 	names := make([]string, 0, len(sv.tools))
 	for n := range sv.tools {
@@ -473,12 +492,14 @@ func (sv *server) summary(files []string) Server {
 			}
 		}
 		for key, rec := range t.args {
-			o := Outcome{Tool: n, Args: uint64(key), OK: rec.ok >= 0, Failed: rec.fail >= 0, FailKind: rec.failKind}
+			o := Outcome{Tool: n, Args: uint64(key), OK: rec.ok >= 0, Failed: rec.fail >= 0, FailKind: kinds[rec.failKind]}
 			out.outcomes = append(out.outcomes, o)
 			if rec.ok >= 0 && rec.fail >= 0 && rec.ok != rec.fail {
 				out.Flaky = append(out.Flaky, Flaky{
-					Tool: n, ArgsHash: hexKey(key), FailKind: rec.failKind,
-					OKAt: rec.okAt, FailedAt: rec.failAt, FailedSession: rec.failSesion,
+					Tool: n, ArgsHash: hexKey(key), FailKind: kinds[rec.failKind],
+					OKAt:          Location{File: c.files[rec.okFile], Line: int(rec.okLine)},
+					FailedAt:      Location{File: c.files[rec.failFile], Line: int(rec.failLine)},
+					FailedSession: c.failed[rec.fail],
 				})
 			}
 		}
