@@ -151,10 +151,7 @@ func (s *Summary) Server(label string) *Server {
 
 // Line is the one-line coverage of a server, as text reports show it.
 func (s *Server) Line() string {
-	label := s.Label
-	if label == "" {
-		label = "(unlabelled)"
-	}
+	label := labelOf(s.Label)
 	var b strings.Builder
 	fmt.Fprintf(&b, "coverage %s: ", label)
 	if !s.Tools.Listed {

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"math"
 	"os"
 
@@ -81,5 +80,3 @@ func loadNewFrom(path string) (map[string]bool, error) {
 	}
 	return fps, nil
 }
-
-var _ = fmt.Sprintf

@@ -82,7 +82,7 @@ func (c *command) run(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 	cmd, rest := "check", args
 	if len(args) > 0 {
 		switch args[0] {
-		case "check", "rules", "explain", "version", "baseline", "suppress", "help":
+		case "check", "rules", "explain", "version", "baseline", "suppress", "stats", "diff", "help":
 			cmd, rest = args[0], args[1:]
 		}
 	}
@@ -103,6 +103,10 @@ func (c *command) run(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 		fmt.Fprint(stdout, usageText)
 	case "baseline":
 		code, err = c.runBaseline(rest, stdin, stdout)
+	case "stats":
+		code, err = c.runStats(rest, stdin, stdout)
+	case "diff":
+		code, err = c.runDiff(rest, stdin, stdout)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpcheck: %s\n", strings.ReplaceAll(err.Error(), "\n", " "))
@@ -119,6 +123,8 @@ Usage:
   mcpcheck rules [--format text|json|markdown]
   mcpcheck explain RULE
   mcpcheck suppress FINGERPRINT... --reason TEXT [--expires YYYY-MM-DD] [--file FILE] [--from CAPTURE]...
+  mcpcheck stats [--format text|json|markdown] CAPTURE...
+  mcpcheck diff [--format text|json|markdown] [--duration-ratio R] BASE HEAD
   mcpcheck version
 
 CAPTURE is a file (.gz is decompressed), a directory (its capture files), - for
