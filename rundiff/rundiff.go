@@ -166,7 +166,7 @@ func (d *Diff) findings(base, head *Side) {
 		}
 	}
 	if gated > 0 {
-		d.Regressions = append(d.Regressions, fmt.Sprintf("%d new %s that fail the gate", gated, plural(gated, "finding", "findings")))
+		d.Regressions = append(d.Regressions, fmt.Sprintf("%d new %s the gate", gated, plural(gated, "finding fails", "findings fail")))
 	}
 }
 
