@@ -261,6 +261,11 @@ func Validate(rules []*Rule) error {
 		if r.New == nil {
 			add(r, "no checker (New is nil)")
 		}
+		for _, s := range d.Spec {
+			if s.Revision == "" || s.Section == "" || !strings.HasPrefix(s.URL, "https://") {
+				add(r, "Doc.Spec %+v needs a revision, a section and an https link", s)
+			}
+		}
 		names := map[string]bool{}
 		for _, o := range r.Options {
 			switch {
@@ -302,6 +307,9 @@ type Doc struct {
 	Bad     string // a capture excerpt the rule reports, one line
 	Good    string // its corrected form, one line
 	Since   string // the mcpcheck version that introduced the rule
+	// Spec names the specification sections the rule enforces (spec_refs.go);
+	// empty for rules about the capture or the run rather than the protocol.
+	Spec []SpecRef
 }
 
 // Text renders the documentation as plain text, for explain and SARIF.
@@ -313,6 +321,12 @@ func (d Doc) Text() string {
 	}
 	b.WriteString("Fix: " + strings.Join(paragraphs(d.Fix), " "))
 	b.WriteString("\n\nBad:  " + d.Bad + "\nGood: " + d.Good)
+	if len(d.Spec) > 0 {
+		b.WriteString("\n\nEnforces:")
+		for _, s := range d.Spec {
+			b.WriteString("\n  " + s.String())
+		}
+	}
 	return b.String()
 }
 
@@ -325,6 +339,13 @@ func (d Doc) Markdown() string {
 	}
 	blocks = append(blocks, "**Fix:** "+markdownEscape(strings.Join(paragraphs(d.Fix), " ")))
 	blocks = append(blocks, codeBlock("Bad:  "+d.Bad, "Good: "+d.Good))
+	if len(d.Spec) > 0 {
+		var refs []string
+		for _, s := range d.Spec {
+			refs = append(refs, "- "+markdownEscape(s.Revision+" "+s.Section)+": <"+s.URL+">")
+		}
+		blocks = append(blocks, "**Enforces:**\n\n"+strings.Join(refs, "\n"))
+	}
 	return strings.Join(blocks, "\n\n")
 }
 

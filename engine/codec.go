@@ -40,6 +40,10 @@ func encodeSession(b []byte, s *result.SessionResult) []byte {
 	if e.Present(s.Drift != nil) {
 		encodeDriftReport(&e, s.Drift)
 	}
+	e.Len(len(s.Unjudged))
+	for _, w := range s.Unjudged {
+		e.Varint(int64(w))
+	}
 	return e.Bytes()
 }
 
@@ -76,6 +80,12 @@ func decodeSession(data string) (*result.SessionResult, error) {
 	}
 	if d.Present() {
 		s.Drift = decodeDriftReport(&d)
+	}
+	if n := d.Len(); n > 0 {
+		s.Unjudged = make([]uint64, n)
+		for i := range s.Unjudged {
+			s.Unjudged[i] = uint64(d.Varint())
+		}
 	}
 	if d.Err() != nil || d.More() {
 		return nil, spill.ErrDamaged

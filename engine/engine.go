@@ -208,6 +208,8 @@ type driver struct {
 	missingFrames bool         // the rule is enabled
 
 	runs map[*session.Session]*sessionRun
+
+	catIndex []int // per rule: its index in cfg.Catalogue, -1 when it is not there
 }
 
 func newDriver(cfg *Config, fr *freezer) *driver {
@@ -223,6 +225,15 @@ func newDriver(cfg *Config, fr *freezer) *driver {
 	// Coverage reads every session's listings, whatever the rules read.
 	declared = append(declared, facts.Catalogue.Key())
 	d.factKeys = facts.Closure(declared)
+	for _, r := range cfg.Rules {
+		c := -1
+		for j, q := range cfg.Catalogue {
+			if q == r {
+				c = j
+			}
+		}
+		d.catIndex = append(d.catIndex, c)
+	}
 	d.internalError = checks.Lookup(cfg.Rules, internalErrorID)
 	d.missingFrames = checks.Lookup(cfg.Rules, missingFramesID) != nil
 	return d
@@ -308,12 +319,19 @@ func (d *driver) End(s *session.Session) {
 	}
 	cat, _ := sr.facts.Get(facts.Catalogue.Key()).(*facts.CatalogueTracker)
 	d.fr.usage.EndSession(s, cat)
+	var unjudged []uint64
 	for i, r := range d.cfg.Rules {
 		n := sr.given[i]
 		if r.CountsJudged {
 			n = sr.judged[i]
 		}
 		d.fr.judged[r.ID] += n
+		if c := d.catIndex[i]; n == 0 && c >= 0 && r.ID != flakyCallID { // flaky-call judges the run, not a session
+			if unjudged == nil {
+				unjudged = make([]uint64, (len(d.cfg.Catalogue)+63)/64)
+			}
+			unjudged[c/64] |= 1 << (c % 64)
+		}
 	}
 	delete(d.runs, s) // the session's rule state is no longer needed
 	sr.checkers, sr.facts = nil, nil
@@ -321,6 +339,7 @@ func (d *driver) End(s *session.Session) {
 	ordinal := fr.ordinals[s.Label]
 	fr.ordinals[s.Label]++
 	out := sr.result(sr.loggedFindings(&fr.live), d.cfg.Gate, fr.byID, d.missingFrames, fr.sup, ordinal)
+	out.Unjudged = unjudged
 	fr.sup.placed(out, fr.col.add(out))
 }
 

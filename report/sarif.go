@@ -160,7 +160,7 @@ func (s *SARIF) results(r *result.Result, index map[string]int) iter.Seq[*sarif.
 				break
 			}
 			n++
-			if !yield(s.result(f, index)) {
+			if !yield(s.result(f, index, r.NewFrom != "")) {
 				return
 			}
 		}
@@ -176,7 +176,7 @@ func (s *SARIF) results(r *result.Result, index map[string]int) iter.Seq[*sarif.
 	}
 }
 
-func (s *SARIF) result(f *result.Finding, index map[string]int) *sarif.Result {
+func (s *SARIF) result(f *result.Finding, index map[string]int, newFrom bool) *sarif.Result {
 	res := sarif.NewRuleResult(f.Rule).
 		WithLevel(f.Level()).
 		WithMessage(sarif.NewTextMessage(printable(f.Message))).
@@ -190,6 +190,13 @@ func (s *SARIF) result(f *result.Finding, index map[string]int) *sarif.Result {
 		res.AddRelatedLocation(s.location(rel.File, rel.Line).WithMessage(sarif.NewTextMessage(printable(rel.Message))))
 	}
 	res.Properties = sarifResultProperties(f)
+	if newFrom { // --new-from: SARIF's own word for what the earlier run had
+		state := "new"
+		if f.Existing {
+			state = "unchanged"
+		}
+		res.WithBaselineState(state)
+	}
 	if f.Suppressed != nil {
 		res.Suppressions = []*sarif.Suppression{s.suppression(f.Suppressed)}
 	}

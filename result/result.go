@@ -75,8 +75,19 @@ type SessionResult struct {
 	// when the session listed no tools or tool-drift did not run.
 	Drift *baseline.Report
 
+	// Unjudged has bit i set when rule i of the run's catalogue
+	// (Result.Rules) ran in the session and judged nothing: not observed
+	// (spec §5.2). Nil for a result made by hand.
+	Unjudged []uint64
+
 	counts     [checks.NumSignals]int
 	suppressed int
+}
+
+// NotObserved reports whether catalogue rule i ran in the session and had
+// nothing to judge.
+func (s *SessionResult) NotObserved(i int) bool {
+	return i >= 0 && i/64 < len(s.Unjudged) && s.Unjudged[i/64]&(1<<(i%64)) != 0
 }
 
 // Count is the number of findings of signal s; suppressed ones are not

@@ -168,4 +168,3 @@ func (d *Diff) WriteMarkdown(w io.Writer) error {
 	_, err := w.Write(b.Bytes())
 	return err
 }
-
