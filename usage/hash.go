@@ -36,11 +36,13 @@ const maxHashDepth = 64
 func hashArgs(args []byte) argKey {
 	i := jsonscan.SkipSpace(args, 0)
 	if i >= len(args) || string(args[i:]) == "null" {
-		return argKey(hashObjectEmpty())
+		args, i = emptyObject, 0
 	}
 	h, _ := hashValue(args, i, 0)
 	return argKey(h)
 }
+
+var emptyObject = []byte("{}")
 
 func hashObjectEmpty() uint64 { return mix(fnv(fnvOffset, []byte{'{'})) }
 
