@@ -261,3 +261,65 @@ func TestNewFromOwnReport(t *testing.T) {
 		t.Errorf("a bad report is not located: %q", errs)
 	}
 }
+
+// What each rule judged: per rule findings, judged none found, or not
+// observed, in JSON, JUnit (a skipped case), the job summary and text (a
+// gated signal that judged nothing).
+func TestWhatEachRuleJudged(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	summary := filepath.Join(dir, "summary.md")
+	cli := withEnv(map[string]string{"NO_COLOR": "1", "MCPCHECK_HOME": dir, "GITHUB_STEP_SUMMARY": summary})
+	stdio, http := testdata("demo-session.jsonl"), testdata("http-connections.jsonl")
+	status := func(rep report.JSONReport) map[string]string {
+		m := map[string]string{}
+		for _, st := range rep.Rules {
+			m[st.Rule] = st.Status
+		}
+		return m
+	}
+	got := status(jsonReport(t, cli, 1, stdio))
+	for rule, want := range map[string]string{
+		"tool-error":        report.StatusFindings,
+		"jsonrpc-version":   report.StatusNoneFound,
+		"transport-headers": report.StatusNotObserved, // stdio: no HTTP
+		"http-error":        report.StatusNotObserved,
+		"meta-required":     report.StatusNotObserved, // a 2025-11-25 session
+		"flaky-call":        report.StatusNotObserved, // one capture
+	} {
+		if got[rule] != want {
+			t.Errorf("%s over stdio: %q, want %q", rule, got[rule], want)
+		}
+	}
+	if got := status(jsonReport(t, cli, 1, http)); got["transport-headers"] != report.StatusNoneFound || got["http-error"] != report.StatusNoneFound {
+		t.Errorf("over HTTP: transport-headers %q, http-error %q", got["transport-headers"], got["http-error"])
+	}
+	if got := status(jsonReport(t, cli, 1, "--disable", "http-error", stdio)); got["http-error"] != report.StatusNotRun {
+		t.Errorf("disabled: %q", got["http-error"])
+	}
+
+	code, out, _ := cli.invoke(t, "", "--fail-on", "mismatch", stdio)
+	if code != 0 || !strings.Contains(out, "note: gated signal mismatch judged nothing in this run (not observed): its pass says nothing\n") {
+		t.Errorf("--fail-on mismatch over a 2025 stdio capture: exit %d:\n%s", code, out)
+	}
+
+	code, out, _ = cli.invoke(t, "", "--format", "junit", stdio)
+	if code != 1 || !strings.Contains(out, `<testcase name="transport-headers" classname="mcpcheck.warn">`) ||
+		!strings.Contains(out, `<skipped message="not observed: nothing in this session for the rule to judge">`) ||
+		!strings.Contains(out, `<property name="coverage_tools" value="3/3">`) {
+		t.Errorf("junit: exit %d:\n%s", code, out)
+	}
+	if code, _, _ := cli.invoke(t, "", "--format", "github", "--min-tool-coverage", "100", testdata("clean-stdio.jsonl")); code != 1 {
+		t.Errorf("github: exit %d", code)
+	}
+	md, err := os.ReadFile(summary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"### Coverage", "| notes | 2/3 (67%) | read\\_note | — | — |", "Not observed (nothing in the captures for them to judge): ",
+		"- the run, min-tool-coverage 100%: server notes: tool coverage 66.7%"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("job summary lacks %q:\n%s", want, md)
+		}
+	}
+}
