@@ -110,6 +110,10 @@ func limit(n, def int) int {
 	return n
 }
 
+// judgesTheRun are the rules that judge the whole run rather than one
+// session: no session says they had nothing to judge.
+var judgesTheRun = map[string]bool{flakyCallID: true, staleSuppressionID: true, expiredSuppressionID: true}
+
 // Rule ids the engine reports itself.
 const (
 	internalErrorID      = "internal-error"
@@ -157,6 +161,11 @@ func Run(inputs []readers.Source, cfg Config) (*result.Result, error) {
 	finishUsage(fr.usage, fr.col, fr.sup, &cfg)
 	if _, ran := fr.judged[flakyCallID]; ran {
 		fr.judged[flakyCallID] = flakyJudged(res.Usage)
+	}
+	for _, id := range []string{staleSuppressionID, expiredSuppressionID} {
+		if _, ran := fr.judged[id]; ran && fr.sup != nil {
+			fr.judged[id] = int64(len(fr.sup.order)) // the entries, judged once the run is read
+		}
 	}
 	res.Judged = fr.judged
 	fr.sup.report(fr.col, &cfg)
@@ -326,7 +335,7 @@ func (d *driver) End(s *session.Session) {
 			n = sr.judged[i]
 		}
 		d.fr.judged[r.ID] += n
-		if c := d.catIndex[i]; n == 0 && c >= 0 && r.ID != flakyCallID { // flaky-call judges the run, not a session
+		if c := d.catIndex[i]; n == 0 && c >= 0 && !judgesTheRun[r.ID] {
 			if unjudged == nil {
 				unjudged = make([]uint64, (len(d.cfg.Catalogue)+63)/64)
 			}
