@@ -8,6 +8,7 @@
 package usage
 
 import (
+	"bytes"
 	"cmp"
 	"slices"
 	"sort"
@@ -114,12 +115,13 @@ func (t *tool) notePassed(args []byte) {
 		if err != nil {
 			return
 		}
-		name := args[i:end]
-		if !t.passed[string(name)] {
+		name := args[i:end] // quoted
+		plain := name[1 : len(name)-1]
+		if bytes.IndexByte(plain, '\\') >= 0 || !t.passed[string(plain)] {
 			if t.passed == nil {
 				t.passed = map[string]bool{}
 			}
-			if s, ok := jsonscan.String(name); ok {
+			if s, ok := jsonscan.String(name); ok && !t.passed[s] {
 				t.passed[s] = true
 			}
 		}
@@ -267,7 +269,9 @@ func (c *Collector) answer(oc *openCall, f *session.Frame) {
 	case f.Status >= 400 && f.Msg.Kind != session.Response:
 		kind = KindHTTPError
 	case oc.kind == 't':
-		if r, ok := f.View().ToolResult(); ok && r.IsError {
+		// The fields the reader decoded (the tool-error rule reads them
+		// too); decoding the content blocks would cost a frame's worth.
+		if r := f.View().ResultFields(); r != nil && r.IsError {
 			kind = KindToolError
 		}
 	}
