@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/mcpcheck/mcpcheck/result"
 )
@@ -52,7 +53,42 @@ func (t *Text) writeRunLines(w io.Writer, r *result.Result) {
 		}
 		fmt.Fprintf(w, "new from %s: %d new findings, %d existing (not gated)\n", printable(r.NewFrom), n-existing, existing)
 	}
+	if l := RulesLine(r); l != "" {
+		fmt.Fprintln(w, l)
+	}
 	for _, l := range UnjudgedGated(r) {
 		fmt.Fprintln(w, "note: "+l)
 	}
+}
+
+// RulesLine says in one line what the rules made of the run: how many had
+// findings, judged and found nothing, or had nothing to judge (named).
+// Empty for a result without judged counts (made by hand).
+func RulesLine(r *result.Result) string {
+	if r.Judged == nil {
+		return ""
+	}
+	var found, none int
+	var notObserved []string
+	for _, st := range RuleStates(r) {
+		switch st.Status {
+		case StatusFindings:
+			found++
+		case StatusNoneFound:
+			none++
+		case StatusNotObserved:
+			notObserved = append(notObserved, st.Rule.ID)
+		}
+	}
+	line := fmt.Sprintf("rules: %d with findings, %d judged and found nothing, %d not observed", found, none, len(notObserved))
+	if len(notObserved) > 0 {
+		const most = 8
+		names := notObserved[:min(most, len(notObserved))]
+		line += " (" + strings.Join(names, ", ")
+		if len(notObserved) > most {
+			line += fmt.Sprintf(" and %d more", len(notObserved)-most)
+		}
+		line += ")"
+	}
+	return line
 }

@@ -79,7 +79,7 @@ func (g *GitHub) Report(w io.Writer, r *result.Result) error {
 func (g *GitHub) annotations(r *result.Result) iter.Seq[ghAnnotation] {
 	return func(yield func(ghAnnotation) bool) {
 		finding := func(f *result.Finding) ghAnnotation {
-			a := ghAnnotation{level: ghLevel(f), line: f.Line, title: f.Rule, msg: f.Message}
+			a := ghAnnotation{level: ghLevel(f), line: f.Line, title: f.Rule, msg: f.Message + existingNote(f)}
 			if f.File != session.StdinName {
 				a.file = g.path(f.File)
 			}
@@ -102,6 +102,11 @@ func (g *GitHub) annotations(r *result.Result) iter.Seq[ghAnnotation] {
 				}) {
 					return
 				}
+			}
+		}
+		for _, as := range r.RunAssertions {
+			if !as.Passed && !yield(ghAnnotation{level: "error", assertion: true, title: "assertion " + as.Name, msg: as.Message}) {
+				return
 			}
 		}
 		for s := range r.AllSessions() {
