@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -64,6 +65,9 @@ func (c *command) runDiff(args []string, stdin io.Reader, stdout io.Writer) (int
 	}
 	if len(baseArgs) == 0 || len(headArgs) == 0 {
 		return exitUsage, usagef("diff: name BASE and HEAD (or BASE-CAPTURE... -- HEAD-CAPTURE...); run 'mcpcheck diff --help' for usage")
+	}
+	if slices.Contains(baseArgs, "-") && slices.Contains(headArgs, "-") {
+		return exitUsage, usagef("diff: standard input can be one side, not both")
 	}
 	base, err := c.diffSide(&o, "BASE", baseArgs, stdin)
 	if err != nil {

@@ -188,7 +188,7 @@ func TestDiffOfTwoReleases(t *testing.T) {
 	if code != 1 || !strings.HasPrefix(out, "## mcpcheck diff\n\n**Regression:**\n") || !strings.Contains(out, "### tools (3)") {
 		t.Errorf("diff markdown: exit %d:\n%s", code, out)
 	}
-	for _, args := range [][]string{{"diff", old}, {"diff", old, cur, cur}, {"diff", "--duration-ratio", "0.5", old, cur}, {"diff", old, filepath.Join(dir, "missing.jsonl")}} {
+	for _, args := range [][]string{{"diff", old}, {"diff", old, cur, cur}, {"diff", "--duration-ratio", "0.5", old, cur}, {"diff", old, filepath.Join(dir, "missing.jsonl")}, {"diff", "-", "-"}} {
 		if code, out, errs := cli.invoke(t, "", args...); code != 2 || out != "" || errs == "" {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errs)
 		}
