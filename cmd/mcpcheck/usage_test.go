@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpcheck/mcpcheck/internal/sharedtest"
 	"github.com/mcpcheck/mcpcheck/report"
+	"github.com/mcpcheck/mcpcheck/report/sariftest"
 	"github.com/mcpcheck/mcpcheck/usage"
 )
 
@@ -246,6 +247,7 @@ func TestNewFromOwnReport(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `"baselineState": "unchanged"`) {
 		t.Errorf("sarif: exit %d, no baselineState unchanged", code)
 	}
+	sariftest.Validate(t, []byte(out))
 	code, out, _ = cli.invoke(t, "", "--new-from", own, "--format", "junit", capture)
 	if code != 0 || !strings.Contains(out, "(existing)") {
 		t.Errorf("junit: exit %d, existing findings not marked:\n%s", code, out)
