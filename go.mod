@@ -10,3 +10,5 @@ require (
 )
 
 require golang.org/x/text v0.14.0
+
+require go.yaml.in/yaml/v3 v3.0.6

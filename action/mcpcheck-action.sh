@@ -138,7 +138,10 @@ run() {
   local dir=${RUNNER_TEMP:-${TMPDIR:-/tmp}}
   dir=$(mktemp -d "$dir/mcpcheck.XXXXXX")
   local sarif="$dir/mcpcheck.sarif" text="$dir/mcpcheck.txt"
-  local cmd=("$bin" check --format github --output "text=$text" --output "sarif=$sarif" --fail-on "${INPUT_FAIL_ON-error,invalid,warn}")
+  local cmd=("$bin" check --format github --output "text=$text" --output "sarif=$sarif")
+  # No fail-on: mcpcheck's own default, which the config file's fail-on and
+  # a baseline directory (drift) shape.
+  [ -z "${INPUT_FAIL_ON:-}" ] || cmd+=(--fail-on "$INPUT_FAIL_ON")
   [ -z "${INPUT_JUNIT:-}" ] || cmd+=(--output "junit=$INPUT_JUNIT")
   [ -z "${INPUT_BASELINE:-}" ] || cmd+=(--baseline "$INPUT_BASELINE")
   [ -z "${INPUT_CATEGORY:-}" ] || cmd+=(--category "$INPUT_CATEGORY")

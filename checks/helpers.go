@@ -197,6 +197,24 @@ func underRevision(rev string) string {
 	return "revision " + rev
 }
 
+// revisionSource says, for a message, where the revision of a request that
+// does not carry it in its _meta was read: "" when its _meta says it.
+func revisionSource(c *session.Call) string {
+	if c == nil {
+		return ""
+	}
+	switch c.RevisionSource {
+	case session.RevisionFromHeader:
+		return " (its MCP-Protocol-Version header says " + c.Revision + ")"
+	case session.RevisionFromSession:
+		if o := c.RevisionOf; o != nil && o.Method != "initialize" {
+			return fmt.Sprintf(" (the session speaks %s: %s at line %d was accepted)", c.Revision, o.Method, o.Line)
+		}
+		return " (the session speaks " + c.Revision + ")"
+	}
+	return ""
+}
+
 // modernFrame reports a frame judged as 2026-07-28 or later.
 func modernFrame(rev string) bool { return rev >= session.ModernRevision }
 

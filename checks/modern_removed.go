@@ -21,7 +21,7 @@ responses and no notification but notifications/cancelled. A 2026-07-28 peer
 rejects these messages or never expects them.
 
 A request is judged by its own revision (its _meta, else its
-MCP-Protocol-Version header, else the session's); a server's message by the
+MCP-Protocol-Version header, else the session's, which the message names); a server's message by the
 request it answers or, in a session without a handshake, by the revision its
 accepted requests declared. A dual-era client's fallback initialize (no
 2026-07-28 _meta) is legacy traffic and is not reported.`,
@@ -54,7 +54,7 @@ drop ping.`,
 				return // a dual-era client's fallback handshake is legacy traffic
 			}
 			if instead, removed := removedRequests[m.Method]; removed {
-				p.Report(f, m.Method, "%s was removed in 2026-07-28: %s", m.Method, instead)
+				p.Report(f, m.Method, "%s was removed in 2026-07-28%s: %s", m.Method, revisionSource(f.Call), instead)
 			}
 		case m.Kind == session.Notification:
 			removed := removedServerNotifications

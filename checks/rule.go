@@ -3,10 +3,12 @@
 package checks
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mcpcheck/mcpcheck/facts"
 	"github.com/mcpcheck/mcpcheck/session"
@@ -186,6 +188,64 @@ type Option[T any] struct {
 func (o *Option[T]) OptionName() string { return o.Name }
 func (o *Option[T]) OptionDoc() string  { return o.Doc }
 
+// Configurable reports whether the option can be set from the
+// configuration file's rules: section: its value is a boolean, a number, a
+// string, a list of strings or a duration. Others (a baseline store) are
+// set by the code that builds the run.
+func (o *Option[T]) Configurable() bool { return optionKind(any(o.Default)) != "" }
+
+// OptionType is the JSON Schema type of the option's values in the
+// configuration file ("duration": a string such as 30s); "" when it is not
+// Configurable.
+func (o *Option[T]) OptionType() string { return optionKind(any(o.Default)) }
+
+// ParseOption decodes a value from the configuration file (JSON).
+func (o *Option[T]) ParseOption(raw []byte) (any, error) {
+	var v T
+	if d, ok := any(&v).(*time.Duration); ok {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, fmt.Errorf("want a duration such as 30s")
+		}
+		parsed, err := time.ParseDuration(s)
+		if err != nil || parsed < 0 {
+			return nil, fmt.Errorf("%q is not a duration such as 500ms, 30s or 2m", s)
+		}
+		*d = parsed
+		return v, nil
+	}
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, fmt.Errorf("want %s", optionKind(any(o.Default)))
+	}
+	return v, nil
+}
+
+// ConfigurableSetting is a Setting the configuration file may set.
+type ConfigurableSetting interface {
+	Setting
+	Configurable() bool
+	OptionType() string
+	ParseOption(raw []byte) (any, error)
+}
+
+func optionKind(v any) string {
+	switch v.(type) {
+	case bool:
+		return "boolean"
+	case int, int64:
+		return "integer"
+	case float64:
+		return "number"
+	case string:
+		return "string"
+	case []string:
+		return "array"
+	case time.Duration:
+		return "duration"
+	}
+	return ""
+}
+
 // Set makes v the option's value for runs of cfg (an engine.Config).
 func (o *Option[T]) Set(cfg OptionSetter, v T) { cfg.SetOption(o, v) }
 
@@ -291,14 +351,14 @@ func ValidRuleID(id string) bool { return ruleIDPattern.MatchString(id) }
 // Lookup returns the rule with id from rules.
 func Lookup(rules []*Rule, id string) *Rule {
 	for _, r := range rules {
-		if r.ID == id {
+		if strings.EqualFold(r.ID, id) { // rule ids are case-insensitive everywhere
 			return r
 		}
 	}
 	return nil
 }
 
-// Doc is a rule's documentation: one source for explain, the README table
+// Doc is a rule's documentation: one source for explain, the table in docs/rules.md
 // and SARIF help.
 type Doc struct {
 	Summary string // one line: what the rule finds

@@ -58,6 +58,7 @@ var specRefs = map[string][]SpecRef{
 	"output-schema":         {mcpSpec("2025-11-25", "server/tools", "Output Schema"), mcpSpec("2025-11-25", "server/tools", "Structured Content")},
 	"unknown-tool":          {mcpSpec("2025-11-25", "server/tools", "Error Handling")},
 	"meta-required":         {mcpSpec("2026-07-28", "basic/index", "_meta")},
+	"meta-accepted":         {mcpSpec("2026-07-28", "basic/index", "_meta")},
 	"result-type":           {mcpSpec("2026-07-28", "basic/index", "Responses")},
 	"modern-removed":        {mcpSpec("2026-07-28", "changelog", "Major changes")},
 	"input-required":        {mcpSpec("2026-07-28", "basic/patterns/mrtr", "Server Requirements")},

@@ -8,6 +8,7 @@ package engine
 import (
 	"errors"
 	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -48,6 +49,9 @@ type Config struct {
 	// Limits are the run's memory budgets; the zero value is the defaults.
 	Limits Limits
 
+	// Servers are per-server settings, applied in order to the sessions
+	// whose label they match (spec §1.3, servers:).
+	Servers []Server
 	// Coverage is the run-wide tool-coverage assertion (spec §5.2).
 	Coverage Coverage
 	// MaxArgumentHashes bounds the distinct (tool, arguments) a run
@@ -62,6 +66,7 @@ type Config struct {
 	Existing map[string]bool
 
 	options map[checks.Setting]any // rule options set by Option.Set
+	base    *serverSettings        // the settings of a session no Server matches
 }
 
 // SetOption makes v the value of rule option s for runs of cfg
@@ -253,7 +258,8 @@ func (d *driver) run(s *session.Session) *sessionRun {
 	if sr := d.runs[s]; sr != nil {
 		return sr
 	}
-	sr := &sessionRun{s: s, cfg: d.cfg, asserts: newAssertTracker(&d.cfg.Assertions), internalErrorRule: d.internalError}
+	own := d.cfg.settingsFor(s.Label) // the label is known from the first frame on
+	sr := &sessionRun{s: s, cfg: d.cfg, own: own, asserts: newAssertTracker(&own.assertions), internalErrorRule: d.internalError}
 	sr.pass = checks.Pass{Session: s, Reporter: sr}
 	sr.facts = facts.NewSet(s, d.factKeys)
 	sr.checkers = make([]checks.Checker, len(d.cfg.Rules))
@@ -347,7 +353,7 @@ func (d *driver) End(s *session.Session) {
 	fr := d.fr
 	ordinal := fr.ordinals[s.Label]
 	fr.ordinals[s.Label]++
-	out := sr.result(sr.loggedFindings(&fr.live), d.cfg.Gate, fr.byID, d.missingFrames, fr.sup, ordinal)
+	out := sr.result(sr.loggedFindings(&fr.live), sr.own.gate, fr.byID, d.missingFrames && !sr.own.disabled[missingFramesID], fr.sup, ordinal)
 	out.Unjudged = unjudged
 	fr.sup.placed(out, fr.col.add(out))
 }
@@ -359,12 +365,16 @@ func (sr *sessionRun) result(findings []*result.Finding, g result.Gate, byID map
 	for _, f := range folded {
 		sup.noteFolded(f.Rule)
 	}
+	if off := sr.own.disabled; len(off) > 0 { // the server's disabled rules
+		findings = slices.DeleteFunc(findings, func(f *result.Finding) bool { return off[f.Rule] })
+		folded = slices.DeleteFunc(folded, func(f *result.Finding) bool { return off[f.Rule] })
+	}
 	out := &result.SessionResult{
 		ID: s.ID, Label: s.Label, Ordinal: ordinal, File: s.File, FirstLine: s.FirstLine,
 		Revision: s.Revision, Transport: s.Transport,
 		Frames: s.Frames, MissingFrames: s.MissingFrames,
 		Findings:   append(findings, folded...),
-		Assertions: sr.asserts.results(),
+		Assertions: sr.asserts.results(s.ID),
 		Drift:      sr.drift,
 	}
 	sort.SliceStable(out.Findings, func(i, j int) bool {

@@ -13,6 +13,7 @@ import (
 type sessionRun struct {
 	s        *session.Session
 	cfg      *Config
+	own      *serverSettings  // the run's settings, with its server's applied
 	pass     checks.Pass      // reused for every call: rules do not keep it
 	checkers []checks.Checker // by rule index in cfg.Rules
 	dead     []bool           // rules that panicked in this session

@@ -2,6 +2,9 @@ package engine
 
 import (
 	"fmt"
+	"maps"
+	"path"
+	"slices"
 	"strings"
 
 	"github.com/mcpcheck/mcpcheck/checks"
@@ -18,9 +21,23 @@ type Coverage struct {
 	// MinTools is the share in percent every server must reach; nil
 	// asserts nothing.
 	MinTools *float64
-	// ByServer overrides MinTools for a label (the configuration file's
-	// servers section).
+	// ByServer overrides MinTools for the labels a key matches (a label
+	// or a path.Match glob: the configuration file's servers section).
 	ByServer map[string]float64
+}
+
+// forServer is the share a label must reach by ByServer: the last
+// matching entry in the lexical order of the patterns, as the
+// configuration file's servers apply.
+func (c Coverage) forServer(label string) (float64, bool) {
+	patterns := slices.Sorted(maps.Keys(c.ByServer))
+	found, min := false, 0.0
+	for _, p := range patterns {
+		if ok, _ := path.Match(p, label); ok || p == label {
+			found, min = true, c.ByServer[p]
+		}
+	}
+	return min, found
 }
 
 func (cfg *Config) usageCollector() *usage.Collector {
@@ -42,7 +59,7 @@ func finishUsage(u *usage.Collector, col *collector, sup *suppressor, cfg *Confi
 	sum := u.Summary()
 	res.Usage = sum
 	for _, sv := range sum.Servers {
-		min, ok := cfg.Coverage.ByServer[sv.Label]
+		min, ok := cfg.Coverage.forServer(sv.Label)
 		if !ok && cfg.Coverage.MinTools == nil {
 			continue
 		}

@@ -40,6 +40,12 @@ type JSONReport struct {
 	Sessions []JSONSession `json:"sessions"`
 	// Gate is the --fail-on selection, normalised ("none" for nothing).
 	Gate string `json:"gate"`
+	// Config is the configuration file the run read, as found or named;
+	// "" for none (and in NewJSONReport, which has no run options).
+	Config string `json:"config"`
+	// Notes are what the run says once about itself, such as drift not
+	// being checked for want of a baseline directory.
+	Notes []string `json:"notes"`
 	// Usage is, per server label across the run, what was advertised and
 	// what was called (coverage), per-tool statistics and flaky calls
 	// (spec §5.2); null for a result made without it.
@@ -190,6 +196,14 @@ func (j *JSON) Report(w io.Writer, r *result.Result) error {
 	if err := value("  ", r.Gate.String()); err != nil {
 		return err
 	}
+	bw.WriteString(",\n  \"config\": ")
+	if err := value("  ", j.opts.ConfigFile); err != nil {
+		return err
+	}
+	bw.WriteString(",\n  \"notes\": ")
+	if err := value("  ", append([]string{}, r.Notes...)); err != nil {
+		return err
+	}
 	tail := jsonRunTail(r)
 	for _, m := range []struct {
 		name string
@@ -215,6 +229,7 @@ func NewJSONReport(r *result.Result) JSONReport {
 		Files:    append([]string{}, r.Files...),
 		Sessions: make([]JSONSession, 0, r.NumSessions()),
 		Gate:     r.Gate.String(),
+		Notes:    append([]string{}, r.Notes...),
 	}
 	for s := range r.AllSessions() {
 		out.Sessions = append(out.Sessions, jsonSession(s, r.Gate))

@@ -207,10 +207,11 @@ func (s *SARIF) result(f *result.Finding, index map[string]int, newFrom bool) *s
 // capture (external), accepted, with its reason. go-sarif writes null for
 // every member left unset, which the schema refuses, so all are set: the
 // location is the entry in the suppressions file, the guid a name-based
-// UUID of the fingerprint (the same in every run).
+// UUID of the fingerprint, or of a scoped entry's rule and label (the same
+// in every run).
 func (s *SARIF) suppression(e *suppress.Suppression) *sarif.Suppression {
 	sup := sarif.NewSuppression("external").WithStatus("accepted").WithJustifcation(printable(e.Reason)).
-		WithGuid(sarifGUID("suppression " + e.Fingerprint)).WithLocation(s.location(e.File, e.Line))
+		WithGuid(sarifGUID("suppression " + e.Key())).WithLocation(s.location(e.File, e.Line))
 	if e.Expires != "" {
 		sup.Properties = sarif.Properties{"expires": e.Expires}
 	}

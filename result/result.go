@@ -39,6 +39,10 @@ type Result struct {
 	// Spilled are the sessions after Sessions that a run kept off the
 	// heap; nil when there are none (always, for a result made by hand).
 	Spilled Spilled
+
+	// Notes are what the run says once about itself (drift not checked,
+	// for want of a baseline directory), in the order made.
+	Notes []string
 }
 
 // Spilled is where a run keeps the results of the sessions past its memory
@@ -101,8 +105,12 @@ func (s *SessionResult) CountSuppressed() int { return s.suppressed }
 // then gated single rules whose signal is not gated.
 func (s *SessionResult) FailedSignals(g Gate) []string {
 	var out []string
+	var gated [checks.NumSignals]bool // from the findings: a server's own gate may differ from g
+	for _, f := range s.Findings {
+		gated[f.Signal] = gated[f.Signal] || f.Gated
+	}
 	for _, sig := range checks.Signals() {
-		if g.SelectsSignal(sig) && s.counts[sig] > 0 {
+		if g.SelectsSignal(sig) && gated[sig] {
 			out = append(out, sig.String())
 		}
 	}

@@ -17,8 +17,9 @@ import (
 	"github.com/mcpcheck/mcpcheck/rundiff"
 )
 
-const diffUsage = `Usage: mcpcheck diff [flags] BASE HEAD
-       mcpcheck diff [flags] BASE-CAPTURE... -- HEAD-CAPTURE...
+const diffUsage = `Usage:
+  mcpcheck diff [flags] BASE HEAD
+  mcpcheck diff [flags] BASE-CAPTURE... -- HEAD-CAPTURE...
 
 What changed from BASE to HEAD: tools added, removed and changed (with the
 drift tiers), findings new and gone (by fingerprint), call outcomes that

@@ -15,7 +15,8 @@ import (
 	"github.com/mcpcheck/mcpcheck/usage"
 )
 
-const statsUsage = `Usage: mcpcheck stats [--format text|json|markdown] [--max-argument-hashes N] CAPTURE...
+const statsUsage = `Usage:
+  mcpcheck stats [--format text|json|markdown] [--max-argument-hashes N] CAPTURE...
 
 Per server and tool across the captures: calls, errors by kind, error rate,
 latency p50/p95/p99/max (the server's share of multi round-trip calls apart),

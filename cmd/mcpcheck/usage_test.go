@@ -325,3 +325,39 @@ func TestWhatEachRuleJudged(t *testing.T) {
 		}
 	}
 }
+
+// The configuration file sets the share for the run and per server (a
+// label or a glob; the later key in lexical order wins), and the flag
+// overrides the file.
+func TestMinToolCoverageFromConfig(t *testing.T) {
+	capture, _ := filepath.Abs(testdata("clean-stdio.jsonl"))
+	dir := t.TempDir()
+	t.Chdir(dir)
+	cli := ownHome(t)
+	const failed = "assertion failed: min-tool-coverage: server notes: tool coverage 66.7% (2 of 3 tools called successfully) is under 90%"
+	for _, c := range []struct {
+		name, file string
+		args       []string
+		code       int
+	}{
+		{"run-wide", "min-tool-coverage: 90\n", nil, 1},
+		{"per server", "servers:\n  notes: {min-tool-coverage: 90}\n", nil, 1},
+		{"per glob, a later key replacing", "min-tool-coverage: 10\nservers:\n  n*: {min-tool-coverage: 90}\n  other: {min-tool-coverage: 100}\n", nil, 1},
+		{"another server's", "servers:\n  other: {min-tool-coverage: 90}\n", nil, 0},
+		{"the flag over the file", "min-tool-coverage: 90\n", []string{"--min-tool-coverage", "50"}, 0},
+	} {
+		if err := os.WriteFile(filepath.Join(dir, ".mcpcheck.yml"), []byte("version: 1\n"+c.file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errs := cli.invoke(t, "", append(c.args, capture)...)
+		if code != c.code || (c.code == 1) != strings.Contains(out, failed) {
+			t.Errorf("%s: exit %d, want %d; stderr %q\n%s", c.name, code, c.code, errs, out)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".mcpcheck.yml"), []byte("version: 1\nmin-tool-coverage: 120\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := cli.invoke(t, "", capture); code != 2 || !strings.Contains(errs, ".mcpcheck.yml:2:") {
+		t.Errorf("a share over 100: exit %d, stderr %q", code, errs)
+	}
+}
