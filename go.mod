@@ -12,6 +12,7 @@ require (
 require (
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
+	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/text v0.14.0
 )
 

@@ -217,7 +217,7 @@ func TestRunPassed(t *testing.T) {
 	checkSARIF(t, s.outputs["sarif"], 0)
 	// The text report, with workflow commands stopped around it.
 	m := regexp.MustCompile(`(?s)::group::mcpcheck report\n::stop-commands::(mcpcheck-\d+)\n(.*)\n::(mcpcheck-\d+)::\n::endgroup::\n`).FindStringSubmatch(s.stdout)
-	if m == nil || m[1] != m[3] || !strings.HasSuffix(m[2], "\ncheck passed") {
+	if m == nil || m[1] != m[3] || !strings.HasSuffix(m[2], "; check passed") {
 		t.Errorf("the text report is not in the log between stop-commands:\n%s", s.stdout)
 	}
 	if !strings.Contains(s.summary, "**Check passed**") {
@@ -255,7 +255,7 @@ func TestRunFindings(t *testing.T) {
 	if !strings.Contains(s.stdout, "::error file=testdata/demo-session.jsonl,line=13,title=tool-error::") {
 		t.Errorf("no annotation at the repository-relative path:\n%s", s.stdout)
 	}
-	if !strings.Contains(s.stdout, "testdata/demo-session.jsonl:13: [error]") {
+	if !strings.Contains(s.stdout, "testdata/demo-session.jsonl:13: ✗ error ") {
 		t.Errorf("the text report is not in the log:\n%s", s.stdout)
 	}
 	if !strings.Contains(s.summary, "```mermaid\nsequenceDiagram\n") || !strings.Contains(s.summary, "**Check failed**") {
@@ -299,7 +299,6 @@ func TestRunError(t *testing.T) {
 		"unbalanced quote":      {map[string]string{"INPUT_SESSION": "testdata/demo-session.jsonl", "INPUT_ARGS": `--expect-tool "read`}, "unbalanced quotes"},
 		"bad boolean":           {map[string]string{"INPUT_SESSION": "testdata/demo-session.jsonl", "INPUT_UPLOAD_SARIF": "yes"}, "upload-sarif is yes"},
 		"bad sarif-notes":       {map[string]string{"INPUT_SESSION": "testdata/demo-session.jsonl", "INPUT_SARIF_NOTES": "some"}, "sarif-notes is some"},
-		"empty fail-on":         {map[string]string{"INPUT_SESSION": "testdata/demo-session.jsonl", "INPUT_FAIL_ON": ""}, "--fail-on"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			env := map[string]string{"MCPCHECK_BIN": mcpcheckBin, "INPUT_UPLOAD_SARIF": "true", "INPUT_FAIL_ON_FINDINGS": "false"}
@@ -945,4 +944,37 @@ func TestHTMLArtifact(t *testing.T) {
 	if s.outputs["html"] != "" || evalIf(t, stepIf(t, "actions/upload-artifact"), s.outputs) {
 		t.Errorf("no html-artifact asked: html %q", s.outputs["html"])
 	}
+}
+
+// Done when: the baseline input gates drift without fail-on (issue 22): a
+// baseline accepted from one capture fails the job on a successor whose
+// tool changed, and a fail-on given still overrides.
+func TestBaselineInputGatesDrift(t *testing.T) {
+	ws := workspace(t)
+	base := filepath.Join(ws, ".mcpcheck", "baselines")
+	accept := exec.Command(mcpcheckBin, "baseline", "--accept", "--reason", "release 1", "--baseline", base, "testdata/clean-stdio.jsonl")
+	accept.Dir = ws
+	if out, err := accept.CombinedOutput(); err != nil {
+		t.Fatalf("accept: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(filepath.Join(ws, "testdata", "clean-stdio.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := bytes.Replace(data, []byte(`"Full-text search over the notes directory"`), []byte(`"Full-text search; also deletes notes"`), 1)
+	if bytes.Equal(changed, data) {
+		t.Fatal("the capture no longer holds the description this test changes")
+	}
+	if err := os.WriteFile(filepath.Join(ws, "testdata", "next.jsonl"), changed, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"MCPCHECK_BIN": mcpcheckBin, "INPUT_SESSION": "testdata/next.jsonl", "INPUT_BASELINE": ".mcpcheck/baselines", "INPUT_UPLOAD_SARIF": "false"}
+	s := runStep(t, ws, "run", env)
+	checkOutputs(t, s, reported(t, s, map[string]string{"outcome": "findings", "exit-code": "1", "upload": "false", "sarif": s.outputs["sarif"], "upload-required": "false"}))
+	if !strings.Contains(s.stdout, `tool "search_notes" changed since the baseline (review)`) || !strings.Contains(s.stdout, "check failed: drift") {
+		t.Errorf("drift did not fail the gate:\n%s", s.stdout)
+	}
+	env["INPUT_FAIL_ON"] = "error,invalid,warn"
+	s = runStep(t, ws, "run", env)
+	checkOutputs(t, s, reported(t, s, map[string]string{"outcome": "passed", "exit-code": "0", "upload": "false", "sarif": s.outputs["sarif"], "upload-required": "false"}))
 }

@@ -273,7 +273,10 @@ run() {
   local dir=${RUNNER_TEMP:-${TMPDIR:-/tmp}}
   dir=$(mktemp -d "$dir/mcpcheck.XXXXXX")
   local sarif="$dir/mcpcheck.sarif" text="$dir/mcpcheck.txt" json="$dir/mcpcheck.json" html=""
-  local cmd=("$bin" check --format github --output "text=$text" --output "sarif=$sarif" --output "json=$json" --fail-on "${INPUT_FAIL_ON-error,invalid,warn}")
+  local cmd=("$bin" check --format github --output "text=$text" --output "sarif=$sarif" --output "json=$json")
+  # No fail-on: mcpcheck's own default, which the config file's fail-on and
+  # a baseline directory (drift) shape.
+  [ -z "${INPUT_FAIL_ON:-}" ] || cmd+=(--fail-on "$INPUT_FAIL_ON")
   [ "$notes" = true ] || cmd+=(--sarif-gated-only)
   [ -z "${INPUT_JUNIT:-}" ] || cmd+=(--output "junit=$INPUT_JUNIT")
   if [ -n "${INPUT_HTML_ARTIFACT:-}" ]; then

@@ -15,21 +15,24 @@ var ruleBaseline = &Rule{
 		Summary: "The tool baseline could not be used, or was only recorded in this run",
 		Why: `tool-drift is only as good as the baseline it compares with. This rule
 reports a session whose tools were not verified against a persisted baseline: the
-label's baseline file is corrupt, records another server, has a version this
-mcpcheck does not read, or cannot be read; the session has no server label; or no
-baseline existed, so this run recorded one (trust on first use) and verified
-nothing. In a CI job whose workspace is fresh on every run the baseline is
-recorded again each time and drift can never be found: gating drift then fails
-here, with the directory to persist.
+label has no baseline in the directory in use (record one with mcpcheck baseline
+--accept); its baseline file is corrupt, records another server, has a version this
+mcpcheck does not read, or cannot be read; the session has no server label; or, with
+check --record-baseline, no baseline existed, so this run recorded one (trust on
+first use) and verified nothing. In a CI job whose workspace is fresh on every run a
+recorded baseline is recorded again each time and drift can never be found: gating
+drift then fails here, with the directory to persist.
 
-Without a baseline directory (a library run with no store) sessions are only
-compared with the first session of their label in the same run, and this rule
-stays silent.`,
-		Fix: `Persist the baseline directory: check it in and pass --baseline DIR (the
-GitHub Action's baseline input), or cache it between runs. Repair or re-record a
-broken baseline with mcpcheck baseline CAPTURE --accept --reason "…" (or --reset).`,
-		Bad:   `mcpcheck check --fail-on drift --baseline "$(mktemp -d)" session.jsonl  (a fresh directory: recorded, not verified)`,
-		Good:  `mcpcheck check --fail-on drift --baseline .mcpcheck/baselines session.jsonl  (a checked-in baseline)`,
+check reads baselines from --baseline DIR (or the configuration file's baseline:),
+else from .mcpcheck/baselines under the source root when it exists; a directory in
+use puts drift in the default gate. Without one, drift is not checked (the report
+says so once) and this rule does not run.`,
+		Fix: `Record the baseline and check it in: mcpcheck baseline CAPTURE --accept
+--reason "…" writes .mcpcheck/baselines (or --baseline DIR; the GitHub Action's
+baseline input). Repair or re-record a broken baseline the same way (or remove it
+with --reset).`,
+		Bad:   `mcpcheck check --record-baseline --baseline "$(mktemp -d)" session.jsonl  (a fresh directory: recorded, not verified)`,
+		Good:  `mcpcheck check --baseline .mcpcheck/baselines session.jsonl  (a checked-in baseline)`,
 		Since: "0.2.0",
 	},
 	Facts:   []facts.Fact{facts.ToolListings},

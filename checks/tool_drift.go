@@ -19,8 +19,10 @@ server listed when it was approved. A server that later lists a tool as destruct
 that was read-only, removes a tool, or adds a required argument breaks that trust
 (a "rug pull") or its callers, and nothing in the protocol says so.
 
-The first complete tools/list of a server label becomes its baseline (in the
---baseline directory); later sessions compare field by field: the set of tools,
+A server label's baseline is a tools/list accepted with mcpcheck baseline
+--accept (or recorded by check --record-baseline) into the baseline directory
+(--baseline, else .mcpcheck/baselines under the source root); sessions compare
+with it field by field: the set of tools,
 description, title, input and output schema (canonical JSON; a root $schema that
 spells out the default dialect does not count), annotations (through their spec
 defaults: readOnlyHint false, destructiveHint true, idempotentHint false,

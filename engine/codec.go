@@ -45,6 +45,10 @@ func encodeSession(b []byte, s *result.SessionResult) []byte {
 	if e.Present(s.Calls != nil) {
 		encodeCalls(&e, s.Calls)
 	}
+	e.Len(len(s.Unjudged))
+	for _, w := range s.Unjudged {
+		e.Varint(int64(w))
+	}
 	return e.Bytes()
 }
 
@@ -85,6 +89,12 @@ func decodeSession(data string) (*result.SessionResult, error) {
 	if d.Present() {
 		s.Calls = decodeCalls(&d)
 	}
+	if n := d.Len(); n > 0 {
+		s.Unjudged = make([]uint64, n)
+		for i := range s.Unjudged {
+			s.Unjudged[i] = uint64(d.Varint())
+		}
+	}
 	if d.Err() != nil || d.More() {
 		return nil, spill.ErrDamaged
 	}
@@ -111,6 +121,7 @@ func encodeFinding(e *spill.Encoder, f *result.Finding, s *result.SessionResult)
 	}
 	str(f.Fingerprint)
 	e.Bool(f.Gated)
+	e.Bool(f.Existing)
 	if e.Present(f.Suppressed != nil) {
 		x := f.Suppressed
 		e.String(x.Fingerprint)
@@ -164,6 +175,7 @@ func decodeFinding(d *spill.Decoder[string], f *result.Finding, s *result.Sessio
 	}
 	f.Fingerprint = str()
 	f.Gated = d.Bool()
+	f.Existing = d.Bool()
 	if d.Present() {
 		x := &suppress.Suppression{}
 		x.Fingerprint = d.String()

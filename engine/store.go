@@ -90,7 +90,7 @@ func (c *collector) addFinding(pos int, s *result.SessionResult, fd *result.Find
 
 // sessionSize estimates the memory a session result holds.
 func sessionSize(s *result.SessionResult) int {
-	n := 320 + len(s.ID) + len(s.Label) + len(s.File)
+	n := 320 + len(s.ID) + len(s.Label) + len(s.File) + 8*len(s.Unjudged)
 	for _, f := range s.Findings {
 		n += 360 + len(f.Message) + len(f.Subject) + 2*len(f.File) + 64*len(f.Related)
 		for _, l := range f.Related {

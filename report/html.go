@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/result"
+	"github.com/mcpcheck/mcpcheck/usage"
 )
 
 func init() { Register("html", func(o Options) Reporter { return &HTML{opts: o} }) }
@@ -141,10 +142,53 @@ func (h *HTML) version() string {
 	return "; mcpcheck " + esc(h.opts.Version)
 }
 
-// coverage is where the per-server coverage of a run goes (spec §5.2) when
-// the result carries it; today's result does not, and the page says
-// nothing rather than an empty claim.
-func (h *HTML) coverage(w *bufio.Writer, r *result.Result) {}
+// maxHTMLNeverCalled bounds the names a coverage row lists; the rest are
+// counted.
+const maxHTMLNeverCalled = 50
+
+// coverage is the run's coverage per server label (spec §5.2): what each
+// advertised, called and called successfully, and what it never called.
+// A result without it (made by hand) draws nothing.
+func (h *HTML) coverage(w *bufio.Writer, r *result.Result) {
+	if r.Usage == nil || len(r.Usage.Servers) == 0 {
+		return
+	}
+	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
+	p("<section id=\"coverage\">\n<h2>Coverage</h2>\n<table class=\"coverage\">\n<thead><tr><th>server</th><th>kind</th><th class=\"num\">advertised</th><th class=\"num\">called</th><th class=\"num\">succeeded</th><th class=\"num\">share</th><th>never called</th></tr></thead>\n<tbody>\n")
+	for i := range r.Usage.Servers {
+		sv := &r.Usage.Servers[i]
+		for _, k := range []struct {
+			kind string
+			c    *usage.Coverage
+		}{{"tools", &sv.Tools}, {"prompts", &sv.Prompts}, {"resources", &sv.Resources}} {
+			if !k.c.Listed {
+				continue
+			}
+			share := "–"
+			if k.c.Advertised > 0 {
+				share = fmt.Sprintf("%.0f%%", 100*float64(k.c.Succeeded)/float64(k.c.Advertised))
+			}
+			names := k.c.NeverCalled
+			more := 0
+			if len(names) > maxHTMLNeverCalled {
+				names, more = names[:maxHTMLNeverCalled], len(names)-maxHTMLNeverCalled
+			}
+			var list strings.Builder
+			for j, n := range names {
+				if j > 0 {
+					list.WriteString(", ")
+				}
+				list.WriteString("<code>" + esc(n) + "</code>")
+			}
+			if more > 0 {
+				fmt.Fprintf(&list, " and %d more", more)
+			}
+			p("<tr><td>%s</td><td>%s</td><td class=\"num\">%d</td><td class=\"num\">%d</td><td class=\"num\">%d</td><td class=\"num\">%s</td><td>%s</td></tr>\n",
+				esc(sv.Label), k.kind, k.c.Advertised, k.c.Called, k.c.Succeeded, share, list.String())
+		}
+	}
+	p("</tbody>\n</table>\n</section>\n")
+}
 
 type htmlCounts struct {
 	sessions, gated, other, suppressed, failedAssertions int

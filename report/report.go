@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpcheck/mcpcheck/internal/suggest"
 	"github.com/mcpcheck/mcpcheck/result"
 )
 
@@ -30,10 +31,18 @@ func DrawsCalls(rep Reporter) bool {
 
 // Options are the settings reporters may read.
 type Options struct {
-	Quiet   bool   // text: only gated findings and the verdict
-	Color   bool   // text: ANSI colours
-	WorkDir string // the working directory: relative capture paths start there
-	Version string // mcpcheck's version, for tool metadata
+	Quiet bool // text: only gated findings and the verdict
+	Color bool // text: ANSI colours
+
+	// Verbose (text) lists every finding with its fingerprint and the full
+	// counts line; ShowFingerprints adds the fingerprint to each finding
+	// line without listing the folded ones.
+	Verbose, ShowFingerprints bool
+	// ConfigFile is the configuration file the run read, named on the
+	// text report's first line; "" for none.
+	ConfigFile string
+	WorkDir    string // the working directory: relative capture paths start there
+	Version    string // mcpcheck's version, for tool metadata
 
 	// SourceRoot is what SARIF and annotation paths are relative to (the
 	// repository); empty means WorkDir.
@@ -70,7 +79,7 @@ func Lookup(name string) (Factory, error) {
 	if f, ok := registry[strings.ToLower(name)]; ok {
 		return f, nil
 	}
-	return nil, fmt.Errorf("unknown format %q; valid are %s", name, strings.Join(Formats(), ", "))
+	return nil, fmt.Errorf("unknown format %q%s; valid are %s", name, suggest.DidYouMean(name, Formats()), strings.Join(Formats(), ", "))
 }
 
 // Formats lists the registered format names, sorted, text first.

@@ -171,7 +171,7 @@ func (s *SARIF) results(r *result.Result, index map[string]int) iter.Seq[*sarif.
 				continue
 			}
 			n++
-			if !yield(s.result(f, index)) {
+			if !yield(s.result(f, index, r.NewFrom != "")) {
 				return
 			}
 		}
@@ -194,7 +194,7 @@ func (s *SARIF) lists(f *result.Finding) bool {
 	return !s.opts.SARIFGatedOnly || f.Gated || f.Suppressed != nil
 }
 
-func (s *SARIF) result(f *result.Finding, index map[string]int) *sarif.Result {
+func (s *SARIF) result(f *result.Finding, index map[string]int, newFrom bool) *sarif.Result {
 	res := sarif.NewRuleResult(f.Rule).
 		WithLevel(f.Level()).
 		WithMessage(sarif.NewTextMessage(printable(f.Message))).
@@ -208,6 +208,13 @@ func (s *SARIF) result(f *result.Finding, index map[string]int) *sarif.Result {
 		res.AddRelatedLocation(s.location(rel.File, rel.Line).WithMessage(sarif.NewTextMessage(printable(rel.Message))))
 	}
 	res.Properties = sarifResultProperties(f)
+	if newFrom { // --new-from: SARIF's own word for what the earlier run had
+		state := "new"
+		if f.Existing {
+			state = "unchanged"
+		}
+		res.WithBaselineState(state)
+	}
 	if f.Suppressed != nil {
 		res.Suppressions = []*sarif.Suppression{s.suppression(f.Suppressed)}
 	}
@@ -218,10 +225,11 @@ func (s *SARIF) result(f *result.Finding, index map[string]int) *sarif.Result {
 // capture (external), accepted, with its reason. go-sarif writes null for
 // every member left unset, which the schema refuses, so all are set: the
 // location is the entry in the suppressions file, the guid a name-based
-// UUID of the fingerprint (the same in every run).
+// UUID of the fingerprint, or of a scoped entry's rule and label (the same
+// in every run).
 func (s *SARIF) suppression(e *suppress.Suppression) *sarif.Suppression {
 	sup := sarif.NewSuppression("external").WithStatus("accepted").WithJustifcation(printable(e.Reason)).
-		WithGuid(sarifGUID("suppression " + e.Fingerprint)).WithLocation(s.location(e.File, e.Line))
+		WithGuid(sarifGUID("suppression " + e.Key())).WithLocation(s.location(e.File, e.Line))
 	if e.Expires != "" {
 		sup.Properties = sarif.Properties{"expires": e.Expires}
 	}

@@ -101,7 +101,7 @@ func TestRealCaptureGates(t *testing.T) {
 	}
 	path = sharedCapture(t, "24-sequential-thinking-goclient.jsonl")
 	_, out, _ = cli.invoke(t, "", path)
-	if strings.Contains(out, "server/discover") || strings.Count(out, "[error]") != 1 {
+	if strings.Contains(out, "server/discover") || strings.Count(out, ": ✗ ") != 1 {
 		t.Errorf("the version probe failed the gate:\n%s", out)
 	}
 }
@@ -183,7 +183,7 @@ func TestRealCaptureDeprecations(t *testing.T) {
 		failOn string
 		gated  bool
 	}{{checks.DefaultGate, false}, {"deprecated", true}, {"error,deprecated", true}, {"all", true}} {
-		_, out, _ := cli.invoke(t, "", "--fail-on", c.failOn, path)
+		_, out, _ := cli.invoke(t, "", "--verbose", "--fail-on", c.failOn, path)
 		var lines []string
 		for _, l := range strings.Split(out, "\n") {
 			if strings.HasSuffix(l, "(deprecated-feature)") {
@@ -197,7 +197,7 @@ func TestRealCaptureDeprecations(t *testing.T) {
 			if !strings.Contains(l, "deprecated by revision 2026-07-28") || !strings.Contains(l, "under revision 2025-11-25") {
 				t.Errorf("does not name both revisions: %s", l)
 			}
-			if gated := strings.Contains(l, ": [error] "); gated != c.gated {
+			if gated := strings.Contains(l, ": ✗ "); gated != c.gated {
 				t.Errorf("--fail-on %s: gated %v, want %v: %s", c.failOn, gated, c.gated, l)
 			}
 		}
@@ -206,7 +206,7 @@ func TestRealCaptureDeprecations(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"logging/setLevel", "notifications/message", "sampling/createMessage", "roots/list"} {
-		_, out, _ := cli.invoke(t, "", "--fail-on", "none", path)
+		_, out, _ := cli.invoke(t, "", "--verbose", "--fail-on", "none", path)
 		if !strings.Contains(out, "sent "+name+": ") {
 			t.Errorf("capture 18: no deprecated-feature finding for %s", name)
 		}

@@ -47,6 +47,39 @@ func TestRuleDocs(t *testing.T) {
 	}
 }
 
+// cliDocPath is the command-line documentation, whose check flags block is
+// the flags' own help text.
+const cliDocPath = "docs/cli.md"
+
+var cliDocFlags = regexp.MustCompile("(?s)(<!-- check flags: [^\n]*-->\n```\n).*?(```\n<!-- end of check flags -->)")
+
+// TestCLIDoc keeps the check flags of docs/cli.md those of the code.
+func TestCLIDoc(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join("..", "..", filepath.FromSlash(cliDocPath))
+	doc, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cliDocFlags.Match(doc) {
+		t.Fatalf("%s has no check flags block", cliDocPath)
+	}
+	flags := checkFlags(&checkOptions{}).FlagUsages()
+	want := cliDocFlags.ReplaceAllFunc(doc, func(m []byte) []byte {
+		sub := cliDocFlags.FindSubmatch(m)
+		return append(append(append([]byte{}, sub[1]...), flags...), sub[2]...)
+	})
+	if *update {
+		if err := os.WriteFile(path, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		doc = want
+	}
+	if string(doc) != string(want) {
+		t.Errorf("the check flags of %s are out of date: run go test ./cmd/mcpcheck -run TestCLIDoc -update", cliDocPath)
+	}
+}
+
 // TestDocLinks keeps the README, CONTRIBUTING.md and docs/ pointing at files
 // that exist: moving a page must not leave a reader at a dead link.
 func TestDocLinks(t *testing.T) {
