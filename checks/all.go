@@ -70,6 +70,7 @@ var catalogue = []*Rule{
 	ruleSecretLeak,
 	ruleStaleSuppression,
 	ruleExpiredSuppression,
+	ruleFlakyCall,
 }
 
 // All returns the rule catalogue: the one list that `mcpcheck rules`,

@@ -28,7 +28,11 @@ or fix the server or proxy so that errors come back as JSON-RPC error objects.`,
 		Good:  `status 200 with {"jsonrpc":"2.0","id":3,"result":{}}`,
 		Since: "0.1.0",
 	},
+	CountsJudged: true, // the server's HTTP answers: none on stdio
 	New: EachFrame(func(p *Pass, f *session.Frame) {
+		if f.Status != 0 && f.Direction == session.ServerToClient {
+			p.Judged()
+		}
 		if !f.HTTPErrorBody() {
 			return
 		}

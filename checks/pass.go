@@ -23,6 +23,19 @@ type Pass struct {
 	Session  *session.Session
 	Rule     *Rule    // the rule being run
 	Reporter Reporter // the engine's side of the pass
+
+	// Judging is where the engine counts what the rule judged in the
+	// session; nil when nothing counts.
+	Judging *int64
+}
+
+// Judged counts one frame or exchange the rule judged (whether or not it
+// found a problem), for a rule with CountsJudged: one increment, so it may
+// sit on the per-frame path.
+func (p *Pass) Judged() {
+	if p.Judging != nil {
+		*p.Judging++
+	}
 }
 
 // Reporter is what a Pass reports through and reads the run from; the

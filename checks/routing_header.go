@@ -35,8 +35,9 @@ sent (encode non-ASCII names as =?base64?…?=), one message per POST.`,
 		Good:  `Mcp-Name: get_weather    {"method":"tools/call","params":{"name":"get_weather",…}}`,
 		Since: "0.2.0",
 	},
-	Revisions: Revisions{Since: session.ModernRevision},
-	New:       func() Checker { return &routingHeader{reported: newCallMemo[bool](maxRememberedCalls)} },
+	Revisions:    Revisions{Since: session.ModernRevision},
+	CountsJudged: true, // client requests POSTed over HTTP
+	New:          func() Checker { return &routingHeader{reported: newCallMemo[bool](maxRememberedCalls)} },
 }
 
 // headerMismatch is the 2026-07-28 error code for headers that disagree
@@ -55,6 +56,7 @@ var nameHeaderMethods = map[string]bool{"tools/call": true, "prompts/get": true,
 func (r *routingHeader) Frame(p *Pass, f *session.Frame) {
 	switch {
 	case clientRequest(f) && overHTTP(f):
+		p.Judged()
 		r.request(p, f)
 	case f.Direction == session.ServerToClient && f.Msg.Kind == session.Response:
 		already := false

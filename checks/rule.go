@@ -31,13 +31,14 @@ const (
 	SignalContract
 	SignalSecurity
 	SignalSuppression
+	SignalFlaky
 	NumSignals // the number of signals, not one
 )
 
 var signalNames = [NumSignals]string{
 	"error", "invalid", "warn", "mismatch", "pending", "late-result",
 	"drift", "deprecated", "incomplete", "schema", "contract", "security",
-	"suppression",
+	"suppression", "flaky",
 }
 
 func (s Signal) String() string {
@@ -92,6 +93,11 @@ type Rule struct {
 	Revisions Revisions    // the requests it judges, by their own revision
 	Facts     []facts.Fact // the session facts it reads
 	Options   []Setting    // the options it reads, for explain and Validate
+
+	// CountsJudged says the rule counts what it judges itself (Pass.Judged);
+	// otherwise what it judged is the protocol frames of its revisions it
+	// was given (spec §5.2: "judged, none found" versus "not observed").
+	CountsJudged bool
 
 	// New returns the rule's checker for one session. Rules that judge each
 	// frame on its own use EachFrame, which shares one checker.
@@ -315,6 +321,11 @@ func Validate(rules []*Rule) error {
 		if r.New == nil {
 			add(r, "no checker (New is nil)")
 		}
+		for _, s := range d.Spec {
+			if s.Revision == "" || s.Section == "" || !strings.HasPrefix(s.URL, "https://") {
+				add(r, "Doc.Spec %+v needs a revision, a section and an https link", s)
+			}
+		}
 		names := map[string]bool{}
 		for _, o := range r.Options {
 			switch {
@@ -356,6 +367,9 @@ type Doc struct {
 	Bad     string // a capture excerpt the rule reports, one line
 	Good    string // its corrected form, one line
 	Since   string // the mcpcheck version that introduced the rule
+	// Spec names the specification sections the rule enforces (spec_refs.go);
+	// empty for rules about the capture or the run rather than the protocol.
+	Spec []SpecRef
 }
 
 // Text renders the documentation as plain text, for explain and SARIF.
@@ -367,6 +381,12 @@ func (d Doc) Text() string {
 	}
 	b.WriteString("Fix: " + strings.Join(paragraphs(d.Fix), " "))
 	b.WriteString("\n\nBad:  " + d.Bad + "\nGood: " + d.Good)
+	if len(d.Spec) > 0 {
+		b.WriteString("\n\nEnforces:")
+		for _, s := range d.Spec {
+			b.WriteString("\n  " + s.String())
+		}
+	}
 	return b.String()
 }
 
@@ -379,6 +399,13 @@ func (d Doc) Markdown() string {
 	}
 	blocks = append(blocks, "**Fix:** "+markdownEscape(strings.Join(paragraphs(d.Fix), " ")))
 	blocks = append(blocks, codeBlock("Bad:  "+d.Bad, "Good: "+d.Good))
+	if len(d.Spec) > 0 {
+		var refs []string
+		for _, s := range d.Spec {
+			refs = append(refs, "- "+markdownEscape(s.Revision+" "+s.Section)+": <"+s.URL+">")
+		}
+		blocks = append(blocks, "**Enforces:**\n\n"+strings.Join(refs, "\n"))
+	}
 	return strings.Join(blocks, "\n\n")
 }
 

@@ -21,7 +21,11 @@ sent, the tool's environment, or the tool.`,
 		Good:  `{"result":{"content":[{"type":"text","text":"file contents"}]}}`,
 		Since: "0.1.0",
 	},
+	CountsJudged: true, // tools/call results
 	New: EachFrame(func(p *Pass, f *session.Frame) {
+		if f.Msg.Kind == session.Response && f.Call != nil && f.Call.Method == "tools/call" {
+			p.Judged()
+		}
 		r := f.View().ResultFields()
 		if r == nil || !r.IsError || f.Msg.Error != nil {
 			return

@@ -59,6 +59,7 @@ type Assertions struct {
 	MaxDuration       Budget   `json:"max-duration" doc:"Fail when a finished tool call took longer than this Go duration, e.g. 30s (as --max-duration); or a map of tool name to duration, \"*\" for every other tool."`
 	MaxServerDuration Duration `json:"max-server-duration" doc:"The same, counting only the server's share of a multi round-trip chain (as --max-server-duration)."`
 	MaxRoundTrips     int      `json:"max-round-trips" doc:"Fail when one logical operation used more than N requests, N >= 1 (as --max-round-trips)." min:"1"`
+	MinToolCoverage   *float64 `json:"min-tool-coverage" doc:"Fail a server whose successfully called tools are under this percentage (0 to 100) of those it advertised (as --min-tool-coverage)."`
 }
 
 // Run is what only the whole run has: inputs, state and outputs.

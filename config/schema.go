@@ -153,6 +153,8 @@ func fieldSchema(name string, f reflect.StructField, v *Vocabulary) map[string]a
 		}}
 	case reflect.TypeFor[Duration]():
 		return map[string]any{"type": "string", "pattern": durationPattern}
+	case reflect.TypeFor[*float64]():
+		return map[string]any{"type": "number", "minimum": 0, "maximum": 100}
 	case reflect.TypeFor[Budget]():
 		return map[string]any{"oneOf": []any{
 			map[string]any{"type": "string", "pattern": durationPattern},

@@ -17,6 +17,8 @@ type sessionRun struct {
 	pass     checks.Pass      // reused for every call: rules do not keep it
 	checkers []checks.Checker // by rule index in cfg.Rules
 	dead     []bool           // rules that panicked in this session
+	judged   []int64          // by rule index: what each rule counted itself (Pass.Judged)
+	given    []int64          // by rule index: protocol frames of its revisions it was given
 	facts    *facts.Set
 	findings []*reported                // reported since the last seal: rules may still change them
 	log      findingLog                 // the findings before, compactly
@@ -24,6 +26,7 @@ type sessionRun struct {
 	asserts  *assertTracker
 	baseline *baseline.Entry  // resolved as the session ends, for the rules that read it
 	drift    *baseline.Report // attached by tool-drift
+	calls    *callLog         // what the session's requests did, for reports
 
 	internalErrorRule *checks.Rule // nil when internal-error is disabled
 
@@ -52,7 +55,18 @@ func (w *reported) Pin()         { w.pinned = true }
 func (w *reported) Folded() bool { return w.folded }
 
 func (sr *sessionRun) passFor(r *checks.Rule) *checks.Pass {
-	sr.pass.Rule = r
+	sr.pass.Rule, sr.pass.Judging = r, nil
+	for i, q := range sr.cfg.Rules { // not on the per-frame path (passAt)
+		if q == r {
+			sr.pass.Judging = &sr.judged[i]
+		}
+	}
+	return &sr.pass
+}
+
+// passAt is rule i's pass, on the per-frame path.
+func (sr *sessionRun) passAt(i int) *checks.Pass {
+	sr.pass.Rule, sr.pass.Judging = sr.cfg.Rules[i], &sr.judged[i]
 	return &sr.pass
 }
 
@@ -153,12 +167,12 @@ func (sr *sessionRun) start(i int, r *checks.Rule) {
 
 func (sr *sessionRun) damage(i int, d session.Damage) {
 	defer sr.recoverPanic(i, nil)
-	sr.checkers[i].Damage(sr.passFor(sr.cfg.Rules[i]), d)
+	sr.checkers[i].Damage(sr.passAt(i), d)
 }
 
 func (sr *sessionRun) end(i int) {
 	defer sr.recoverPanic(i, nil)
-	sr.checkers[i].End(sr.passFor(sr.cfg.Rules[i]))
+	sr.checkers[i].End(sr.passAt(i))
 }
 
 // recoverPanic must be deferred directly: recover only works there.

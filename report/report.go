@@ -17,6 +17,18 @@ type Reporter interface {
 	Report(w io.Writer, r *result.Result) error
 }
 
+// CallDrawer is a reporter that draws each session's calls
+// (result.SessionResult.Calls), which a run records only when asked.
+type CallDrawer interface {
+	DrawsCalls() bool
+}
+
+// DrawsCalls reports whether rep needs the sessions' calls recorded.
+func DrawsCalls(rep Reporter) bool {
+	d, ok := rep.(CallDrawer)
+	return ok && d.DrawsCalls()
+}
+
 // Options are the settings reporters may read.
 type Options struct {
 	Quiet bool // text: only gated findings and the verdict
@@ -39,6 +51,10 @@ type Options struct {
 	SemanticVersion string
 	// Category is the code-scanning category (SARIF automationDetails.id).
 	Category string
+	// SARIFGatedOnly leaves out of SARIF the findings that do not fail the
+	// gate (notes), so that they do not become code-scanning alerts;
+	// suppressed findings stay, so that their alerts close as dismissed.
+	SARIFGatedOnly bool
 
 	// StepSummary is the file the github format appends its Markdown
 	// summary to ($GITHUB_STEP_SUMMARY); empty means none.

@@ -597,6 +597,42 @@ func sarifContains(list []string, s string) bool {
 	return false
 }
 
+// --sarif-gated-only: notes stay out of code scanning; gated and
+// suppressed findings stay in, the truncation count follows.
+func TestSARIFGatedOnly(t *testing.T) {
+	t.Parallel()
+	r := sampleResult(t)
+	opts := testOptions()
+	opts.SARIFGatedOnly = true
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID       string           `json:"ruleId"`
+				Level        string           `json:"level"`
+				Suppressions []map[string]any `json:"suppressions"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(render(t, "sarif", opts, r), &log); err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for f := range r.GatedFirst() {
+		if f.Gated || f.Suppressed != nil {
+			want++
+		}
+	}
+	got := log.Runs[0].Results
+	if len(got) != want || want == 0 || want == r.NumFindings() {
+		t.Fatalf("%d results, want %d of %d findings", len(got), want, r.NumFindings())
+	}
+	for _, res := range got {
+		if res.Level != "error" && len(res.Suppressions) == 0 {
+			t.Errorf("a %s result of %s that neither fails the gate nor is suppressed", res.Level, res.RuleID)
+		}
+	}
+}
+
 // Scoped entries (no fingerprint) are told apart in SARIF too.
 func TestSARIFScopedSuppressionGUIDs(t *testing.T) {
 	t.Parallel()

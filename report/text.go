@@ -67,6 +67,7 @@ func (t *Text) Report(w io.Writer, r *result.Result) error {
 		}
 		t.session(bw, s, r.Gate, &v)
 	}
+	t.writeRunLines(bw, r)
 	t.closing(bw, r, &v)
 	return bw.Flush()
 }
@@ -258,6 +259,7 @@ func (t *Text) findingLine(f *result.Finding, fingerprint bool) string {
 		fmt.Fprintf(&b, " (%d more like it)", f.Also)
 	}
 	b.WriteString(suppressedNote(f))
+	b.WriteString(existingNote(f))
 	if fingerprint && f.Fingerprint != "" {
 		b.WriteString(" [fingerprint " + f.Fingerprint + "]")
 	}
@@ -322,6 +324,14 @@ func (t *Text) closing(bw *bufio.Writer, r *result.Result, v *verdict) {
 		b.WriteString(t.paint(ansiRed, "check failed"))
 	}
 	fmt.Fprintln(bw, b.String())
+}
+
+// existingNote is " (existing)" for a finding the --new-from report held.
+func existingNote(f *result.Finding) string {
+	if f.Existing {
+		return " (existing)"
+	}
+	return ""
 }
 
 // suppressedNote is " (suppressed: REASON)" for a suppressed finding.

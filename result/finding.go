@@ -53,6 +53,11 @@ type Finding struct {
 	// note, and never fails the gate.
 	Suppressed *suppress.Suppression
 
+	// Existing is true when the earlier report --new-from named held the
+	// finding's fingerprint: it is reported, marked existing, and does not
+	// fail the gate.
+	Existing bool
+
 	// Also is how many more occurrences this finding stands for, when a
 	// rule lists a flood of the same problem once: they are counted, not
 	// listed.

@@ -99,6 +99,9 @@ func applyConfig(o *checkOptions, fs *pflag.FlagSet, f *config.File) {
 	if f.Set["max-round-trips"] && !fs.Changed("max-round-trips") {
 		o.maxRoundTrips, o.roundTripsSet = f.MaxRoundTrips, true
 	}
+	if f.MinToolCoverage != nil && !fs.Changed("min-tool-coverage") {
+		o.minToolCoverage, o.minToolCoverageSet = *f.MinToolCoverage, true
+	}
 	str("input-format", "input-format", f.InputFormat, &o.inputFormat)
 	str("category", "category", f.Category, &o.category)
 	if f.Set["category"] && !fs.Changed("category") {
@@ -348,6 +351,12 @@ func applyServers(cfg *engine.Config, f *config.File, rules []*checks.Rule) erro
 			ExpectTools: s.ExpectTools, ForbidTools: s.ForbidTools,
 			MaxDuration: s.MaxDuration.All.Value(), ToolMaxDuration: s.MaxDuration.ToolValues(), MaxServerDuration: s.MaxServerDuration.Value(), MaxRoundTrips: s.MaxRoundTrips,
 		}}
+		if s.MinToolCoverage != nil {
+			if cfg.Coverage.ByServer == nil {
+				cfg.Coverage.ByServer = map[string]float64{}
+			}
+			cfg.Coverage.ByServer[p] = *s.MinToolCoverage
+		}
 		if len(s.FailOn) > 0 {
 			g, err := result.ParseGate(strings.Join(s.FailOn, ","), rules)
 			if err != nil {

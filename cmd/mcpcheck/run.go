@@ -92,6 +92,10 @@ func (c *command) run(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 		code, err = c.runHelp(rest, stdin, stdout, stderr)
 	case "baseline":
 		code, err = c.runBaseline(rest, stdin, stdout)
+	case "stats":
+		code, err = c.runStats(rest, stdin, stdout)
+	case "diff":
+		code, err = c.runDiff(rest, stdin, stdout)
 	}
 	if err != nil {
 		if _, ok := err.(configProblems); ok { // one problem a line, each FILE:LINE:COL
@@ -112,6 +116,8 @@ Usage:
   mcpcheck rules [--format text|json|markdown]
   mcpcheck explain RULE
   mcpcheck suppress FINGERPRINT... --reason TEXT [--expires YYYY-MM-DD] [--file FILE] [--from CAPTURE]...
+  mcpcheck stats [--format text|json|markdown] CAPTURE...
+  mcpcheck diff [--format text|json|markdown] [--duration-ratio R] BASE HEAD
   mcpcheck suppress --all --from CAPTURE... [--rule RULE] [--label LABEL] --reason TEXT
   mcpcheck suppress --rule RULE [--label LABEL] --reason TEXT
   mcpcheck config verify [FILE] | init CAPTURE... | schema
@@ -135,32 +141,37 @@ Check flags:
 
 // checkOptions are the parsed check flags.
 type checkOptions struct {
-	failOn            string
-	format            string
-	outputs           []string
-	disable           []string
-	expectTools       []string
-	forbidTools       []string
-	maxDuration       string
-	toolMaxDuration   map[string]time.Duration // from the configuration file only
-	maxServerDuration string
-	maxRoundTrips     int
-	roundTripsSet     bool // --max-round-trips was given (0 is then an error, not "unset")
-	suppressions      string
-	sourceRoot        string
-	stdinName         string
-	category          string
-	quiet             bool
-	verbose           bool
-	showFingerprints  bool
-	color             string
-	progress          string
-	baselineDir       string
-	recordBaseline    bool
-	inputFormat       string
-	configFile        string
-	noConfig          bool
-	help              bool
+	failOn             string
+	format             string
+	outputs            []string
+	disable            []string
+	expectTools        []string
+	forbidTools        []string
+	maxDuration        string
+	toolMaxDuration    map[string]time.Duration // from the configuration file only
+	maxServerDuration  string
+	maxRoundTrips      int
+	roundTripsSet      bool // --max-round-trips was given (0 is then an error, not "unset")
+	suppressions       string
+	sourceRoot         string
+	stdinName          string
+	category           string
+	quiet              bool
+	verbose            bool
+	showFingerprints   bool
+	color              string
+	progress           string
+	baselineDir        string
+	recordBaseline     bool
+	inputFormat        string
+	minToolCoverage    float64
+	minToolCoverageSet bool
+	newFrom            string
+	configFile         string
+	noConfig           bool
+	skipUnrecognised   bool
+	sarifGatedOnly     bool
+	help               bool
 
 	// what was given, by a flag or the configuration file
 	failOnSet, categorySet, baselineSet, suppressionsSet, sourceRootSet bool
@@ -193,6 +204,10 @@ func checkFlags(o *checkOptions) *pflag.FlagSet {
 	fs.BoolVar(&o.recordBaseline, "record-baseline", false, "record a baseline for a server that has none (trust on first use); without it check writes nothing")
 	fs.StringVar(&o.configFile, "config", "", "the configuration file (default: "+config.Names[0]+" in the working directory or above, up to the repository's top)")
 	fs.BoolVar(&o.noConfig, "no-config", false, "read no configuration file")
+	fs.Float64Var(&o.minToolCoverage, "min-tool-coverage", 0, "fail a server whose successfully called tools are under PCT% of those it advertised")
+	fs.StringVar(&o.newFrom, "new-from", "", "a JSON report of an earlier run: findings it holds are existing and do not fail the gate")
+	fs.BoolVar(&o.sarifGatedOnly, "sarif-gated-only", false, "SARIF lists only the findings that fail the gate (and suppressed ones): notes do not become code-scanning alerts")
+	fs.BoolVar(&o.skipUnrecognised, "skip-unrecognised", false, "skip, with a note, inputs that are not a capture of any format instead of failing (a run that skips every input checked nothing and passes)")
 	fs.BoolVarP(&o.help, "help", "h", false, "show this help")
 	return fs
 }
@@ -232,7 +247,12 @@ func (c *command) runCheck(args []string, stdin io.Reader, stdout, stderr io.Wri
 	if err != nil {
 		return exitUsage, configError(err)
 	}
+	o.minToolCoverageSet = fs.Changed("min-tool-coverage")
 	applyConfig(&o, fs, file)
+	minCoverage, err := coverageFlag(o.minToolCoverage, o.minToolCoverageSet)
+	if err != nil {
+		return exitUsage, err
+	}
 	root, err := sourceRoot(c.getenv, o.sourceRoot, o.sourceRootSet, wd)
 	if err != nil {
 		return exitUsage, err
@@ -257,6 +277,12 @@ func (c *command) runCheck(args []string, stdin io.Reader, stdout, stderr io.Wri
 	if err := applyRuleOptions(&cfg, file, rules); err != nil {
 		return exitUsage, err
 	}
+	cfg.Coverage.MinTools = minCoverage
+	if o.newFrom != "" {
+		if cfg.Existing, err = loadNewFrom(o.newFrom); err != nil {
+			return exitUsage, err
+		}
+	}
 	color, err := useColor(c.getenv, o.color, stdout)
 	if err != nil {
 		return exitUsage, err
@@ -275,7 +301,7 @@ func (c *command) runCheck(args []string, stdin io.Reader, stdout, stderr io.Wri
 		return exitUsage, err
 	}
 	ropts := report.Options{
-		Quiet: o.quiet, Verbose: o.verbose, ShowFingerprints: o.showFingerprints, Color: color, WorkDir: wd, SourceRoot: root, Category: category,
+		Quiet: o.quiet, Verbose: o.verbose, ShowFingerprints: o.showFingerprints, Color: color, WorkDir: wd, SourceRoot: root, Category: category, SARIFGatedOnly: o.sarifGatedOnly,
 		Version: mcpcheckVersion(), SemanticVersion: buildSemver(), StepSummary: c.getenv("GITHUB_STEP_SUMMARY"),
 	}
 	if file != nil {
@@ -285,6 +311,9 @@ func (c *command) runCheck(args []string, stdin io.Reader, stdout, stderr io.Wri
 	defer discard(outs) // whatever was not renamed into place
 	if err != nil {
 		return exitUsage, err
+	}
+	for _, out := range outs {
+		cfg.RecordCalls = cfg.RecordCalls || report.DrawsCalls(out.rep)
 	}
 	if err := stepSummaryWritable(outs[0].format, ropts.StepSummary); err != nil {
 		return exitUsage, err
@@ -318,6 +347,13 @@ func (c *command) runCheck(args []string, stdin io.Reader, stdout, stderr io.Wri
 			sources[i].Name = o.stdinName // every report names it so
 		}
 	}
+	skipped := 0
+	if o.skipUnrecognised {
+		cfg.SkipNotCapture = func(err *readers.NotCaptureError) {
+			skipped++
+			note("skipped " + err.Error())
+		}
+	}
 	res, err := engine.Run(sources, cfg)
 	if err == nil {
 		res.Notes = append(res.Notes, drift.notes...)
@@ -329,6 +365,13 @@ func (c *command) runCheck(args []string, stdin io.Reader, stdout, stderr io.Wri
 		return exitUsage, err
 	}
 	defer res.Close()
+	res.NewFrom = o.newFrom
+	if skipped > 0 && len(res.Files) == 0 {
+		// Asked for: files that are not captures do not count, so a
+		// commit of none is not a failed check.
+		fmt.Fprintf(stderr, "mcpcheck: none of the %d %s is a capture; nothing to check\n", skipped, plural(skipped, "input", "inputs"))
+		return exitPassed, nil
+	}
 	if err := writeOutputs(outs, res, stdout); err != nil {
 		return exitUsage, err
 	}

@@ -14,7 +14,7 @@ import (
 )
 
 // commands are mcpcheck's commands, for the dispatcher, help and did-you-mean.
-var commands = []string{"check", "baseline", "suppress", "config", "rules", "explain", "version", "help"}
+var commands = []string{"check", "baseline", "suppress", "config", "stats", "diff", "rules", "explain", "version", "help"}
 
 // flagError is a flag set's parse error as a usage error for command cmd:
 // an unknown flag says which one was probably meant.

@@ -58,8 +58,8 @@ func TestRealCapturesTextIsShort(t *testing.T) {
 			verdicts++
 		case strings.HasPrefix(l, "check failed: "), strings.HasPrefix(l, "drift of server "):
 			rest++ // a session's failed signals, the head of its drift block
-		case strings.HasPrefix(l, "note: "), strings.HasPrefix(l, "config: "):
-			rest++ // what the run was told and did not do, once
+		case strings.HasPrefix(l, "note: "), strings.HasPrefix(l, "config: "), strings.HasPrefix(l, "coverage "), strings.HasPrefix(l, "rules: "):
+			rest++ // once a run: what it was told and did not do, coverage per server, what the rules judged
 		default:
 			t.Errorf("a line that is neither a finding, a session, a gate line nor the verdict: %q", l)
 		}
