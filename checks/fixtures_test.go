@@ -72,6 +72,10 @@ func TestRuleFixtures(t *testing.T) {
 			dir := filepath.Join("testdata", r.ID)
 			ok, _ := filepath.Glob(filepath.Join(dir, "ok-*.jsonl"))
 			bad, _ := filepath.Glob(filepath.Join(dir, "bad-*.jsonl"))
+			// Plain JSON-RPC fixtures, as tee writes them, are *.ndjson.
+			okPlain, _ := filepath.Glob(filepath.Join(dir, "ok-*.ndjson"))
+			badPlain, _ := filepath.Glob(filepath.Join(dir, "bad-*.ndjson"))
+			ok, bad = append(ok, okPlain...), append(bad, badPlain...)
 			if len(ok) == 0 || len(bad) == 0 {
 				t.Fatalf("rule %s needs at least one ok-*.jsonl and one bad-*.jsonl in %s", r.ID, dir)
 			}

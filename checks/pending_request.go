@@ -39,6 +39,10 @@ func (pendingRequests) End(p *Pass) {
 	for _, c := range s.Unfinished() {
 		var msg string
 		switch {
+		case c.State == session.Parked && c.Op != nil && c.Op.Requests > 1:
+			// the last round of a chain: "never retried" would deny the retries
+			msg = fmt.Sprintf("%s answered input_required and was not retried again; its operation stopped after %d rounds",
+				c.Label(), c.Op.Requests)
 		case c.State == session.Parked:
 			msg = fmt.Sprintf("%s answered input_required and was never retried", c.Label())
 		case c.State == session.TaskRunning && c.Task != nil:

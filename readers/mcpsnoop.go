@@ -147,7 +147,7 @@ func (rd *snoopReader) chunk(c chunk) chunkKind {
 	if c.data[0] != '{' {
 		kind, reason := notEnvelope, "a JSON array where an envelope was expected"
 		if _, err := jsonscan.SkipValue(c.data, 0, 0); err != nil {
-			kind, reason = unparsable, "not JSON: "+err.Error()
+			kind, reason = unparsable, notJSONReason("a line", c.data, err)
 		}
 		rd.damaged(session.Damage{File: rd.name, Line: c.line, Reason: reason}, c.data)
 		return kind
@@ -171,7 +171,7 @@ func (rd *snoopReader) chunk(c chunk) chunkKind {
 		if jsonscan.TooDeep(err) && rd.overLimit(c.data, c.line, "depth", tooDeepProblem) {
 			return envelopeRead
 		}
-		rd.damaged(session.Damage{File: rd.name, Line: c.line, Reason: "an envelope that is not valid JSON: " + err.Error()}, c.data)
+		rd.damaged(session.Damage{File: rd.name, Line: c.line, Reason: notJSONReason("an envelope", c.data, err)}, c.data)
 		return unparsable
 	}
 	if env.SessionID == "" {

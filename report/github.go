@@ -87,7 +87,7 @@ func (g *GitHub) Report(w io.Writer, r *result.Result) error {
 func (g *GitHub) annotations(r *result.Result) iter.Seq[ghAnnotation] {
 	return func(yield func(ghAnnotation) bool) {
 		finding := func(f *result.Finding) ghAnnotation {
-			a := ghAnnotation{level: ghLevel(f), line: f.Line, title: f.Rule, msg: f.Message}
+			a := ghAnnotation{level: ghLevel(f), line: f.Line, title: f.Rule, msg: f.Message + existingNote(f)}
 			if f.File != session.StdinName {
 				a.file = g.path(f.File)
 			}
@@ -110,6 +110,11 @@ func (g *GitHub) annotations(r *result.Result) iter.Seq[ghAnnotation] {
 				}) {
 					return
 				}
+			}
+		}
+		for _, as := range r.RunAssertions {
+			if !as.Passed && !yield(ghAnnotation{level: "error", assertion: true, title: "assertion " + as.Name, msg: as.Message}) {
+				return
 			}
 		}
 		for s := range r.AllSessions() {
@@ -330,6 +335,8 @@ func (g *GitHub) summary(r *result.Result) string {
 		s.line("%s not shown.", countNoun(n, "more session", "more sessions"))
 	}
 
+	g.coverageSection(&s, r)
+
 	assertionsHead := func() {
 		s.line("")
 		s.line("### Failed assertions")
@@ -460,6 +467,11 @@ func (g *GitHub) failedAssertions(r *result.Result) iter.Seq[string] {
 				}
 			}
 		}
+		for _, a := range r.RunAssertions {
+			if !a.Passed && !yield(fmt.Sprintf("- the run, %s %s: %s", ghMarkdown(a.Name), ghMarkdown(a.Arg), ghMarkdown(a.Message))) {
+				return
+			}
+		}
 	}
 }
 
@@ -513,4 +525,66 @@ func ghTruncate(s string, max int) string {
 		n++
 	}
 	return s
+}
+
+// coverageSection is the run's coverage per server label (spec §5.2), the
+// rules that had nothing to judge, and the findings an earlier report
+// already held; nothing for a result without usage (made by hand).
+func (g *GitHub) coverageSection(s *ghSummary, r *result.Result) {
+	if r.Usage == nil || len(r.Usage.Servers) == 0 {
+		return
+	}
+	s.line("")
+	s.line("### Coverage")
+	s.line("")
+	s.line("| server | tools called successfully | never called | prompts | resources |")
+	s.line("|---|--:|---|--:|--:|")
+	rows := func(yield func(string) bool) {
+		for _, sv := range r.Usage.Servers {
+			tools, prompts, resources := "not listed", "—", "—"
+			if sv.Tools.Listed {
+				tools = fmt.Sprintf("%d/%d (%.0f%%)", sv.Tools.Succeeded, sv.Tools.Advertised, sv.Tools.Percent())
+			}
+			if sv.Prompts.Listed {
+				prompts = fmt.Sprintf("%d/%d", sv.Prompts.Succeeded, sv.Prompts.Advertised)
+			}
+			if sv.Resources.Listed {
+				resources = fmt.Sprintf("%d/%d", sv.Resources.Succeeded, sv.Resources.Advertised)
+			}
+			if !yield(fmt.Sprintf("| %s | %s | %s | %s | %s |", ghMarkdown(labelOrUnlabelled(sv.Label)), tools,
+				ghMarkdown(strings.Join(sv.Tools.NeverCalled, ", ")), prompts, resources)) {
+				return
+			}
+		}
+	}
+	if n := s.section(nil, rows); n > 0 {
+		s.line("")
+		s.line("%s not shown.", countNoun(n, "more server", "more servers"))
+	}
+	var notObserved []string
+	for _, st := range RuleStates(r) {
+		if st.Status == StatusNotObserved {
+			notObserved = append(notObserved, st.Rule.ID)
+		}
+	}
+	if len(notObserved) > 0 {
+		s.line("")
+		s.line("Not observed (nothing in the captures for them to judge): %s.", ghMarkdown(strings.Join(notObserved, ", ")))
+	}
+	for _, l := range UnjudgedGated(r) {
+		s.line("")
+		s.line("**Note:** %s.", ghMarkdown(l))
+	}
+	if r.NewFrom != "" {
+		existing := 0
+		for ses := range r.AllSessions() {
+			for _, f := range ses.Findings {
+				if f.Existing {
+					existing++
+				}
+			}
+		}
+		s.line("")
+		s.line("%s already in %s (existing, not gated); every other finding is new.", countNoun(existing, "finding was", "findings were"), ghMarkdown(r.NewFrom))
+	}
 }

@@ -229,7 +229,7 @@ func TestGitHubSummaryContent(t *testing.T) {
 	render(t, "github", o, sampleResult(t))
 	got := string(readFile(t, o.StepSummary))
 	for _, want := range []string{
-		"| fs-1 | filesystem | **5** | **1** | **1** | 1 | 1 | 1 | 1 | 1 | 2 | 1 | 1 | 1 | 1 | 2 | error, invalid, warn |",
+		"| fs-1 | filesystem | **5** | **1** | **1** | 1 | 1 | 1 | 1 | 1 | 2 | 1 | 1 | 1 | 1 | 0 | 2 | error, invalid, warn |",
 		"22 findings (9 failing the gate, 2 suppressed)",
 		"| note | fs-1 | .mcpcheck-suppressions.json:14 | fake-stale-entry |",
 		"- session gw-7, expect-tool echo: tool \"echo\" was never called",

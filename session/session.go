@@ -62,6 +62,7 @@ type Session struct {
 	initCall   *Call
 	initOffer  string // protocolVersion the initialize request offered
 	declared   string // revision of the last successful request that declared one
+	declaredBy *Call  // that request
 
 	open      map[callKey]*Call // requests not answered yet (cancelled ones included)
 	openPeak  int               // the most calls open at once since open was made
@@ -246,7 +247,7 @@ func (s *Session) request(f *Frame) {
 	c := &Call{
 		Dir: f.Direction, ID: m.ID, Conn: f.ConnID, Method: m.Method,
 		File: f.File, Line: f.Line, Seq: f.Seq, Start: f.Time,
-		Revision: s.Revision, pos: 2 * s.Frames,
+		pos: 2 * s.Frames,
 	}
 	if r := m.req; r != nil {
 		if strings.HasPrefix(m.Method, "resources/") {
@@ -256,8 +257,10 @@ func (s *Session) request(f *Frame) {
 		}
 		c.TaskRef = r.TaskID
 	}
-	if v := f.requestRevision(); v != "" {
-		c.Revision = v
+	if v, from := f.declaredRevision(); v != "" {
+		c.Revision, c.RevisionSource = v, from
+	} else if v, of := s.sessionRevision(f); v != "" {
+		c.Revision, c.RevisionSource, c.RevisionOf = v, RevisionFromSession, of
 	}
 	f.Call, f.Pairing = c, Opened
 	k := callKey{c.Dir, c.ID.tok, c.Conn}
@@ -399,8 +402,8 @@ func (s *Session) answered(f *Frame) bool {
 	c.State = Completed
 	if failed {
 		c.State = Failed
-	} else if c.Revision != "" && s.initCall == nil {
-		s.declared = c.Revision // a handshake-less (2026-07-28) session's revision
+	} else if c.Revision != "" && s.initCall == nil && c.RevisionSource != RevisionFromSession {
+		s.declared, s.declaredBy = c.Revision, c // a handshake-less (2026-07-28) session's revision
 	}
 	if m.res != nil {
 		s.result(f, c)
@@ -414,6 +417,9 @@ func (s *Session) result(f *Frame, c *Call) {
 	r := f.Msg.res
 	if c == s.initCall && r.ProtocolVersion != "" {
 		s.Revision = NormalizeRevision(r.ProtocolVersion)
+	}
+	if !r.IsError {
+		s.learnFromDiscover(f, c)
 	}
 	rt, _ := r.ResultTypeString()
 	switch {

@@ -31,7 +31,7 @@ var formatTwins = []struct {
 }{
 	{"har/streamable-http.har", "mcpsnoop/har-streamable-http.jsonl", []string{"unknown-tool", "tool-error", "jsonrpc-error", "truncated-capture", "deprecated-feature"}},
 	{"har/routing-2026.har", "mcpsnoop/har-routing-2026.jsonl", []string{"routing-header"}},
-	{"har/mcpsnoop-export.har", "mcpsnoop/har-mcpsnoop-export.jsonl", []string{"pending-request", "input-schema", "capability", "jsonrpc-error", "tool-error", "truncated-capture"}},
+	{"har/mcpsnoop-export.har", "mcpsnoop/har-mcpsnoop-export.jsonl", []string{"pending-request", "input-schema", "capability", "jsonrpc-error", "tool-error"}},
 	{"mcp-rewind/rewind-cache", "mcpsnoop/mcp-rewind-cache.jsonl", []string{"jsonrpc-error", "tool-error", "truncated-capture"}},
 	{"logrocket/billing.logrocket.json", "mcpsnoop/logrocket-billing.jsonl", []string{"jsonrpc-error", "tool-error", "deprecated-feature", "truncated-capture"}},
 }

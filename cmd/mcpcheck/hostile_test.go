@@ -89,7 +89,7 @@ func hostileCases() []hostileCase {
 	labels := func(n int) hostileCase {
 		// one run records at most baseline.MaxRecordings files
 		return hostileCase{
-			input: func() io.Reader { return sessiontest.Labels(n) }, args: []string{"--baseline", "OUT/baselines"}, exit: 0, rss: 128 * mib,
+			input: func() io.Reader { return sessiontest.Labels(n) }, args: []string{"--record-baseline", "--fail-on", "error,invalid,warn", "--baseline", "OUT/baselines"}, exit: 0, rss: 128 * mib,
 			check: func(t *testing.T, dir, _ string) {
 				entries, _ := os.ReadDir(filepath.Join(dir, "baselines"))
 				if len(entries) != baseline.MaxRecordings {
@@ -155,7 +155,7 @@ func hostileCases() []hostileCase {
 			// written indented level by level, a 30 KB capture made a
 			// 4.4 MB baseline (31 KB: 150 MB in the issue)
 			name: "a tool schema nested 1,200 deep, its baseline recorded", input: func() io.Reader { return sessiontest.DeepSchema(1200) },
-			args: []string{"--baseline", "OUT/baselines"}, exit: 0, rss: 64 * mib, within: 10 * time.Second,
+			args: []string{"--record-baseline", "--fail-on", "error,invalid,warn", "--baseline", "OUT/baselines"}, exit: 0, rss: 64 * mib, within: 10 * time.Second,
 			check: func(t *testing.T, dir, _ string) {
 				path := filepath.Join(dir, "baselines", baseline.FileName("deep"))
 				info, err := os.Stat(path)
@@ -218,7 +218,7 @@ func hostileCases() []hostileCase {
 				return strings.NewReader(b.String())
 			},
 			args: []string{"--fail-on", "none"}, exit: 0, rss: 64 * mib,
-			stdout: []string{"<stdin>:1: [note] unreadable envelope: an envelope without a session_id", "501 more findings of this rule not listed", "session first: ", "incomplete=1501"},
+			stdout: []string{"<stdin>:1: warning unreadable envelope: an envelope without a session_id", "501 more findings of this rule not listed", "session first: ", "incomplete=1501"},
 		},
 		// A truncated .gz is one fault.
 		{
@@ -248,7 +248,7 @@ func hostileCases() []hostileCase {
 					`{"session_id":"s","seq":3,"direction":"s2c","transport":"stdio","raw":{"jsonrpc":"2.0","id":7,"result":{}}}` + "\r")
 			},
 			args: []string{"--fail-on", "none"}, exit: 0, rss: 64 * mib,
-			stdout: []string{"<stdin>:3: [note] server answered id 7, which no client request used"},
+			stdout: []string{"<stdin>:3: warning server answered id 7, which no client request used"},
 		},
 		// A torn answer excuses the request it followed, not a later one.
 		{
@@ -259,7 +259,7 @@ func hostileCases() []hostileCase {
 					`{"session_id":"s","seq":3,"direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"deploy"}}}` + "\n")
 			},
 			args: []string{"--fail-on", "none"}, exit: 0, rss: 64 * mib,
-			stdout: []string{`<stdin>:3: [note] client tools/call "deploy" (id 2) was never answered`},
+			stdout: []string{`<stdin>:3: warning client tools/call "deploy" (id 2) was never answered`},
 			check: func(t *testing.T, _ string, stdout string) {
 				if strings.Contains(stdout, `"search" (id 1) was never answered`) {
 					t.Errorf("the request the torn answer followed is reported:\n%s", stdout)
@@ -285,7 +285,7 @@ func hostileCases() []hostileCase {
 					`{"session_id":"s","seq":4,"direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","method":"notifications/initialized"}}` + "\n")
 			},
 			args: []string{"--fail-on", "none"}, exit: 0, rss: 64 * mib,
-			stdout: []string{"<stdin>:2: [note] 1 frame is missing before seq 3 (seq 2 to 2 were not recorded)", "missing_frames=1"},
+			stdout: []string{"<stdin>:2: warning 1 frame is missing before seq 3: seq 2 was not recorded", "missing_frames=1"},
 		},
 	}
 }
@@ -321,7 +321,8 @@ func runHostile(t *testing.T, c hostileCase) {
 		}
 	}
 	dir := t.TempDir()
-	args := []string{"check"}
+	// --verbose: these cases pin findings one by one and every count.
+	args := []string{"check", "--verbose"}
 	for _, a := range c.args {
 		args = append(args, strings.ReplaceAll(a, "OUT", dir))
 	}

@@ -128,7 +128,7 @@ func TestBaselineDirectoryThatIsALinkIsNotWrittenThrough(t *testing.T) {
 	link := filepath.Join(t.TempDir(), "baselines")
 	os.Symlink(etc, link)
 	capture := labelCapture(t, t.TempDir(), "c.jsonl", "notes")
-	code, out, errs := invoke(t, "", "--baseline", link, capture)
+	code, out, errs := invoke(t, "", "--record-baseline", "--baseline", link, capture)
 	if code == 2 || !strings.Contains(out, "is a symbolic link (to "+etc+")") {
 		t.Errorf("check: exit %d, stderr %q\n%s", code, errs, out)
 	}
