@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -41,6 +42,40 @@ type Tool struct {
 	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
 	Annotations  json.RawMessage `json:"annotations,omitempty"`
 	Icons        json.RawMessage `json:"icons,omitempty"`
+	// Hashed holds the members too large to keep (over MaxMember bytes)
+	// as "sha256:HEX" of their canonical form; they are absent above.
+	Hashed map[Field]string `json:"hashed,omitempty"`
+}
+
+// member is field f of t as compared: canonical JSON, or the text of a
+// description or title; nil when absent.
+func (t *Tool) member(f Field) []byte {
+	switch f {
+	case FieldDescription:
+		return []byte(t.Description)
+	case FieldTitle:
+		return []byte(t.Title)
+	case FieldInputSchema:
+		return t.InputSchema
+	case FieldOutputSchema:
+		return t.OutputSchema
+	case FieldAnnotations:
+		return t.Annotations
+	case FieldIcons:
+		return t.Icons
+	}
+	return nil
+}
+
+// digest is field f of t as a hash, "" when absent.
+func (t *Tool) digest(f Field) string {
+	if h := t.Hashed[f]; h != "" {
+		return h
+	}
+	if m := t.member(f); len(m) > 0 {
+		return hashOf(m)
+	}
+	return ""
 }
 
 // Definitions is a tool listing ready to compare: tools sorted by name,
@@ -104,7 +139,7 @@ func (d *Definitions) Equal(o *Definitions) bool {
 		a, b := &d.Tools[i], &o.Tools[i]
 		if a.Name != b.Name || a.Title != b.Title || a.Description != b.Description ||
 			!bytes.Equal(a.InputSchema, b.InputSchema) || !bytes.Equal(a.OutputSchema, b.OutputSchema) ||
-			!bytes.Equal(a.Annotations, b.Annotations) || !bytes.Equal(a.Icons, b.Icons) {
+			!bytes.Equal(a.Annotations, b.Annotations) || !bytes.Equal(a.Icons, b.Icons) || !maps.Equal(a.Hashed, b.Hashed) {
 			return false
 		}
 	}

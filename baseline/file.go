@@ -8,8 +8,25 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
+	"slices"
+	"sort"
 	"strings"
 )
+
+// MaxMember is the largest member of a tool definition a baseline keeps
+// as it is; a larger one is kept as its SHA-256, so a change to it is
+// still seen, though not what changed.
+const MaxMember = 1 << 20
+
+// MaxFile is the largest baseline file mcpcheck writes: what it reads back.
+const MaxFile = maxFileSize
+
+// hashOf is how a member too large to keep is stored.
+func hashOf(data []byte) string {
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
 
 // FormatName marks mcpcheck's own baseline files; mcpsnoop's have no
 // format member.
@@ -84,6 +101,9 @@ type file struct {
 	Tools    []Tool          `json:"tools"`
 }
 
+// hashForm is a member stored by hash.
+var hashForm = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+
 // mcpsnoopV1Missing are the fields an mcpsnoop version 1 file never
 // recorded: comparing them with nothing would call every tool changed.
 var mcpsnoopV1Missing = []Field{FieldTitle, FieldOutputSchema, FieldAnnotations, FieldIcons}
@@ -150,6 +170,11 @@ func Parse(data []byte, label, path string) (*Baseline, error) {
 			return nil, fail(Corrupt, "is corrupt: tool %q is listed twice", t.Name)
 		}
 		seen[t.Name] = true
+		for f, h := range t.Hashed {
+			if !slices.Contains(Fields, f) || !hashForm.MatchString(h) || len(t.member(f)) > 0 {
+				return nil, fail(Corrupt, "is corrupt: tool %q has a bad hashed member %q", t.Name, f)
+			}
+		}
 		t.InputSchema = canonicalMember(t.InputSchema)
 		t.OutputSchema = canonicalMember(t.OutputSchema)
 		t.Annotations = canonicalMember(t.Annotations)
@@ -161,37 +186,150 @@ func Parse(data []byte, label, path string) (*Baseline, error) {
 }
 
 // Encode writes b in mcpcheck's format: every object's keys sorted, tools
-// sorted by name, indented two spaces, so a checked-in baseline reads well
-// in git diff and the same definitions always give the same bytes.
+// sorted by name, the document and each tool indented two spaces and each
+// member of a tool on one line, so a checked-in baseline reads well in git
+// diff, its size follows the definitions' (a deep schema is not indented
+// level by level) and the same definitions always give the same bytes. A
+// member over MaxMember bytes is stored by its SHA-256 (Tool.Hashed); a
+// document over MaxFile bytes, which no run could read back, is an error.
 func Encode(b *Baseline) ([]byte, error) {
-	name := FormatName
-	label := b.Label
-	f := file{
-		Format:   &name,
-		Version:  json.RawMessage(fmt.Sprint(Version)),
-		Server:   &label,
-		Revision: b.Revision,
-		Recorded: b.Recorded,
-		Accepted: b.Accepted,
-		Tools:    append([]Tool{}, b.Tools...),
-	}
-	sortTools(f.Tools)
-	raw, err := json.Marshal(f)
-	if err != nil {
-		return nil, err
-	}
-	v, ok := decode(raw)
-	if !ok {
-		return nil, errors.New("baseline: encoding failed")
-	}
+	tools := append([]Tool{}, b.Tools...)
+	sortTools(tools)
 	var out bytes.Buffer
-	enc := json.NewEncoder(&out)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, err
+	w := func(s string) { out.WriteString(s) }
+	member := func(indent, key string, v any, last bool) {
+		w(indent + string(encode(key)) + ": ")
+		switch v := v.(type) {
+		case json.RawMessage:
+			out.Write(v)
+		default:
+			out.Write(encode(v))
+		}
+		if !last {
+			w(",")
+		}
+		w("\n")
+	}
+	provenance := func(key string, p *Provenance) {
+		w("  " + string(encode(key)) + ": {\n")
+		member("    ", "capture", p.Capture, false)
+		if p.Reason != "" {
+			member("    ", "reason", p.Reason, false)
+		}
+		member("    ", "session", p.Session, false)
+		member("    ", "time", p.Time, true)
+		w("  },\n")
+	}
+	w("{\n")
+	if b.Accepted != nil {
+		provenance("accepted", b.Accepted)
+	}
+	member("  ", "format", FormatName, false)
+	if b.Recorded != nil {
+		provenance("recorded", b.Recorded)
+	}
+	if b.Revision != "" {
+		member("  ", "revision", b.Revision, false)
+	}
+	member("  ", "server", b.Label, false)
+	if len(tools) == 0 {
+		w("  \"tools\": [],\n")
+	} else {
+		w("  \"tools\": [\n")
+		for i, t := range tools {
+			w("    {\n")
+			members := toolMembers(&t)
+			for j, m := range members {
+				member("      ", m.key, m.val, j == len(members)-1)
+			}
+			w("    }")
+			if i < len(tools)-1 {
+				w(",")
+			}
+			w("\n")
+			if out.Len() > MaxFile {
+				return nil, fmt.Errorf("the baseline of %q would be over %d MiB, more than mcpcheck reads back; not written", b.Label, MaxFile>>20)
+			}
+		}
+		w("  ],\n")
+	}
+	member("  ", "version", Version, true)
+	w("}\n")
+	if out.Len() > MaxFile {
+		return nil, fmt.Errorf("the baseline of %q would be over %d MiB, more than mcpcheck reads back; not written", b.Label, MaxFile>>20)
 	}
 	return out.Bytes(), nil
+}
+
+// keyValue is one member of a tool as Encode writes it.
+type keyValue struct {
+	key string
+	val any
+}
+
+// toolMembers are t's members in key order, each past MaxMember replaced
+// by its hash in "hashed".
+func toolMembers(t *Tool) []keyValue {
+	hashed := map[string]string{}
+	for k, v := range t.Hashed {
+		hashed[string(k)] = v
+	}
+	raw := func(key string, v json.RawMessage) any {
+		if v == nil {
+			return nil
+		}
+		if len(v) > MaxMember {
+			hashed[key] = hashOf(v)
+			return nil
+		}
+		return v
+	}
+	text := func(key, v string) any {
+		if v == "" {
+			return nil
+		}
+		if len(v) > MaxMember {
+			hashed[key] = hashOf([]byte(v))
+			return nil
+		}
+		return v
+	}
+	cand := []keyValue{
+		{"annotations", raw("annotations", t.Annotations)},
+		{"description", text("description", t.Description)},
+		{"icons", raw("icons", t.Icons)},
+		{"input_schema", raw("input_schema", t.InputSchema)},
+		{"name", t.Name},
+		{"output_schema", raw("output_schema", t.OutputSchema)},
+		{"title", text("title", t.Title)},
+	}
+	var out []keyValue
+	for _, kv := range cand {
+		if kv.val != nil {
+			out = append(out, kv)
+		}
+	}
+	if len(hashed) > 0 {
+		keys := make([]string, 0, len(hashed))
+		for k := range hashed {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var h bytes.Buffer
+		h.WriteString("{")
+		for i, k := range keys {
+			if i > 0 {
+				h.WriteString(",")
+			}
+			h.Write(encode(k))
+			h.WriteString(":")
+			h.Write(encode(hashed[k]))
+		}
+		h.WriteString("}")
+		at := sort.Search(len(out), func(i int) bool { return out[i].key > "hashed" })
+		out = slices.Insert(out, at, keyValue{"hashed", json.RawMessage(h.Bytes())})
+	}
+	return out
 }
 
 // isMcpsnoopFile reports whether data looks like a file mcpsnoop wrote.

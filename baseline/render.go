@@ -102,14 +102,24 @@ func (c ToolChange) FieldTiers() []string {
 	return out
 }
 
-// short cuts a value to maxValue runes.
+// short cuts a value to maxValue runes, at the end of a word when one ends
+// near the cut: a reader sees words, not "directorie…".
 func short(s string) string {
 	if utf8.RuneCountInString(s) <= maxValue {
 		return s
 	}
-	r := []rune(s)
-	return string(r[:maxValue-1]) + "…"
+	r := []rune(s)[:maxValue-1]
+	for i := len(r) - 1; i >= len(r)-wordSlack && i > 0; i-- {
+		if r[i] == ' ' {
+			r = r[:i]
+			break
+		}
+	}
+	return string(r) + "…"
 }
+
+// wordSlack is how far a cut moves to fall between words.
+const wordSlack = 15
 
 // excerpts shows where two values differ: a long common beginning is
 // elided, so two descriptions that differ at the end show their ends.
@@ -124,8 +134,15 @@ func excerpts(a, b string) (string, string) {
 	}
 	const context = 12
 	if i > context+1 {
-		ra = append([]rune("…"), ra[i-context:]...)
-		rb = append([]rune("…"), rb[i-context:]...)
+		from := i - context
+		for j := from; j > max(0, from-wordSlack); j-- {
+			if ra[j-1] == ' ' { // start the excerpt at a word
+				from = j
+				break
+			}
+		}
+		ra = append([]rune("…"), ra[from:]...)
+		rb = append([]rune("…"), rb[from:]...)
 	}
 	return short(string(ra)), short(string(rb))
 }

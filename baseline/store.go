@@ -14,6 +14,12 @@ import (
 	"github.com/mcpcheck/mcpcheck/internal/safefile"
 )
 
+// MaxRecordings is how many baseline files one run records: a capture of
+// 20,000 labels must not write 20,000 files. Past it a label's first
+// listing is its baseline for the rest of the run only, and its finding
+// says so.
+const MaxRecordings = 1000
+
 // maxFileSize bounds what is read of one baseline file: a tool listing is
 // kilobytes, a schema-heavy one a few megabytes.
 const maxFileSize = safefile.MaxBaseline
@@ -33,6 +39,8 @@ type Store struct {
 	entries       map[string]*entry
 	order         []string // labels in the order first resolved
 	foreign       string   // why the directory is not mcpcheck's to write
+	recordings    int      // files this run recorded
+	maxRecordings int      // MaxRecordings; tests set fewer
 	foreignWasSet bool
 }
 
@@ -40,7 +48,7 @@ type Store struct {
 // listing of a label without one recorded there. With dir "" nothing is
 // kept past the run, and the findings say so.
 func NewStore(dir string) *Store {
-	return &Store{dir: dir, Now: time.Now, entries: map[string]*entry{}}
+	return &Store{dir: dir, Now: time.Now, entries: map[string]*entry{}, maxRecordings: MaxRecordings}
 }
 
 // NewReadOnly reads dir and records nothing.
@@ -138,8 +146,13 @@ func (s *Store) Resolve(label string, first, latest *Definitions, origin Origin)
 		e.NotKept = "there is no baseline directory (pass --baseline DIR)"
 	case s.foreignReason() != "":
 		e.NotKept = s.foreignReason()
+	case s.recordings >= s.maxRecordings:
+		e.NotKept = fmt.Sprintf("this run already recorded %d baselines, the most one run records (run again to record more, or use mcpcheck baseline --accept)", s.maxRecordings)
 	default:
 		err := s.write(b, true)
+		if err == nil {
+			s.recordings++
+		}
 		switch {
 		case errors.Is(err, fs.ErrExist):
 			// Another process recorded this label first: its file is the

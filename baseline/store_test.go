@@ -95,20 +95,8 @@ func TestEncodeIsCanonicalAndReadsBack(t *testing.T) {
       "name": "a"
     },
     {
-      "annotations": {
-        "readOnlyHint": true
-      },
-      "input_schema": {
-        "properties": {
-          "a": {
-            "type": "integer"
-          },
-          "b": {
-            "type": "string"
-          }
-        },
-        "type": "object"
-      },
+      "annotations": {"readOnlyHint":true},
+      "input_schema": {"properties":{"a":{"type":"integer"},"b":{"type":"string"}},"type":"object"},
       "name": "z"
     }
   ],

@@ -32,6 +32,7 @@ var catalogue = []*Rule{
 	ruleOutputSchema,
 	ruleUnknownTool,
 	ruleMetaRequired,
+	ruleMetaAccepted,
 	ruleResultType,
 	ruleModernRemoved,
 	ruleInputRequired,
@@ -69,15 +70,16 @@ var catalogue = []*Rule{
 	ruleSecretLeak,
 	ruleStaleSuppression,
 	ruleExpiredSuppression,
+	ruleFlakyCall,
 }
 
 // All returns the rule catalogue: the one list that `mcpcheck rules`,
-// `explain`, the README table, SARIF metadata and --fail-on all read.
+// `explain`, docs/rules.md, SARIF metadata and --fail-on all read.
 func All() []*Rule {
 	return append([]*Rule(nil), catalogue...)
 }
 
-// MarkdownTable renders the catalogue as the README's rule table.
+// MarkdownTable renders the catalogue as the rule table of docs/rules.md and `rules --format markdown`.
 func MarkdownTable(rules []*Rule) string {
 	gated := map[Signal]bool{}
 	for _, name := range strings.Split(DefaultGate, ",") {

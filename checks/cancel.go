@@ -91,15 +91,15 @@ func (c *cancel) Frame(p *Pass, f *session.Frame) {
 	id := session.MakeID(r.RequestID)
 	if k := id.Kind(); k != session.IDString && k != session.IDInteger {
 		p.Report(f, "notifications/cancelled", "%s sent notifications/cancelled for requestId %s, which is not a string or an integer",
-			f.Direction.Sender(), Quote(id.String(), 40))
+			f.Direction.Sender(), Token(id.String(), 40))
 		return
 	}
 	rev := f.Revision(p.Session)
 	modern := modernFrame(rev) || (rev == "" && facts.Negotiation.Of(p).Modern())
 	if f.Direction == session.ServerToClient && modern {
 		if !c.listens.has(id) && !c.listens.full {
-			p.Report(f, "notifications/cancelled", "server cancelled request %s, which is not a subscriptions/listen stream of the client; under %s a server cancels nothing else",
-				id, underRevision(session.ModernRevision))
+			p.Report(f, "notifications/cancelled", "server cancelled request %s, but under %s a server may cancel only the client's subscriptions/listen streams",
+				Token(id.String(), 40), underRevision(session.ModernRevision))
 		}
 		return
 	}

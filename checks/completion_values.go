@@ -20,6 +20,7 @@ that bound, and 2026-07-28 makes it part of the schema.`,
 		Good:  `{"jsonrpc":"2.0","id":6,"result":{"completion":{"values":["a1",…,"a100"],"total":150,"hasMore":true}}}`,
 		Since: "0.2.0",
 	},
+	CountsJudged: true, // completion/complete results
 	New: EachFrame(func(p *Pass, f *session.Frame) {
 		m := &f.Msg
 		c := f.Call
@@ -27,6 +28,7 @@ that bound, and 2026-07-28 makes it part of the schema.`,
 			(f.Pairing != session.Answered && f.Pairing != session.Late) {
 			return
 		}
+		p.Judged()
 		values := jsonscan.Elements(mcp.Member(mcp.Member(f.View().Result(), "completion"), "values"))
 		if len(values) > 100 {
 			p.Report(f, "completion/complete values", "%s answered completion/complete with %d values; at most 100 are allowed (hasMore says there are more)",

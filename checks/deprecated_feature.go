@@ -97,6 +97,9 @@ func (d *deprecatedFeature) Frame(p *Pass, f *session.Frame) {
 	}
 	switch m.Kind {
 	case session.Request, session.Notification:
+		if own := f.Revision(p.Session); own >= deprecatedBy && modernRemoves(f) && f.IsProtocol() && !f.Truncated {
+			return // modern-removed reports it: removed, not merely deprecated
+		}
 		if dep, ok := featureOf(m.Method); ok {
 			d.report(p, f, dep, sent(f), rev)
 		}

@@ -115,5 +115,5 @@ func tierSeverity(t baseline.Tier) Severity {
 
 // persistHint tells a user how to make a recorded baseline count.
 func persistHint(dir string) string {
-	return fmt.Sprintf("persist %s (check it in and pass --baseline %s, or cache it between CI runs) so later runs compare against it", dir, dir)
+	return fmt.Sprintf("keep %s (commit it or cache it) for later runs to compare against", dir)
 }

@@ -129,7 +129,8 @@ func TestDriftAcrossCapturesOfOneRun(t *testing.T) {
 		t.Fatalf("tool-drift findings %d, want 2", len(got))
 	}
 	if f := got[0]; f.File != "b.jsonl" || f.Line != 5 || f.Severity != SeverityError || f.Drift == nil || f.Drift.Tier != baseline.TierBreaking ||
-		len(f.Related) != 1 || f.Related[0].File != "a.jsonl" || f.Related[0].Line != 5 || !strings.HasPrefix(f.Subject, "tool read_note changed ") {
+		len(f.Related) != 2 || f.Related[0].File != "a.jsonl" || f.Related[0].Line != 5 || !strings.HasPrefix(f.Subject, "tool read_note changed ") ||
+		f.Related[1] != (Location{File: "b.jsonl", Line: 5, Message: "annotations: /readOnlyHint: true → false (breaking: no longer read-only)"}) {
 		t.Errorf("read_note finding %+v", f)
 	}
 	if f := got[1]; f.Drift.Change != baseline.Added || f.Severity != SeverityNote {
@@ -156,7 +157,7 @@ func TestDriftAgainstADirectory(t *testing.T) {
 	dir := t.TempDir()
 	first := runWith(t, baseline.NewStore(dir), "drift", "a.jsonl", notesSession("s1", readOnlyNotes))
 	rec := findingsOf(first, "baseline")
-	if len(rec) != 1 || !strings.Contains(rec[0].Message, "recorded, not verified") || !strings.Contains(rec[0].Message, "persist "+dir) || !rec[0].Gated {
+	if len(rec) != 1 || !strings.Contains(rec[0].Message, "recorded, not verified") || !strings.Contains(rec[0].Message, "keep "+dir) || !rec[0].Gated {
 		t.Fatalf("first run's baseline findings %+v", rec)
 	}
 	if first.Passed {
@@ -171,7 +172,7 @@ func TestDriftAgainstADirectory(t *testing.T) {
 		if drift[0].Gated != (gate == "drift") || res.Passed == (gate == "drift") {
 			t.Errorf("gate %s: gated %v, passed %v", gate, drift[0].Gated, res.Passed)
 		}
-		if !strings.Contains(drift[0].Message, `annotations breaking (/readOnlyHint: true → false, no longer read-only)`) {
+		if !strings.HasPrefix(drift[0].Message, `breaking: tool "read_note" changed since the baseline: annotations: no longer read-only at /readOnlyHint`) {
 			t.Errorf("message %s", drift[0].Message)
 		}
 	}

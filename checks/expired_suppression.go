@@ -19,5 +19,6 @@ reason and date (mcpcheck suppress FINGERPRINT --reason TEXT --expires DATE).`,
 		Good:  `{"fingerprint":"0f3a…","reason":"fixed in 2.1","expires":"2026-06-30"} checked on 2026-06-30`,
 		Since: "0.2.0",
 	},
-	New: func() Checker { return Base{} },
+	CountsJudged: true, // the engine counts the suppressions entries it judged
+	New:          func() Checker { return Base{} },
 }

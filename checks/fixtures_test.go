@@ -12,6 +12,12 @@ package checks_test
 //     regexp.QuoteMeta of the whole message is fine).
 //   - related: optional; the lines of the finding's related locations, in
 //     order. When given they must be exactly these.
+//   - subject: the finding's subject, exactly (the input of its
+//     fingerprint, so of every suppression and code-scanning alert of it).
+//   - severity: the finding's severity, "error", "warning" or "note".
+//     Subject and severity are optional, except in a bad fixture's wants of
+//     its own rule, which must name both (go test ./checks -run
+//     TestRuleFixtures -annotate writes them from the findings).
 //   - suppressed: a Go regexp of the reason of the suppressions entry that
 //     accepts the finding; without it the finding must not be suppressed.
 //
@@ -66,6 +72,10 @@ func TestRuleFixtures(t *testing.T) {
 			dir := filepath.Join("testdata", r.ID)
 			ok, _ := filepath.Glob(filepath.Join(dir, "ok-*.jsonl"))
 			bad, _ := filepath.Glob(filepath.Join(dir, "bad-*.jsonl"))
+			// Plain JSON-RPC fixtures, as tee writes them, are *.ndjson.
+			okPlain, _ := filepath.Glob(filepath.Join(dir, "ok-*.ndjson"))
+			badPlain, _ := filepath.Glob(filepath.Join(dir, "bad-*.ndjson"))
+			ok, bad = append(ok, okPlain...), append(bad, badPlain...)
 			if len(ok) == 0 || len(bad) == 0 {
 				t.Fatalf("rule %s needs at least one ok-*.jsonl and one bad-*.jsonl in %s", r.ID, dir)
 			}
@@ -130,6 +140,15 @@ func checkFixture(t *testing.T, r *Rule, path string, bad bool) {
 	if bad && !announces {
 		t.Fatalf("%s: a bad fixture must announce at least one %s finding with \"want\"", path, r.ID)
 	}
+	var unnamed []want // own-rule wants of a bad fixture without subject or severity
+	for _, w := range wants {
+		if bad && w.Rule == r.ID && (w.Subject == nil || w.Severity == "") {
+			unnamed = append(unnamed, w)
+		}
+	}
+	if len(unnamed) > 0 && !*annotate {
+		t.Fatalf("%s:%d: a bad fixture's want of its own rule must name \"subject\" and \"severity\" (go test ./checks -run TestRuleFixtures -annotate writes them)", path, unnamed[0].Line)
+	}
 	if !bad && announces {
 		t.Fatalf("%s: an ok fixture cannot want %s", path, r.ID)
 	}
@@ -139,6 +158,10 @@ func checkFixture(t *testing.T, r *Rule, path string, bad bool) {
 	}
 	if problems := matchWants(wants, got); len(problems) > 0 {
 		t.Errorf("%s:\n  %s\nall findings:\n%s", path, strings.Join(problems, "\n  "), listFindings(got))
+	} else if len(unnamed) > 0 {
+		if err := annotateFixture(unnamed, got); err != nil {
+			t.Error(err)
+		}
 	}
 	if diff, err := bufferDiff(path, stripped, rules, sup); err != nil {
 		t.Errorf("%s: with a %d-byte read buffer: %v", path, tinyBuffer, err)
@@ -181,6 +204,9 @@ type want struct {
 	Message    *regexp.Regexp
 	Related    []int          // nil: not checked
 	Suppressed *regexp.Regexp // the entry's reason; nil: not suppressed
+	Subject    *string        // nil: not checked
+	Severity   string         // "": not checked
+	Ordinal    int            // its place among the wants of its line
 }
 
 func (w want) String() string {
@@ -190,6 +216,12 @@ func (w want) String() string {
 	}
 	if w.Suppressed != nil {
 		s += fmt.Sprintf(" suppressed /%s/", w.Suppressed)
+	}
+	if w.Subject != nil {
+		s += fmt.Sprintf(" subject %q", *w.Subject)
+	}
+	if w.Severity != "" {
+		s += " severity " + w.Severity
 	}
 	return s
 }
@@ -214,12 +246,12 @@ func parseWants(data []byte) ([]byte, []want, error) {
 			if err := dec.Decode(&elems); err != nil {
 				return nil, nil, fmt.Errorf(":%d: want is not a JSON array: %v", i+1, err)
 			}
-			for _, el := range elems {
+			for k, el := range elems {
 				w, err := parseWant(el)
 				if err != nil {
 					return nil, nil, fmt.Errorf(":%d: want %s: %v", i+1, el, err)
 				}
-				w.Line = i + 1
+				w.Line, w.Ordinal = i+1, k
 				wants = append(wants, w)
 			}
 			line = cutMember(line, loc[0], arrayStart+int(dec.InputOffset()))
@@ -239,6 +271,8 @@ func parseWant(el json.RawMessage) (want, error) {
 		Message    *string
 		Related    *[]int
 		Suppressed *string
+		Subject    *string
+		Severity   *string
 	}
 	dec := json.NewDecoder(bytes.NewReader(el))
 	dec.DisallowUnknownFields()
@@ -262,6 +296,15 @@ func parseWant(el json.RawMessage) (want, error) {
 	if spec.Suppressed != nil {
 		if w.Suppressed, err = regexp.Compile(*spec.Suppressed); err != nil {
 			return w, fmt.Errorf(`"suppressed": %v`, err)
+		}
+	}
+	w.Subject = spec.Subject
+	if spec.Severity != nil {
+		switch *spec.Severity {
+		case "error", "warning", "note":
+			w.Severity = *spec.Severity
+		default:
+			return w, fmt.Errorf(`"severity" %q: write "error", "warning" or "note"`, *spec.Severity)
 		}
 	}
 	return w, nil
@@ -290,17 +333,19 @@ func cutMember(line []byte, from, to int) []byte {
 
 // gotFinding is what the harness compares of a finding.
 type gotFinding struct {
-	File       string
-	Line       int
-	Rule       string
-	Message    string
-	Subject    string
-	Related    []Location
-	Suppressed string // the reason; "" when not suppressed
+	File        string
+	Line        int
+	Rule        string
+	Message     string
+	Subject     string
+	Severity    string
+	Related     []Location
+	Suppressed  string // the reason; "" when not suppressed
+	Fingerprint string
 }
 
 func (f gotFinding) String() string {
-	s := fmt.Sprintf("%s%d: %s: %s [subject %q]", fileTag(f.File), f.Line, f.Rule, f.Message, f.Subject)
+	s := fmt.Sprintf("%s%d: %s: %s [subject %q, %s]", fileTag(f.File), f.Line, f.Rule, f.Message, f.Subject, f.Severity)
 	for _, r := range f.Related {
 		s += fmt.Sprintf(" (related %d: %s)", r.Line, r.Message)
 	}
@@ -321,7 +366,10 @@ func fileTag(file string) string {
 
 // wantFor is the want that matches f exactly, for an author to paste.
 func (f gotFinding) wantFor() string {
-	spec := map[string]any{"rule": f.Rule, "message": regexp.QuoteMeta(f.Message)}
+	spec := map[string]any{"rule": f.Rule, "message": regexp.QuoteMeta(f.Message), "subject": f.Subject}
+	if f.Severity != "" {
+		spec["severity"] = f.Severity
+	}
 	if len(f.Related) > 0 {
 		lines := []int{}
 		for _, r := range f.Related {
@@ -392,7 +440,7 @@ func runSourceWithin(src readers.Source, rules []*Rule, sup *suppress.Suppressio
 	var got []gotFinding
 	for s := range res.AllSessions() {
 		for _, f := range s.Findings {
-			g := gotFinding{File: f.File, Line: f.Line, Rule: f.Rule, Message: f.Message, Subject: f.Subject, Related: f.Related}
+			g := gotFinding{File: f.File, Line: f.Line, Rule: f.Rule, Message: f.Message, Subject: f.Subject, Severity: f.Severity.String(), Related: f.Related, Fingerprint: f.Fingerprint}
 			if f.Suppressed != nil {
 				g.Suppressed = f.Suppressed.Reason
 			}
@@ -431,7 +479,7 @@ func bufferDiff(name string, data []byte, rules []*Rule, sup *suppress.Suppressi
 }
 
 func (f gotFinding) equal(g gotFinding) bool {
-	return f.File == g.File && f.Line == g.Line && f.Rule == g.Rule && f.Message == g.Message && f.Subject == g.Subject &&
+	return f.File == g.File && f.Line == g.Line && f.Rule == g.Rule && f.Message == g.Message && f.Subject == g.Subject && f.Severity == g.Severity && f.Fingerprint == g.Fingerprint &&
 		slices.Equal(f.Related, g.Related) && f.Suppressed == g.Suppressed
 }
 
@@ -493,6 +541,9 @@ func (w want) matches(f gotFinding) bool {
 		return false
 	}
 	if (w.Suppressed == nil) != (f.Suppressed == "") || w.Suppressed != nil && !w.Suppressed.MatchString(f.Suppressed) {
+		return false
+	}
+	if w.Subject != nil && *w.Subject != f.Subject || w.Severity != "" && w.Severity != f.Severity {
 		return false
 	}
 	if w.Related == nil {

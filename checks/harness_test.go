@@ -56,19 +56,84 @@ func TestParseWantsReadsEveryField(t *testing.T) {
 	if wants[1].Related == nil || wants[2].Related != nil {
 		t.Errorf("related [] must be checked (no related lines), an absent one not")
 	}
+	_, wants, err = parseWants([]byte(`{"want":[{"rule":"a","message":"b","subject":"","severity":"note"},{"rule":"a","message":"b","subject":"tools/call x","severity":"error"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(wants); got != `[1: a /b/ subject "" severity note 1: a /b/ subject "tools/call x" severity error]` {
+		t.Errorf("wants %s", got)
+	}
+	if wants[0].Subject == nil || wants[0].Ordinal != 0 || wants[1].Ordinal != 1 {
+		t.Errorf("an empty subject must be checked too; ordinals %d %d", wants[0].Ordinal, wants[1].Ordinal)
+	}
+}
+
+// A want that names a subject or severity misses a finding of another one,
+// so a rule that changes either fails its fixture.
+func TestMatchWantsSubjectAndSeverity(t *testing.T) {
+	t.Parallel()
+	f := gotFinding{Line: 5, Rule: "jsonrpc-error", Message: "boom", Subject: "tools/call a", Severity: "warning"}
+	subject := func(s string) *string { return &s }
+	for _, c := range []struct {
+		w    want
+		pass bool
+	}{
+		{want{Line: 5, Rule: "jsonrpc-error", Message: regexp.MustCompile("boom")}, true},
+		{want{Line: 5, Rule: "jsonrpc-error", Message: regexp.MustCompile("boom"), Subject: subject("tools/call a"), Severity: "warning"}, true},
+		{want{Line: 5, Rule: "jsonrpc-error", Message: regexp.MustCompile("boom"), Subject: subject("tools/call b")}, false},
+		{want{Line: 5, Rule: "jsonrpc-error", Message: regexp.MustCompile("boom"), Subject: subject("")}, false},
+		{want{Line: 5, Rule: "jsonrpc-error", Message: regexp.MustCompile("boom"), Severity: "error"}, false},
+	} {
+		problems := matchWants([]want{c.w}, []gotFinding{f})
+		if (len(problems) == 0) != c.pass {
+			t.Errorf("%s: problems %q, want pass=%v", c.w, problems, c.pass)
+		}
+	}
+}
+
+// Annotating writes the subject and severity of the finding into the want
+// that lacks them, and nothing else of the line changes.
+func TestAnnotateFile(t *testing.T) {
+	t.Parallel()
+	path := t.TempDir() + "/bad.jsonl"
+	data := []byte("{}\n" + `{"want":[{"rule":"a","message":"x"}, {"rule":"b","message":"y","severity":"note"}],"seq":2}` + "\n")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, wants, err := parseWants(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range wants {
+		wants[i].File = path
+	}
+	got := []gotFinding{
+		{File: path, Line: 2, Rule: "a", Message: "x", Subject: `m "q"`, Severity: "error"},
+		{File: path, Line: 2, Rule: "b", Message: "y", Subject: "s", Severity: "note"},
+	}
+	if err := annotateFixture(wants, got); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := os.ReadFile(path)
+	want := "{}\n" + `{"want":[{"rule":"a","message":"x","subject":"m \"q\"","severity":"error"}, {"rule":"b","message":"y","severity":"note","subject":"s"}],"seq":2}` + "\n"
+	if string(out) != want {
+		t.Errorf("annotated\n%s\nwant\n%s", out, want)
+	}
 }
 
 func TestParseWantsRejects(t *testing.T) {
 	t.Parallel()
 	for in, msg := range map[string]string{
-		`{"want":["tool-error"],"seq":1}`:                            `:1: want "tool-error": a plain rule id is not enough: write {"rule":"ID","message":"REGEXP"}`,
-		`{"want":[{"rule":"tool-error"}]}`:                           `"message" is missing: add a regexp of the finding's message`,
-		`{"want":[{"rule":"tool-error","message":""}]}`:              `"message" is missing`,
-		`{"want":[{"message":"x"}]}`:                                 `"rule" is missing`,
-		`{"want":[{"rule":"tool-error","message":"("}]}`:             "missing closing )",
-		`{"want":[{"rule":"tool-error","message":"x","lines":[]}]}`:  `unknown field "lines"`,
-		`{"want":[{"rule":"tool-error","message":"x","related":5}]}`: "cannot unmarshal number",
-		`{"want":[{"rule":"tool-error","message":"x"}`:               "want is not a JSON array",
+		`{"want":["tool-error"],"seq":1}`:                                  `:1: want "tool-error": a plain rule id is not enough: write {"rule":"ID","message":"REGEXP"}`,
+		`{"want":[{"rule":"tool-error"}]}`:                                 `"message" is missing: add a regexp of the finding's message`,
+		`{"want":[{"rule":"tool-error","message":""}]}`:                    `"message" is missing`,
+		`{"want":[{"message":"x"}]}`:                                       `"rule" is missing`,
+		`{"want":[{"rule":"tool-error","message":"("}]}`:                   "missing closing )",
+		`{"want":[{"rule":"tool-error","message":"x","lines":[]}]}`:        `unknown field "lines"`,
+		`{"want":[{"rule":"tool-error","message":"x","related":5}]}`:       "cannot unmarshal number",
+		`{"want":[{"rule":"tool-error","message":"x"}`:                     "want is not a JSON array",
+		`{"want":[{"rule":"tool-error","message":"x","severity":"warn"}]}`: `"severity" "warn": write "error", "warning" or "note"`,
+		`{"want":[{"rule":"tool-error","message":"x","subject":1}]}`:       "cannot unmarshal number",
 	} {
 		_, _, err := parseWants([]byte(in))
 		if err == nil || !strings.Contains(err.Error(), msg) {

@@ -42,7 +42,7 @@ func quoteName(s string) string { return Quote(s, 80) }
 // masks it.
 func firstText(content json.RawMessage) string {
 	if text, ok := jsonscan.FirstText(content, 64<<10); ok && text != "" {
-		return Quote(text, 200)
+		return Evidence(text, 200)
 	}
 	return "(no text content)"
 }
@@ -195,6 +195,24 @@ func underRevision(rev string) string {
 		return "no recorded revision"
 	}
 	return "revision " + rev
+}
+
+// revisionSource says, for a message, where the revision of a request that
+// does not carry it in its _meta was read: "" when its _meta says it.
+func revisionSource(c *session.Call) string {
+	if c == nil {
+		return ""
+	}
+	switch c.RevisionSource {
+	case session.RevisionFromHeader:
+		return " (its MCP-Protocol-Version header says " + c.Revision + ")"
+	case session.RevisionFromSession:
+		if o := c.RevisionOf; o != nil && o.Method != "initialize" {
+			return fmt.Sprintf(" (the session speaks %s: %s at line %d was accepted)", c.Revision, o.Method, o.Line)
+		}
+		return " (the session speaks " + c.Revision + ")"
+	}
+	return ""
 }
 
 // modernFrame reports a frame judged as 2026-07-28 or later.

@@ -29,3 +29,23 @@ func TestCallMemoIsBounded(t *testing.T) {
 		t.Error("the oldest call is still remembered")
 	}
 }
+
+// cut keeps text of exactly max bytes whole and cuts longer text on a rune
+// boundary (a survivor of the mutation sample: <= against <).
+func TestCutAtTheBoundary(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"abcd", 4, "abcd"},
+		{"abcde", 4, "abcd…"},
+		{"abé", 3, "ab…"}, // é is two bytes: not split
+		{"", 0, ""},
+	} {
+		if got := cut(c.in, c.max); got != c.want {
+			t.Errorf("cut(%q, %d) = %q, want %q", c.in, c.max, got, c.want)
+		}
+	}
+}

@@ -28,7 +28,11 @@ or fix the server or proxy so that errors come back as JSON-RPC error objects.`,
 		Good:  `status 200 with {"jsonrpc":"2.0","id":3,"result":{}}`,
 		Since: "0.1.0",
 	},
+	CountsJudged: true, // the server's HTTP answers: none on stdio
 	New: EachFrame(func(p *Pass, f *session.Frame) {
+		if f.Status != 0 && f.Direction == session.ServerToClient {
+			p.Judged()
+		}
 		if !f.HTTPErrorBody() {
 			return
 		}
@@ -38,7 +42,7 @@ or fix the server or proxy so that errors come back as JSON-RPC error objects.`,
 		what := fmt.Sprintf("HTTP %d with no JSON-RPC answer", f.Status)
 		switch {
 		case f.Raw != nil:
-			what = fmt.Sprintf("HTTP %d with a JSON body that is not a JSON-RPC answer: %s", f.Status, Quote(string(f.Raw), 120))
+			what = fmt.Sprintf("HTTP %d with a JSON body that is not a JSON-RPC answer: %s", f.Status, Evidence(string(f.Raw), 120))
 		case f.HasText:
 			what = fmt.Sprintf("HTTP %d with a body that is not JSON: %s", f.Status, Quote(f.Text, 120))
 		}

@@ -63,5 +63,6 @@ func (r *inputSchema) Frame(p *Pass, f *session.Frame) {
 	if err != nil || len(vs) == 0 {
 		return
 	}
-	p.Report(f, "tools/call "+call.Name, "the arguments of tool %s do not match its inputSchema: %s", quoteName(call.Name), violationText(vs))
+	fd := p.Report(f, "tools/call "+call.Name, "the arguments of tool %s do not match its inputSchema: %s", quoteName(call.Name), violationText(vs))
+	p.Explains(fd, "arguments that do not match the inputSchema")
 }

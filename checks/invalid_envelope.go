@@ -122,9 +122,9 @@ func sniffedMessage(raw []byte) string {
 	})
 	switch {
 	case method != "" && id != nil:
-		return fmt.Sprintf("the request %s (id %s)", cut(method, 80), cut(string(id), 40))
+		return fmt.Sprintf("the %s request (id %s)", cut(method, 80), cut(string(id), 40))
 	case method != "":
-		return "the notification " + cut(method, 80)
+		return "the " + cut(method, 80) + " notification"
 	case id != nil:
 		return "the answer to id " + cut(string(id), 40)
 	}

@@ -31,14 +31,14 @@ the server's handler.`,
 		if e == nil || f.Msg.Kind != session.Response {
 			return
 		}
-		what := fmt.Sprintf("JSON-RPC error %d %s", e.Code, Quote(e.Message, 160))
+		what := fmt.Sprintf("JSON-RPC error %d %s", e.Code, Evidence(e.Message, 160))
 		switch f.Pairing {
 		case session.Answered:
-			p.Report(f, callSubject(f.Call), "%s failed with %s", f.Call.Label(), what).
-				Relate(f.Call.File, f.Call.Line, "request sent here")
+			p.FollowsCause(f, p.Report(f, callSubject(f.Call), "%s failed with %s", f.Call.Label(), what).
+				Relate(f.Call.File, f.Call.Line, "request sent here"))
 		case session.Late:
-			p.Report(f, callSubject(f.Call), "%s was answered after its cancellation with %s", f.Call.Label(), what).
-				Relate(f.Call.File, f.Call.Line, "request sent here")
+			p.FollowsCause(f, p.Report(f, callSubject(f.Call), "%s was answered after its cancellation with %s", f.Call.Label(), what).
+				Relate(f.Call.File, f.Call.Line, "request sent here"))
 		case session.Unmatched, session.Absorbed:
 			switch {
 			case f.Msg.ID.Kind() == session.IDAbsent || f.Msg.ID.Kind() == session.IDNull:

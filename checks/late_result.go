@@ -26,7 +26,13 @@ drop its answer once cancelled.`,
 			return
 		}
 		c := f.Call
-		p.Report(f, callSubject(c), "%s was answered after the %s cancelled it", c.Label(), c.Dir.Sender()).
+		with := ""
+		if r := f.View().ResultFields(); r != nil && r.IsError && f.Msg.Error == nil {
+			// the tool's failure ("context canceled") is the cancellation
+			// taking effect, not a tool error of its own
+			with = ", with an isError result: " + firstText(r.Content)
+		}
+		p.Report(f, callSubject(c), "%s was answered after the %s cancelled it%s", c.Label(), c.Dir.Sender(), with).
 			Relate(c.File, c.Line, "request sent here")
 	}),
 }

@@ -41,6 +41,11 @@ func (missingFrames) Damage(p *Pass, d session.Damage) {
 }
 
 func gapMessage(seq, gap int64) string {
-	return fmt.Sprintf("%d %s missing before seq %d (seq %d to %d were not recorded)",
-		gap, plural(int(gap), "frame is", "frames are"), seq, seq-gap, seq-1)
+	if gap == 1 {
+		return fmt.Sprintf("1 frame is missing before seq %d: seq %d was not recorded", seq, seq-1)
+	}
+	if gap == 2 {
+		return fmt.Sprintf("2 frames are missing before seq %d: seq %d and %d were not recorded", seq, seq-2, seq-1)
+	}
+	return fmt.Sprintf("%d frames are missing before seq %d: seq %d to %d were not recorded", gap, seq, seq-gap, seq-1)
 }

@@ -21,7 +21,7 @@ responses and no notification but notifications/cancelled. A 2026-07-28 peer
 rejects these messages or never expects them.
 
 A request is judged by its own revision (its _meta, else its
-MCP-Protocol-Version header, else the session's); a server's message by the
+MCP-Protocol-Version header, else the session's, which the message names); a server's message by the
 request it answers or, in a session without a handshake, by the revision its
 accepted requests declared. A dual-era client's fallback initialize (no
 2026-07-28 _meta) is legacy traffic and is not reported.`,
@@ -54,7 +54,7 @@ drop ping.`,
 				return // a dual-era client's fallback handshake is legacy traffic
 			}
 			if instead, removed := removedRequests[m.Method]; removed {
-				p.Report(f, m.Method, "%s was removed in 2026-07-28: %s", m.Method, instead)
+				p.Explains(p.Report(f, m.Method, "%s was removed in 2026-07-28%s: %s", m.Method, revisionSource(f.Call), instead), m.Method+", removed in 2026-07-28")
 			}
 		case m.Kind == session.Notification:
 			removed := removedServerNotifications
@@ -66,6 +66,27 @@ drop ping.`,
 			}
 		}
 	}),
+}
+
+// modernRemoves reports whether modern-removed reports f when f is judged
+// under 2026-07-28: what 2026-07-28 removed is that rule's, not also a
+// deprecation (one finding per fact).
+func modernRemoves(f *session.Frame) bool {
+	m := &f.Msg
+	switch {
+	case m.Kind == session.Request && f.Direction == session.ServerToClient:
+		return true
+	case m.Kind == session.Request && f.Direction == session.ClientToServer:
+		_, removed := removedRequests[m.Method]
+		return removed && (m.Method != "initialize" || declaresModern(f))
+	case m.Kind == session.Notification && f.Direction == session.ClientToServer:
+		_, removed := removedClientNotifications[m.Method]
+		return removed
+	case m.Kind == session.Notification:
+		_, removed := removedServerNotifications[m.Method]
+		return removed
+	}
+	return false
 }
 
 // declaresModern reports a request whose own _meta names 2026-07-28 or

@@ -27,6 +27,6 @@ or left hanging on the receiver's side.`,
 		if m.Kind != session.Request || !judgeable(f) || !strings.HasPrefix(m.Method, "notifications/") {
 			return
 		}
-		p.Report(f, m.Method, "%s with id %s, but notifications never carry an id", sent(f), Quote(m.ID.String(), 40))
+		p.Report(f, m.Method, "%s with id %s, but notifications never carry an id", sent(f), Token(m.ID.String(), 40))
 	}),
 }

@@ -40,9 +40,10 @@ current x-mcp-header annotations.`,
 		Good:  `Mcp-Param-Count: 42   {"method":"tools/call","params":{"name":"fetch_items","arguments":{"count":42}}}`,
 		Since: "0.2.0",
 	},
-	Revisions: Revisions{Since: session.ModernRevision},
-	Facts:     []facts.Fact{facts.Catalogue},
-	New:       func() Checker { return &paramHeader{} },
+	Revisions:    Revisions{Since: session.ModernRevision},
+	Facts:        []facts.Fact{facts.Catalogue},
+	CountsJudged: true, // tools/call requests POSTed over HTTP
+	New:          func() Checker { return &paramHeader{} },
 }
 
 type paramHeader struct {
@@ -67,6 +68,7 @@ func (ph *paramHeader) Frame(p *Pass, f *session.Frame) {
 	if !clientRequest(f) || f.Msg.Method != "tools/call" || !overHTTP(f) || f.Batch || f.Elements > 0 {
 		return
 	}
+	p.Judged()
 	tools := &facts.Catalogue.Of(p).Tools
 	if !tools.Complete || tools.Stale || tools.Pending > 0 {
 		return

@@ -23,6 +23,19 @@ type Pass struct {
 	Session  *session.Session
 	Rule     *Rule    // the rule being run
 	Reporter Reporter // the engine's side of the pass
+
+	// Judging is where the engine counts what the rule judged in the
+	// session; nil when nothing counts.
+	Judging *int64
+}
+
+// Judged counts one frame or exchange the rule judged (whether or not it
+// found a problem), for a rule with CountsJudged: one increment, so it may
+// sit on the per-frame path.
+func (p *Pass) Judged() {
+	if p.Judging != nil {
+		*p.Judging++
+	}
 }
 
 // Reporter is what a Pass reports through and reads the run from; the
@@ -49,6 +62,26 @@ type Reporter interface {
 	// AttachDrift makes r the session's drift report, which reports show
 	// apart from the findings.
 	AttachDrift(r *baseline.Report)
+	// MarkCause records c as what explains the answer to the request at
+	// seq and line, unless a cause is recorded for it already; CauseOf
+	// returns the cause of call's answer, or nil.
+	MarkCause(seq int64, line int, c Cause)
+	CauseOf(call *session.Call) *Cause
+}
+
+// Cause is the finding another one follows from: when a rule finds fault
+// with a request and another with its answer, the second names the first,
+// so a reader sees one story instead of two unrelated findings.
+type Cause struct {
+	Rule string
+	What string // the fault in a few words: "request without _meta"
+	File string
+	Line int
+}
+
+// String is how a message names the cause.
+func (c *Cause) String() string {
+	return fmt.Sprintf("caused by: %s, line %d", c.What, c.Line)
 }
 
 // Finding is a finding as a rule reported it: the engine completes it
@@ -77,6 +110,9 @@ type Finding struct {
 	// Drift is the tool change a tool-drift finding reports (its tier and
 	// fields, for reports that carry them apart from the message).
 	Drift *baseline.ToolChange
+
+	// CausedBy is the finding this one follows from, or nil (see Cause).
+	CausedBy *Cause
 
 	track Tracking // the engine's record of it; nil for a finding made by hand
 }
@@ -142,6 +178,31 @@ func (p *Pass) Listed() bool { return p.Reporter.Listed(p.Rule) }
 func (fd *Finding) Relate(file string, line int, message string) *Finding {
 	if line > 0 && !fd.folded() {
 		fd.Related = append(fd.Related, Location{File: file, Line: line, Message: secrets.Mask(message)})
+	}
+	return fd
+}
+
+// Explains marks fd, reported at a request, as the cause of whatever a
+// rule finds in that request's answer; what names the fault in a few words
+// ("request without _meta"). The first cause marked on a request wins.
+func (p *Pass) Explains(fd *Finding, what string) {
+	if fd == nil || fd.folded() || fd.Line == 0 {
+		return
+	}
+	p.Reporter.MarkCause(fd.Seq, fd.Line, Cause{Rule: fd.Rule, What: secrets.Mask(what), File: fd.File, Line: fd.Line})
+}
+
+// FollowsCause links fd, reported at the answer f to a request, to the
+// finding marked as that request's cause, if any: the message ends by
+// naming it, and reports show it as a related location.
+func (p *Pass) FollowsCause(f *session.Frame, fd *Finding) *Finding {
+	if f == nil || f.Call == nil || fd == nil || fd.folded() || fd.CausedBy != nil {
+		return fd
+	}
+	if c := p.Reporter.CauseOf(f.Call); c != nil && c.Rule != fd.Rule {
+		cause := *c
+		fd.CausedBy = &cause
+		fd.Message += "; " + cause.String()
 	}
 	return fd
 }

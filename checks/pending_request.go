@@ -30,9 +30,19 @@ type pendingRequests struct{ Base }
 
 func (pendingRequests) End(p *Pass) {
 	s := p.Session
+	// first, so that the folding of many findings never hides it
+	if n, c := s.DroppedCalls, s.FirstDropped; n > 0 {
+		p.ReportAt(Location{File: c.File, Line: c.Line}, c.Seq, "dropped requests",
+			"%d %s still open when more than %d were, and mcpcheck stopped following %s, oldest first (the oldest: %s %s); an answer to %s was not paired",
+			n, plural(n, "request was", "requests were"), session.MaxOpenCalls, plural(n, "it", "them"), c.Dir.Sender(), c.Label(), plural(n, "it", "them")).About(c)
+	}
 	for _, c := range s.Unfinished() {
 		var msg string
 		switch {
+		case c.State == session.Parked && c.Op != nil && c.Op.Requests > 1:
+			// the last round of a chain: "never retried" would deny the retries
+			msg = fmt.Sprintf("%s answered input_required and was not retried again; its operation stopped after %d rounds",
+				c.Label(), c.Op.Requests)
 		case c.State == session.Parked:
 			msg = fmt.Sprintf("%s answered input_required and was never retried", c.Label())
 		case c.State == session.TaskRunning && c.Task != nil:

@@ -21,6 +21,7 @@ defines. (2026-07-28 removed ping, so it is judged only before that revision.)`,
 		Good:  `{"jsonrpc":"2.0","id":9,"result":{}}`,
 		Since: "0.2.0",
 	},
+	CountsJudged: true, // ping results
 	New: EachFrame(func(p *Pass, f *session.Frame) {
 		m := &f.Msg
 		c := f.Call
@@ -28,6 +29,7 @@ defines. (2026-07-28 removed ping, so it is judged only before that revision.)`,
 			(f.Pairing != session.Answered && f.Pairing != session.Late) {
 			return
 		}
+		p.Judged()
 		if jsonscan.FirstByte(m.Result) != '{' {
 			p.Report(f, "ping result", "%s answered ping with a JSON %s result instead of an empty object", f.Direction.Sender(), jsonscan.Kind(m.Result)).
 				Relate(c.File, c.Line, "ping sent here")

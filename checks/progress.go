@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/mcpcheck/mcpcheck/session"
@@ -76,8 +77,12 @@ func (r *progressRule) Frame(p *Pass, f *session.Frame) {
 		from, to := use.last, pp.progress
 		c := use.request()
 		r.once.report("decrease "+c.ref(), func() *Finding {
-			return p.Report(f, c.subject()+" progress", "progress for %s went from %s to %s; it must increase with every notification",
-				c.name(), formatNumber(from), formatNumber(to)).
+			moved := fmt.Sprintf("went from %s down to %s", formatNumber(from), formatNumber(to))
+			if from == to {
+				moved = "stayed at " + formatNumber(to)
+			}
+			return p.Report(f, c.subject()+" progress", "progress for %s %s; it must increase with every notification",
+				c.name(), moved).
 				Relate(c.file, c.line, "request sent here")
 		})
 	}

@@ -80,6 +80,14 @@ func (r *progressToken) Frame(p *Pass, f *session.Frame) {
 		return
 	}
 	key := tokenKey{f.Direction.Opposite(), session.MakeID(pp.token).String()}
+	if k := session.MakeID(pp.token).Kind(); k != session.IDString && k != session.IDInteger {
+		// no request can carry such a token: say what is wrong with it, once
+		r.once.report("type "+key.dir.String()+" "+key.tok, func() *Finding {
+			return p.Report(f, m.Method+" progressToken", "%s sent %s with the progress token %s, which is not a string or an integer",
+				f.Direction.Sender(), m.Method, Token(key.tok, 40))
+		})
+		return
+	}
 	if r.tokens.known(key) {
 		return
 	}
@@ -91,8 +99,8 @@ func (r *progressToken) request(p *Pass, f *session.Frame) {
 	m := &f.Msg
 	tok := session.MakeID(f.View().Meta().ProgressToken)
 	if k := tok.Kind(); k != session.IDString && k != session.IDInteger {
-		p.Report(f, m.Method+" progressToken", "%s carries the progress token %s, which is not a string or an integer",
-			sent(f), Quote(tok.String(), 40))
+		p.Report(f, m.Method+" progressToken", "%s with the progress token %s, which is not a string or an integer",
+			sent(f), Token(tok.String(), 40))
 	}
 	key, ok := requestToken(f)
 	if !ok {
@@ -124,7 +132,7 @@ func (r *progressToken) judgeUnknown(p *Pass, h heldToken) {
 	}
 	r.once.report("unknown "+h.key.dir.String()+" "+h.key.tok, func() *Finding {
 		return p.ReportAt(h.at, h.seq, h.method, "%s sent %s for progress token %s, which no request of the %s carried",
-			h.sender, h.method, Quote(h.key.tok, 40), h.key.dir.Sender())
+			h.sender, h.method, Token(h.key.tok, 40), h.key.dir.Sender())
 	})
 }
 
@@ -135,7 +143,7 @@ func (r *progressToken) judgeReuse(p *Pass, h heldToken) {
 		return
 	}
 	p.ReportAt(h.at, h.seq, h.subject, "%s sent %s with progress token %s while %s, which carries the same token, was still in flight",
-		h.sender, h.method, Quote(h.key.tok, 40), callName(h.old)).
+		h.sender, h.method, Token(h.key.tok, 40), callName(h.old)).
 		Relate(h.old.File, h.old.Line, "request with this token sent here")
 }
 

@@ -20,11 +20,13 @@ form the prompt's author did not expect.`,
 		Good:  `{"jsonrpc":"2.0","id":8,"method":"prompts/get","params":{"name":"summarize","arguments":{"sentences":"3"}}}`,
 		Since: "0.2.0",
 	},
+	CountsJudged: true, // prompts/get requests
 	New: EachFrame(func(p *Pass, f *session.Frame) {
 		m := &f.Msg
 		if m.Kind != session.Request || m.Method != "prompts/get" || !judgeable(f) || f.Redacted {
 			return
 		}
+		p.Judged()
 		r := f.View().ParamFields()
 		if r == nil || r.Arguments == nil {
 			return

@@ -39,7 +39,7 @@ answer is wanted.`,
 			}
 			what, kind = "the id "+cut(m.ID.String(), 40)+", an integer too large for any peer's integer type", "oversized"
 		case session.IDOther:
-			what, kind = "an id that is not a string or an integer: "+Quote(m.ID.String(), 40), "non-scalar"
+			what, kind = "an id that is not a string or an integer: "+Token(m.ID.String(), 40), "non-scalar"
 		default:
 			return
 		}

@@ -40,9 +40,9 @@ judged by log-level and cancel.`,
 			v := mcp.Member(f.View().Params(), r.name)
 			switch {
 			case v == nil:
-				p.Report(f, m.Method+" params", "%s without %s, which the method requires", sent(f), r.name)
+				p.Explains(p.Report(f, m.Method+" params", "%s without %s, which the method requires", sent(f), r.name), m.Method+" without "+r.name)
 			case !r.kind(v):
-				p.Report(f, m.Method+" params", "%s whose %s is a JSON %s, not %s", sent(f), r.name, jsonscan.Kind(v), r.want)
+				p.Explains(p.Report(f, m.Method+" params", "%s whose %s is a JSON %s, not %s", sent(f), r.name, jsonscan.Kind(v), r.want), m.Method+" with a wrong "+r.name)
 			default:
 				continue
 			}
@@ -85,6 +85,7 @@ var requiredParams = map[string][]param{
 	"tasks/get":              {stringParam("taskId")},
 	"tasks/result":           {stringParam("taskId")},
 	"tasks/cancel":           {stringParam("taskId")},
-	"notifications/progress": {param{"progressToken", "a string or an integer", func(v []byte) bool { return jsonscan.FirstByte(v) == '"' || isNumber(v) }},
+	// the type of a progress token is progress-token's: one finding per token
+	"notifications/progress": {param{"progressToken", "present", func([]byte) bool { return true }},
 		param{"progress", "a number", isNumber}},
 }

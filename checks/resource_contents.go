@@ -22,6 +22,7 @@ tell which resource an item without a uri belongs to. A multi round-trip
 		Good:  `{"jsonrpc":"2.0","id":5,"result":{"contents":[{"uri":"file:///srv/a.txt","mimeType":"text/plain","text":"hello"}]}}`,
 		Since: "0.2.0",
 	},
+	CountsJudged: true, // resources/read results
 	New: EachFrame(func(p *Pass, f *session.Frame) {
 		m := &f.Msg
 		c := f.Call
@@ -29,6 +30,7 @@ tell which resource an item without a uri belongs to. A multi round-trip
 			(f.Pairing != session.Answered && f.Pairing != session.Late) || !completeResult(f.View().ResultFields()) {
 			return
 		}
+		p.Judged()
 		subject := "resources/read " + c.Name
 		contents := mcp.Member(f.View().Result(), "contents")
 		items := jsonscan.Elements(contents)

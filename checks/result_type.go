@@ -19,7 +19,9 @@ request negotiated defines. A client reads the rest of the result by it, so a
 result without it, or with a resultType that is not a string, cannot be
 interpreted.
 
-A result is judged by the revision of the request it answers. Results of
+A result is judged by the revision of the request it answers; the answer to
+a request that stated no revision of its own (no _meta, no header) should
+have been an error, which meta-accepted reports instead. Results of
 initialize are exempt (a legacy handshake has no resultType), and so is a
 server that shows it speaks an earlier revision (it negotiated one through
 initialize, or its server/discover result does not list the request's
@@ -36,6 +38,9 @@ interim ones); the 2026-07-28 SDKs do so when the result is built through them.`
 	New: EachFrame(func(p *Pass, f *session.Frame) {
 		if !serverResult(f) || f.Call.Method == "initialize" || legacyServer(p, f.Revision(p.Session)) {
 			return
+		}
+		if f.Call.RevisionSource == session.RevisionFromSession {
+			return // the request stated no revision: its answer should have been -32602 (meta-accepted)
 		}
 		r := f.View().ResultFields()
 		if r == nil {

@@ -35,8 +35,9 @@ sent (encode non-ASCII names as =?base64?…?=), one message per POST.`,
 		Good:  `Mcp-Name: get_weather    {"method":"tools/call","params":{"name":"get_weather",…}}`,
 		Since: "0.2.0",
 	},
-	Revisions: Revisions{Since: session.ModernRevision},
-	New:       func() Checker { return &routingHeader{reported: newCallMemo[bool](maxRememberedCalls)} },
+	Revisions:    Revisions{Since: session.ModernRevision},
+	CountsJudged: true, // client requests POSTed over HTTP
+	New:          func() Checker { return &routingHeader{reported: newCallMemo[bool](maxRememberedCalls)} },
 }
 
 // headerMismatch is the 2026-07-28 error code for headers that disagree
@@ -55,6 +56,7 @@ var nameHeaderMethods = map[string]bool{"tools/call": true, "prompts/get": true,
 func (r *routingHeader) Frame(p *Pass, f *session.Frame) {
 	switch {
 	case clientRequest(f) && overHTTP(f):
+		p.Judged()
 		r.request(p, f)
 	case f.Direction == session.ServerToClient && f.Msg.Kind == session.Response:
 		already := false
@@ -65,9 +67,9 @@ func (r *routingHeader) Frame(p *Pass, f *session.Frame) {
 		switch {
 		case e == nil || e.Code != headerMismatch || already:
 		case f.Call == nil:
-			p.Report(f, "error -32020", "server answered HeaderMismatch (-32020) %s", Quote(e.Message, 160))
+			p.Report(f, "error -32020", "server answered HeaderMismatch (-32020) %s", Evidence(e.Message, 160))
 		default:
-			p.Report(f, methodSubject(f.Call.Method, f.Call.Name), "server rejected %s with HeaderMismatch (-32020) %s", callName(f.Call), Quote(e.Message, 160)).
+			p.Report(f, methodSubject(f.Call.Method, f.Call.Name), "server rejected %s with HeaderMismatch (-32020) %s", callName(f.Call), Evidence(e.Message, 160)).
 				Relate(f.Call.File, f.Call.Line, "request sent here")
 		}
 	}

@@ -3,10 +3,12 @@
 package checks
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mcpcheck/mcpcheck/facts"
 	"github.com/mcpcheck/mcpcheck/session"
@@ -29,13 +31,14 @@ const (
 	SignalContract
 	SignalSecurity
 	SignalSuppression
+	SignalFlaky
 	NumSignals // the number of signals, not one
 )
 
 var signalNames = [NumSignals]string{
 	"error", "invalid", "warn", "mismatch", "pending", "late-result",
 	"drift", "deprecated", "incomplete", "schema", "contract", "security",
-	"suppression",
+	"suppression", "flaky",
 }
 
 func (s Signal) String() string {
@@ -90,6 +93,11 @@ type Rule struct {
 	Revisions Revisions    // the requests it judges, by their own revision
 	Facts     []facts.Fact // the session facts it reads
 	Options   []Setting    // the options it reads, for explain and Validate
+
+	// CountsJudged says the rule counts what it judges itself (Pass.Judged);
+	// otherwise what it judged is the protocol frames of its revisions it
+	// was given (spec §5.2: "judged, none found" versus "not observed").
+	CountsJudged bool
 
 	// New returns the rule's checker for one session. Rules that judge each
 	// frame on its own use EachFrame, which shares one checker.
@@ -180,6 +188,64 @@ type Option[T any] struct {
 func (o *Option[T]) OptionName() string { return o.Name }
 func (o *Option[T]) OptionDoc() string  { return o.Doc }
 
+// Configurable reports whether the option can be set from the
+// configuration file's rules: section: its value is a boolean, a number, a
+// string, a list of strings or a duration. Others (a baseline store) are
+// set by the code that builds the run.
+func (o *Option[T]) Configurable() bool { return optionKind(any(o.Default)) != "" }
+
+// OptionType is the JSON Schema type of the option's values in the
+// configuration file ("duration": a string such as 30s); "" when it is not
+// Configurable.
+func (o *Option[T]) OptionType() string { return optionKind(any(o.Default)) }
+
+// ParseOption decodes a value from the configuration file (JSON).
+func (o *Option[T]) ParseOption(raw []byte) (any, error) {
+	var v T
+	if d, ok := any(&v).(*time.Duration); ok {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, fmt.Errorf("want a duration such as 30s")
+		}
+		parsed, err := time.ParseDuration(s)
+		if err != nil || parsed < 0 {
+			return nil, fmt.Errorf("%q is not a duration such as 500ms, 30s or 2m", s)
+		}
+		*d = parsed
+		return v, nil
+	}
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, fmt.Errorf("want %s", optionKind(any(o.Default)))
+	}
+	return v, nil
+}
+
+// ConfigurableSetting is a Setting the configuration file may set.
+type ConfigurableSetting interface {
+	Setting
+	Configurable() bool
+	OptionType() string
+	ParseOption(raw []byte) (any, error)
+}
+
+func optionKind(v any) string {
+	switch v.(type) {
+	case bool:
+		return "boolean"
+	case int, int64:
+		return "integer"
+	case float64:
+		return "number"
+	case string:
+		return "string"
+	case []string:
+		return "array"
+	case time.Duration:
+		return "duration"
+	}
+	return ""
+}
+
 // Set makes v the option's value for runs of cfg (an engine.Config).
 func (o *Option[T]) Set(cfg OptionSetter, v T) { cfg.SetOption(o, v) }
 
@@ -255,6 +321,11 @@ func Validate(rules []*Rule) error {
 		if r.New == nil {
 			add(r, "no checker (New is nil)")
 		}
+		for _, s := range d.Spec {
+			if s.Revision == "" || s.Section == "" || !strings.HasPrefix(s.URL, "https://") {
+				add(r, "Doc.Spec %+v needs a revision, a section and an https link", s)
+			}
+		}
 		names := map[string]bool{}
 		for _, o := range r.Options {
 			switch {
@@ -280,14 +351,14 @@ func ValidRuleID(id string) bool { return ruleIDPattern.MatchString(id) }
 // Lookup returns the rule with id from rules.
 func Lookup(rules []*Rule, id string) *Rule {
 	for _, r := range rules {
-		if r.ID == id {
+		if strings.EqualFold(r.ID, id) { // rule ids are case-insensitive everywhere
 			return r
 		}
 	}
 	return nil
 }
 
-// Doc is a rule's documentation: one source for explain, the README table
+// Doc is a rule's documentation: one source for explain, the table in docs/rules.md
 // and SARIF help.
 type Doc struct {
 	Summary string // one line: what the rule finds
@@ -296,6 +367,9 @@ type Doc struct {
 	Bad     string // a capture excerpt the rule reports, one line
 	Good    string // its corrected form, one line
 	Since   string // the mcpcheck version that introduced the rule
+	// Spec names the specification sections the rule enforces (spec_refs.go);
+	// empty for rules about the capture or the run rather than the protocol.
+	Spec []SpecRef
 }
 
 // Text renders the documentation as plain text, for explain and SARIF.
@@ -307,6 +381,12 @@ func (d Doc) Text() string {
 	}
 	b.WriteString("Fix: " + strings.Join(paragraphs(d.Fix), " "))
 	b.WriteString("\n\nBad:  " + d.Bad + "\nGood: " + d.Good)
+	if len(d.Spec) > 0 {
+		b.WriteString("\n\nEnforces:")
+		for _, s := range d.Spec {
+			b.WriteString("\n  " + s.String())
+		}
+	}
 	return b.String()
 }
 
@@ -319,6 +399,13 @@ func (d Doc) Markdown() string {
 	}
 	blocks = append(blocks, "**Fix:** "+markdownEscape(strings.Join(paragraphs(d.Fix), " ")))
 	blocks = append(blocks, codeBlock("Bad:  "+d.Bad, "Good: "+d.Good))
+	if len(d.Spec) > 0 {
+		var refs []string
+		for _, s := range d.Spec {
+			refs = append(refs, "- "+markdownEscape(s.Revision+" "+s.Section)+": <"+s.URL+">")
+		}
+		blocks = append(blocks, "**Enforces:**\n\n"+strings.Join(refs, "\n"))
+	}
 	return strings.Join(blocks, "\n\n")
 }
 

@@ -37,7 +37,8 @@ func envelope(seq, dir, raw string) string {
 }
 
 // A request is judged by its own revision: a rule for 2026-07-28 sees the
-// requests that declare it, not the legacy ones of the same session.
+// requests that declare it, and those that declare none once the session
+// accepted a 2026-07-28 request; a request before that stays unknown.
 func TestRevisionsAreJudgedPerRequest(t *testing.T) {
 	t.Parallel()
 	seen := []string{}
@@ -49,14 +50,16 @@ func TestRevisionsAreJudgedPerRequest(t *testing.T) {
 			}
 		})}
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
-	capture := envelope("1", "c2s", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+meta+`}}`) +
-		envelope("2", "s2c", `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":[]}}`) +
-		envelope("3", "c2s", `{"jsonrpc":"2.0","id":2,"method":"ping"}`) + // no revision shown
-		envelope("4", "s2c", `{"jsonrpc":"2.0","id":2,"result":{}}`) +
-		envelope("5", "c2s", `{"jsonrpc":"2.0","id":3,"method":"prompts/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"draft"}}}`) +
-		envelope("6", "s2c", `{"jsonrpc":"2.0","id":3,"result":{"prompts":[]}}`)
+	capture := envelope("1", "c2s", `{"jsonrpc":"2.0","id":0,"method":"ping"}`) + // no revision shown, none known yet
+		envelope("2", "s2c", `{"jsonrpc":"2.0","id":0,"result":{}}`) +
+		envelope("3", "c2s", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+meta+`}}`) +
+		envelope("4", "s2c", `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":[]}}`) +
+		envelope("5", "c2s", `{"jsonrpc":"2.0","id":2,"method":"ping"}`) + // the session's revision, learnt from tools/list
+		envelope("6", "s2c", `{"jsonrpc":"2.0","id":2,"result":{}}`) +
+		envelope("7", "c2s", `{"jsonrpc":"2.0","id":3,"method":"prompts/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"draft"}}}`) +
+		envelope("8", "s2c", `{"jsonrpc":"2.0","id":3,"result":{"prompts":[]}}`)
 	runCapture(t, capture, engine.Config{Rules: []*Rule{modern}})
-	if strings.Join(seen, ",") != "tools/list,prompts/list" {
+	if strings.Join(seen, ",") != "tools/list,ping,prompts/list" {
 		t.Errorf("the 2026-07-28 rule saw %v", seen)
 	}
 	for _, c := range []struct {

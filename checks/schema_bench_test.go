@@ -190,7 +190,9 @@ func TestSchemaCaptureCompilesOnce(t *testing.T) {
 		}
 	}
 	// create_issue uses anyOf and $ref: schema-construct, once per session.
-	want := map[string]int{"input-schema": 40, "tool-error": 20, "schema-construct": 2 * 4}
+	// One failing call repeats arguments another session's call succeeded
+	// with: flaky-call across the sessions (issue 24).
+	want := map[string]int{"input-schema": 40, "tool-error": 20, "schema-construct": 2 * 4, "flaky-call": 1}
 	if fmt.Sprint(counts) != fmt.Sprint(want) {
 		t.Errorf("findings %v, want %v", counts, want)
 	}

@@ -28,6 +28,9 @@ schema too large (over 1 MiB) or too deep (over 512 levels) to examine.
 The walk follows properties, items, prefixItems, additionalProperties, the
 combinators, if/then/else, contains, propertyNames, $defs, definitions,
 patternProperties and dependentSchemas; a property merely named "oneOf" is nothing.
+A definition in the root's $defs (definitions) counts only when the root reaches
+it through references: a catalogue that copies one shared block of definitions
+into every tool says nothing about a tool that uses none of them.
 Each kind is reported once per tool and session. A listing the recorder redacted
 is not examined.`,
 		Fix: `Where a client or model struggles with a tool, flatten its schema: one object

@@ -22,5 +22,6 @@ was written for).`,
 		Good:  `{"fingerprint":"0f3a…","reason":"upstream bug #12"} while the tool-error it names is still reported`,
 		Since: "0.2.0",
 	},
-	New: func() Checker { return Base{} },
+	CountsJudged: true, // the engine counts the suppressions entries it judged
+	New:          func() Checker { return Base{} },
 }

@@ -2,7 +2,9 @@ package checks
 
 import (
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/mcpcheck/mcpcheck/baseline"
 	"github.com/mcpcheck/mcpcheck/facts"
@@ -19,8 +21,10 @@ server listed when it was approved. A server that later lists a tool as destruct
 that was read-only, removes a tool, or adds a required argument breaks that trust
 (a "rug pull") or its callers, and nothing in the protocol says so.
 
-The first complete tools/list of a server label becomes its baseline (in the
---baseline directory); later sessions compare field by field: the set of tools,
+A server label's baseline is a tools/list accepted with mcpcheck baseline
+--accept (or recorded by check --record-baseline) into the baseline directory
+(--baseline, else .mcpcheck/baselines under the source root); sessions compare
+with it field by field: the set of tools,
 description, title, input and output schema (canonical JSON; a root $schema that
 spells out the default dialect does not count), annotations (through their spec
 defaults: readOnlyHint false, destructiveHint true, idempotentHint false,
@@ -58,12 +62,13 @@ func (*toolDrift) End(p *Pass) {
 	for i := range r.Changes {
 		c := &r.Changes[i]
 		l := d.lines[i]
-		fd := p.ReportAt(Location{File: p.Session.File, Line: l.Line}, l.Seq, driftSubject(c, &l), "%s", c.Summary(quoteName))
+		fd := p.ReportAt(Location{File: p.Session.File, Line: l.Line}, l.Seq, driftSubject(c, &l), "%s", driftMessage(c))
 		fd.Severity = tierSeverity(c.Tier)
 		fd.Drift = c
 		if by := r.RecordedBy; by != nil {
 			fd.Relate(by.File, by.Line, "baseline recorded here, earlier in this run")
 		}
+		relateDiffs(fd, c, p.Session.File, l.Line)
 	}
 }
 
@@ -75,7 +80,81 @@ func driftSubject(c *baseline.ToolChange, l *facts.ToolListing) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%v", c.Fields)
 	if t, ok := l.Definitions.Lookup(c.Tool); ok && c.Change == baseline.Added {
-		fmt.Fprintf(h, "%v", *t)
+		// the members as they were digested before Tool.Hashed existed:
+		// fingerprints, and the suppressions that name them, stay
+		fmt.Fprintf(h, "%v", struct {
+			Name, Title, Description                      string
+			InputSchema, OutputSchema, Annotations, Icons json.RawMessage
+		}{t.Name, t.Title, t.Description, t.InputSchema, t.OutputSchema, t.Annotations, t.Icons})
 	}
 	return fmt.Sprintf("tool %s %s %x", c.Tool, c.Change, h.Sum(nil)[:4])
+}
+
+// driftMessage is a tool change in one short line: its tier said once,
+// first ("breaking: …"), then the difference that set it; the other
+// changed fields are named, and every difference is a related location of
+// its own (and in JSON, with the change), so nothing is cut mid-word.
+func driftMessage(c *baseline.ToolChange) string {
+	name := quoteName(c.Tool)
+	switch c.Change {
+	case baseline.Added:
+		return fmt.Sprintf("%s: tool %s was added since the baseline", c.Tier, name)
+	case baseline.Removed:
+		return fmt.Sprintf("%s: tool %s was removed since the baseline", c.Tier, name)
+	}
+	if len(c.Fields) == 0 {
+		return fmt.Sprintf("%s: tool %s changed since the baseline", c.Tier, name)
+	}
+	top := 0
+	diffs := 0
+	for i, fc := range c.Fields {
+		diffs += len(fc.Diffs)
+		if fc.Tier > c.Fields[top].Tier {
+			top = i
+		}
+	}
+	fc := c.Fields[top]
+	h := fc.Headline()
+	what := h.String()
+	if h.Reason != "" {
+		what = h.Reason
+		if h.Pointer != "" {
+			what += " at " + h.Pointer
+		}
+	}
+	msg := fmt.Sprintf("%s: tool %s changed since the baseline: %s: %s", c.Tier, name, fc.Field, what)
+	var others []string
+	for i, o := range c.Fields {
+		if i != top {
+			others = append(others, string(o.Field))
+		}
+	}
+	if len(others) > 0 {
+		msg += "; also changed: " + strings.Join(others, ", ")
+	}
+	if diffs > 1 {
+		msg += fmt.Sprintf(" (%d differences)", diffs)
+	}
+	return msg
+}
+
+// maxDriftRelated bounds the differences a tool-drift finding lists as
+// related locations; the drift block and JSON carry them all.
+const maxDriftRelated = 20
+
+// relateDiffs adds each difference of c as a related location at the
+// listing that shows it: "input_schema: /properties/path: added … (breaking:
+// required argument added)".
+func relateDiffs(fd *Finding, c *baseline.ToolChange, file string, line int) {
+	n := 0
+	for _, fc := range c.Fields {
+		for _, d := range fc.Diffs {
+			if n == maxDriftRelated {
+				fd.Relate(file, line, "and more differences: see the drift report")
+				return
+			}
+			fd.Relate(file, line, string(fc.Field)+": "+d.Explained())
+			n++
+		}
+	}
 }

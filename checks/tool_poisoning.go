@@ -97,7 +97,7 @@ func (c *toolPoisoning) judgeTools(p *Pass, f *session.Frame, set *mcp.ToolSet) 
 		subject := "tools/list " + t.Name + " "
 		what := "tool " + quoteName(t.Name) + " "
 		if t.HasName {
-			c.judge(p, f, subject+"name", what+"name", t.Name, imitations[i])
+			c.judge(p, f, subject+"name", "tool name "+quoteName(t.Name), t.Name, imitations[i])
 		}
 		c.judge(p, f, subject+"title", what+"title", t.Title, "")
 		c.judge(p, f, subject+"description", what+"description", t.Description, "")
@@ -170,6 +170,9 @@ func (c *toolPoisoning) judge(p *Pass, f *session.Frame, subject, what, text, ex
 		c.seen[key] = true
 	}
 	msg := what + ": " + strings.Join(kinds, ", ")
+	if len(kinds) == 1 && extra != "" {
+		msg = what + " " + extra // `tool name "Read_File" differs only in case from …`
+	}
 	if pt.Hidden() {
 		msg += "; hidden at " + pt.excerpt(text)
 	}
@@ -208,7 +211,7 @@ func confusableNames(set *mcp.ToolSet) map[int]string {
 			out[imitation] = "differs only in case from tool " + quoteName(orig)
 			continue
 		}
-		kind := "confusable with tool " + quoteName(orig)
+		kind := "is confusable with tool " + quoteName(orig)
 		var foreign []rune
 		for _, r := range name {
 			if r >= 0x80 && !slices.Contains(foreign, r) {

@@ -31,7 +31,8 @@ Content-Type application/json or text/event-stream.`,
 		Good:  `POST /mcp  Accept: application/json, text/event-stream   {"jsonrpc":"2.0","id":3,"method":"tools/list",…}`,
 		Since: "0.2.0",
 	},
-	Revisions: Revisions{Since: "2025-03-26"},
+	Revisions:    Revisions{Since: "2025-03-26"},
+	CountsJudged: true, // messages that travelled over HTTP: none on stdio
 	New: EachFrame(func(p *Pass, f *session.Frame) {
 		if !overHTTP(f) || f.Truncated || f.TransportPlumbing() {
 			return
@@ -40,6 +41,7 @@ Content-Type application/json or text/event-stream.`,
 		if m.Kind == session.NoMessage || m.Kind == session.Invalid {
 			return // no JSON-RPC body: nothing was POSTed or answered as a message
 		}
+		p.Judged()
 		switch {
 		case f.Direction == session.ClientToServer && f.Accept != "" && !redacted(f, f.Accept) && f.Element <= 1 && (!f.Batch || f.BatchStart):
 			json, sse := acceptOffers(f.Accept)

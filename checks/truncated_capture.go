@@ -29,6 +29,9 @@ type truncatedCapture struct{ Base }
 // summarises a flood it could not place) counts them all. Past the per-rule
 // cap the driver folds them (spec §2.4).
 func (t *truncatedCapture) Damage(p *Pass, d session.Damage) {
+	if d.ByDesign {
+		return // nothing was unreadable: the format keeps no such frames
+	}
 	fd := p.ReportAt(Location{File: d.File, Line: d.Line}, 0, "damaged envelope", "unreadable envelope: %s", d.Reason)
 	fd.Also += d.More
 }

@@ -94,8 +94,9 @@ func (u *unknownTool) judgeSuspects(p *Pass, tools *facts.Listing[*mcp.ToolSet])
 }
 
 func (u *unknownTool) report(p *Pass, tc toolCall, tools *facts.Listing[*mcp.ToolSet]) {
-	p.ReportAt(tc.at, tc.seq, "tools/call "+tc.name,
+	fd := p.ReportAt(tc.at, tc.seq, "tools/call "+tc.name,
 		"tools/call names tool %s, which the latest complete tools/list (%d %s) does not list",
 		quoteName(tc.name), tools.Current.Len(), plural(tools.Current.Len(), "tool", "tools")).
 		Relate(tc.at.File, tools.Line, "tools listed here")
+	p.Explains(fd, "unknown tool "+quoteName(tc.name))
 }

@@ -2,20 +2,27 @@ package engine
 
 import (
 	"fmt"
+	"slices"
+	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/internal/secrets"
+	"github.com/mcpcheck/mcpcheck/internal/suggest"
 	"github.com/mcpcheck/mcpcheck/result"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
 // Assertions are the per-session expectations of §5 of the spec.
 type Assertions struct {
-	ExpectTools       []string
-	ForbidTools       []string
-	MaxDuration       *time.Duration
+	ExpectTools []string
+	ForbidTools []string
+	MaxDuration *time.Duration
+	// ToolMaxDuration is the budget of the calls of one tool, by name: it
+	// replaces MaxDuration for that tool.
+	ToolMaxDuration   map[string]time.Duration
 	MaxServerDuration *time.Duration
 	MaxRoundTrips     int // 0: not asserted
 }
@@ -27,7 +34,9 @@ type assertTracker struct {
 	a          *Assertions
 	called     map[string]int             // asserted tool name -> calls
 	firstCall  map[string]checks.Location // asserted tool name -> first call
+	others     []string                   // tools called that no assertion names, at most maxOtherTools
 	duration   budget
+	tools      map[string]*budget // ToolMaxDuration's, by tool name
 	server     budget
 	roundTrips budget
 }
@@ -89,8 +98,16 @@ func (t *assertTracker) frame(f *session.Frame) {
 	}
 }
 
-// called1 counts a tools/call of an asserted tool.
+// maxOtherTools bounds the names of tools called that no assertion names,
+// kept for a did-you-mean.
+const maxOtherTools = 256
+
+// called1 counts a tools/call of an asserted tool, and remembers the
+// names of others, for a slip of --expect-tool.
 func (t *assertTracker) called1(name string, f *session.Frame) {
+	if _, asked := t.called[name]; !asked && len(t.a.ExpectTools) > 0 && len(t.others) < maxOtherTools && !slices.Contains(t.others, name) {
+		t.others = append(t.others, strings.Clone(name)) // the frame's bytes are reused
+	}
 	if n, asked := t.called[name]; asked {
 		if n == 0 {
 			t.firstCall[name] = checks.Location{File: f.File, Line: f.Line}
@@ -112,7 +129,20 @@ func (t *assertTracker) finished(c *session.Call) {
 	if c.Op != nil { // a multi round-trip operation: name its first request
 		first, server = c.Op.First, c.Op.ServerTime
 	}
-	if max := t.a.MaxDuration; max != nil && d > *max {
+	if max, ok := t.a.ToolMaxDuration[c.Name]; ok {
+		b := t.tools[c.Name]
+		if b == nil {
+			if t.tools == nil {
+				t.tools = map[string]*budget{}
+			}
+			b = &budget{}
+			t.tools[c.Name] = b
+		}
+		if d > max {
+			b.over++
+			b.observe(float64(d), first)
+		}
+	} else if max := t.a.MaxDuration; max != nil && d > *max {
 		t.duration.over++
 		t.duration.observe(float64(d), first)
 	}
@@ -122,14 +152,18 @@ func (t *assertTracker) finished(c *session.Call) {
 	}
 }
 
-func (t *assertTracker) results() []result.Assertion {
+// results are the outcomes in session (its id, for messages).
+func (t *assertTracker) results(session string) []result.Assertion {
 	var out []result.Assertion
 	for _, name := range t.a.ExpectTools {
 		a := result.Assertion{Name: "expect-tool", Arg: name, Passed: t.called[name] > 0}
 		if a.Passed {
 			a.Message = fmt.Sprintf("tool %q was called %d %s", name, t.called[name], plural(t.called[name], "time", "times"))
 		} else {
-			a.Message = fmt.Sprintf("tool %q was never called", name)
+			a.Message = fmt.Sprintf("tool %q was never called in session %s", name, session)
+			if near := suggest.Closest(name, t.others); near != "" {
+				a.Message += fmt.Sprintf("; did you mean %q? it was called", near)
+			}
 		}
 		out = append(out, a)
 	}
@@ -146,6 +180,24 @@ func (t *assertTracker) results() []result.Assertion {
 	}
 	if max := t.a.MaxDuration; max != nil {
 		out = append(out, t.duration.assertion("max-duration", max.String(), "took longer than", durationText))
+	}
+	tools := make([]string, 0, len(t.a.ToolMaxDuration))
+	for name := range t.a.ToolMaxDuration {
+		tools = append(tools, name)
+	}
+	sort.Strings(tools)
+	for _, name := range tools {
+		b := t.tools[name]
+		if b == nil {
+			b = &budget{}
+		}
+		max := t.a.ToolMaxDuration[name]
+		a := b.assertion("max-duration", max.String(), "of "+strconv.Quote(name)+" took longer than", durationText)
+		a.Arg = name + "=" + max.String()
+		if b.over == 0 {
+			a.Message = fmt.Sprintf("no tool call of %q took longer than %s", name, max)
+		}
+		out = append(out, a)
 	}
 	if max := t.a.MaxServerDuration; max != nil {
 		out = append(out, t.server.assertion("max-server-duration", max.String(), "spent longer in the server than", durationText))

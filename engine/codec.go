@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"time"
+
 	"github.com/mcpcheck/mcpcheck/baseline"
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/internal/spill"
@@ -40,6 +42,13 @@ func encodeSession(b []byte, s *result.SessionResult) []byte {
 	if e.Present(s.Drift != nil) {
 		encodeDriftReport(&e, s.Drift)
 	}
+	if e.Present(s.Calls != nil) {
+		encodeCalls(&e, s.Calls)
+	}
+	e.Len(len(s.Unjudged))
+	for _, w := range s.Unjudged {
+		e.Varint(int64(w))
+	}
 	return e.Bytes()
 }
 
@@ -77,6 +86,15 @@ func decodeSession(data string) (*result.SessionResult, error) {
 	if d.Present() {
 		s.Drift = decodeDriftReport(&d)
 	}
+	if d.Present() {
+		s.Calls = decodeCalls(&d)
+	}
+	if n := d.Len(); n > 0 {
+		s.Unjudged = make([]uint64, n)
+		for i := range s.Unjudged {
+			s.Unjudged[i] = uint64(d.Varint())
+		}
+	}
 	if d.Err() != nil || d.More() {
 		return nil, spill.ErrDamaged
 	}
@@ -103,6 +121,7 @@ func encodeFinding(e *spill.Encoder, f *result.Finding, s *result.SessionResult)
 	}
 	str(f.Fingerprint)
 	e.Bool(f.Gated)
+	e.Bool(f.Existing)
 	if e.Present(f.Suppressed != nil) {
 		x := f.Suppressed
 		e.String(x.Fingerprint)
@@ -118,6 +137,13 @@ func encodeFinding(e *spill.Encoder, f *result.Finding, s *result.SessionResult)
 	e.Int(f.Also)
 	if e.Present(f.Drift != nil) {
 		encodeToolChange(e, f.Drift)
+	}
+	if e.Present(f.CausedBy != nil) {
+		c := f.CausedBy
+		str(c.Rule)
+		e.String(c.What)
+		str(c.File)
+		e.Int(c.Line)
 	}
 	if e.Present(f.Exchange != nil) {
 		x := f.Exchange
@@ -156,6 +182,7 @@ func decodeFinding(d *spill.Decoder[string], f *result.Finding, s *result.Sessio
 	}
 	f.Fingerprint = str()
 	f.Gated = d.Bool()
+	f.Existing = d.Bool()
 	if d.Present() {
 		x := &suppress.Suppression{}
 		x.Fingerprint = d.String()
@@ -173,6 +200,14 @@ func decodeFinding(d *spill.Decoder[string], f *result.Finding, s *result.Sessio
 	if d.Present() {
 		f.Drift = &baseline.ToolChange{}
 		decodeToolChange(d, f.Drift)
+	}
+	if d.Present() {
+		c := &result.Cause{}
+		c.Rule = str()
+		c.What = d.String()
+		c.File = str()
+		c.Line = d.Int()
+		f.CausedBy = c
 	}
 	if d.Present() {
 		x := &result.Exchange{}
@@ -292,4 +327,93 @@ func decodeToolChange(d *spill.Decoder[string], c *baseline.ToolChange) {
 			}
 		}
 	}
+}
+
+func encodeCalls(e *spill.Encoder, c *result.Calls) {
+	e.Varint(c.Total)
+	e.Varint(c.Failed)
+	e.Varint(c.Unanswered)
+	e.Varint(c.Cancelled)
+	e.Varint(c.Progress)
+	e.Time(c.First)
+	e.Time(c.Last)
+	e.Len(len(c.Drawn))
+	for i := range c.Drawn {
+		x := &c.Drawn[i]
+		e.String(x.Method)
+		e.String(x.Name)
+		e.String(x.ID)
+		e.String(x.From)
+		e.Int(x.Line)
+		e.Time(x.Start)
+		e.Varint(int64(x.Duration))
+		e.String(x.Outcome)
+		e.Bool(x.Failed)
+		e.Bool(x.Cancelled)
+		e.Bool(x.Answered)
+		e.Int(x.AnswerLine)
+		e.Int(x.Progress)
+		e.String(x.Request)
+		e.String(x.Answer)
+		e.Bool(x.Clipped)
+	}
+	e.Varint(c.NotDrawn)
+	e.Len(len(c.Tools))
+	for _, t := range c.Tools {
+		e.String(t.Name)
+		e.Varint(t.Calls)
+		e.Varint(t.Errors)
+		e.Varint(t.Timed)
+		e.Varint(int64(t.P50))
+		e.Varint(int64(t.P95))
+		e.Varint(int64(t.Max))
+	}
+}
+
+func decodeCalls(d *spill.Decoder[string]) *result.Calls {
+	c := &result.Calls{}
+	c.Total = d.Varint()
+	c.Failed = d.Varint()
+	c.Unanswered = d.Varint()
+	c.Cancelled = d.Varint()
+	c.Progress = d.Varint()
+	c.First = d.Time()
+	c.Last = d.Time()
+	if n := d.Len(); n > 0 && d.Err() == nil {
+		c.Drawn = make([]result.Call, n)
+		for i := range c.Drawn {
+			x := &c.Drawn[i]
+			x.Method = d.String()
+			x.Name = d.String()
+			x.ID = d.String()
+			x.From = d.String()
+			x.Line = d.Int()
+			x.Start = d.Time()
+			x.Duration = time.Duration(d.Varint())
+			x.Outcome = d.String()
+			x.Failed = d.Bool()
+			x.Cancelled = d.Bool()
+			x.Answered = d.Bool()
+			x.AnswerLine = d.Int()
+			x.Progress = d.Int()
+			x.Request = d.String()
+			x.Answer = d.String()
+			x.Clipped = d.Bool()
+		}
+	}
+	c.NotDrawn = d.Varint()
+	if n := d.Len(); n > 0 && d.Err() == nil {
+		c.Tools = make([]result.ToolStats, n)
+		for i := range c.Tools {
+			t := &c.Tools[i]
+			t.Name = d.String()
+			t.Calls = d.Varint()
+			t.Errors = d.Varint()
+			t.Timed = d.Varint()
+			t.P50 = time.Duration(d.Varint())
+			t.P95 = time.Duration(d.Varint())
+			t.Max = time.Duration(d.Varint())
+		}
+	}
+	return c
 }

@@ -8,6 +8,7 @@ package engine
 import (
 	"errors"
 	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -20,6 +21,7 @@ import (
 	"github.com/mcpcheck/mcpcheck/result"
 	"github.com/mcpcheck/mcpcheck/session"
 	"github.com/mcpcheck/mcpcheck/suppress"
+	"github.com/mcpcheck/mcpcheck/usage"
 )
 
 // Config is what a check run evaluates.
@@ -47,7 +49,33 @@ type Config struct {
 	// Limits are the run's memory budgets; the zero value is the defaults.
 	Limits Limits
 
+	// Servers are per-server settings, applied in order to the sessions
+	// whose label they match (spec §1.3, servers:).
+	Servers []Server
+	// Coverage is the run-wide tool-coverage assertion (spec §5.2).
+	Coverage Coverage
+	// MaxArgumentHashes bounds the distinct (tool, arguments) a run
+	// remembers to find flaky calls; 0 is usage.DefaultMaxHashes.
+	MaxArgumentHashes int
+	// KeepDefinitions keeps each label's latest tool definitions in the
+	// usage summary (for diff).
+	KeepDefinitions bool
+	// Existing are the fingerprints of an earlier run's findings
+	// (--new-from): a finding that has one is reported as existing and
+	// does not fail the gate.
+	Existing map[string]bool
+	// SkipNotCapture, when set, is told of every input that is not a
+	// capture of any format (a *readers.NotCaptureError before any of its
+	// sessions began), and the run goes on without it instead of failing
+	// (--skip-unrecognised: a pre-commit hook given every *.jsonl).
+	SkipNotCapture func(err *readers.NotCaptureError)
+
+	// RecordCalls keeps, per session, what its requests did (bounded:
+	// result.Calls) for the reports that draw them; off, a run keeps none.
+	RecordCalls bool
+
 	options map[checks.Setting]any // rule options set by Option.Set
+	base    *serverSettings        // the settings of a session no Server matches
 }
 
 // SetOption makes v the value of rule option s for runs of cfg
@@ -96,6 +124,10 @@ func limit(n, def int) int {
 	return n
 }
 
+// judgesTheRun are the rules that judge the whole run rather than one
+// session: no session says they had nothing to judge.
+var judgesTheRun = map[string]bool{flakyCallID: true, staleSuppressionID: true, expiredSuppressionID: true}
+
 // Rule ids the engine reports itself.
 const (
 	internalErrorID      = "internal-error"
@@ -121,7 +153,12 @@ func Run(inputs []readers.Source, cfg Config) (*result.Result, error) {
 	fr := &freezer{
 		col:  newCollector(res, limit(cfg.Limits.ResultBytes, DefaultResultBytes)),
 		byID: map[string]*checks.Rule{}, sup: newSuppressor(cfg.Suppressions),
-		live: liveSpill{budget: limit(cfg.Limits.LiveBytes, DefaultLiveBytes)},
+		live:  liveSpill{budget: limit(cfg.Limits.LiveBytes, DefaultLiveBytes)},
+		calls: callBudget{left: DefaultCallBytes},
+		usage: cfg.usageCollector(), judged: map[string]int64{},
+	}
+	for _, r := range cfg.Rules {
+		fr.judged[r.ID] = 0 // every rule that ran has a count, zero included
 	}
 	for _, r := range cfg.Catalogue {
 		fr.byID[r.ID] = r
@@ -129,18 +166,39 @@ func Run(inputs []readers.Source, cfg Config) (*result.Result, error) {
 	defer fr.live.close()
 	for _, in := range inputs {
 		fr.ordinals = map[string]int{} // sessions of each label so far in this file
-		if err := readInput(in, cfg.InputFormat, cfg.Reading, newDriver(&cfg, fr)); err != nil {
+		d := newDriver(&cfg, fr)
+		fr.usage.File(in.Name)
+		if err := readInput(in, cfg.InputFormat, cfg.Reading, d); err != nil {
+			var nc *readers.NotCaptureError
+			if cfg.SkipNotCapture != nil && d.sessions == 0 && errors.As(err, &nc) {
+				cfg.SkipNotCapture(nc)
+				fr.usage.Unfile()
+				continue
+			}
 			res.Close()
 			return nil, err
 		}
 		res.Files = append(res.Files, in.Name)
 	}
+	finishUsage(fr.usage, fr.col, fr.sup, &cfg)
+	if _, ran := fr.judged[flakyCallID]; ran {
+		fr.judged[flakyCallID] = flakyJudged(res.Usage)
+	}
+	for _, id := range []string{staleSuppressionID, expiredSuppressionID} {
+		if _, ran := fr.judged[id]; ran && fr.sup != nil {
+			fr.judged[id] = int64(len(fr.sup.order)) // the entries, judged once the run is read
+		}
+	}
+	res.Judged = fr.judged
 	fr.sup.report(fr.col, &cfg)
 	if err := errors.Join(fr.live.err, res.Err()); err != nil {
 		res.Close()
 		return nil, err
 	}
 	res.Passed = fr.col.failing == 0
+	for _, a := range res.RunAssertions {
+		res.Passed = res.Passed && a.Passed
+	}
 	if !res.Passed {
 		res.ExitCode = 1
 	}
@@ -156,6 +214,9 @@ type freezer struct {
 	sup      *suppressor
 	ordinals map[string]int // sessions of each label so far in the file being read
 	live     liveSpill      // findings of open sessions past the memory budget
+	calls    callBudget     // what the open sessions may keep of their calls
+	usage    *usage.Collector
+	judged   map[string]int64 // by rule id: what it judged over the run
 }
 
 func readInput(in readers.Source, format readers.Format, o readers.Options, h session.Handler) error {
@@ -178,7 +239,10 @@ type driver struct {
 	internalError *checks.Rule // nil when disabled
 	missingFrames bool         // the rule is enabled
 
-	runs map[*session.Session]*sessionRun
+	runs     map[*session.Session]*sessionRun
+	sessions int // sessions begun in this input
+
+	catIndex []int // per rule: its index in cfg.Catalogue, -1 when it is not there
 
 	prescan func(*session.Frame) session.Marks // the rules' per-frame work without session state; nil when none
 }
@@ -193,7 +257,18 @@ func newDriver(cfg *Config, fr *freezer) *driver {
 			declared = append(declared, f.Key())
 		}
 	}
+	// Coverage reads every session's listings, whatever the rules read.
+	declared = append(declared, facts.Catalogue.Key())
 	d.factKeys = facts.Closure(declared)
+	for _, r := range cfg.Rules {
+		c := -1
+		for j, q := range cfg.Catalogue {
+			if q == r {
+				c = j
+			}
+		}
+		d.catIndex = append(d.catIndex, c)
+	}
 	d.internalError = checks.Lookup(cfg.Rules, internalErrorID)
 	d.missingFrames = checks.Lookup(cfg.Rules, missingFramesID) != nil
 	d.prescan = checks.Prescan(cfg.Rules)
@@ -205,15 +280,22 @@ func (d *driver) run(s *session.Session) *sessionRun {
 	if sr := d.runs[s]; sr != nil {
 		return sr
 	}
-	sr := &sessionRun{s: s, cfg: d.cfg, asserts: newAssertTracker(&d.cfg.Assertions), internalErrorRule: d.internalError}
+	own := d.cfg.settingsFor(s.Label) // the label is known from the first frame on
+	sr := &sessionRun{s: s, cfg: d.cfg, own: own, asserts: newAssertTracker(&own.assertions), internalErrorRule: d.internalError}
 	sr.pass = checks.Pass{Session: s, Reporter: sr}
+	if d.cfg.RecordCalls {
+		sr.calls = newCallLog(&d.fr.calls)
+	}
 	sr.facts = facts.NewSet(s, d.factKeys)
 	sr.checkers = make([]checks.Checker, len(d.cfg.Rules))
 	sr.dead = make([]bool, len(d.cfg.Rules))
+	sr.judged = make([]int64, len(d.cfg.Rules))
+	sr.given = make([]int64, len(d.cfg.Rules))
 	for i, r := range d.cfg.Rules {
 		sr.start(i, r)
 	}
 	d.runs[s] = sr
+	d.sessions++
 	return sr
 }
 
@@ -228,6 +310,8 @@ func (d *driver) Frame(s *session.Session, f *session.Frame) {
 	}
 	d.frameFrom(sr, f, rev, 0)
 	sr.asserts.frame(f)
+	sr.calls.frame(f)
+	d.fr.usage.Frame(s, f)
 	if len(sr.findings) > 0 {
 		sr.seal(&d.fr.live)
 	}
@@ -244,9 +328,13 @@ func (d *driver) frameFrom(sr *sessionRun, f *session.Frame, rev string, i int) 
 			d.frameFrom(sr, f, rev, i+1)
 		}
 	}()
+	protocol := f.IsProtocol()
 	for ; i < len(d.cfg.Rules); i++ {
 		if r := d.cfg.Rules[i]; !sr.dead[i] && (d.allRevs[i] || r.Revisions.Includes(rev)) {
-			sr.checkers[i].Frame(sr.passFor(r), f)
+			if protocol {
+				sr.given[i]++
+			}
+			sr.checkers[i].Frame(sr.passAt(i), f)
 		}
 	}
 }
@@ -271,12 +359,29 @@ func (d *driver) End(s *session.Session) {
 			sr.end(i)
 		}
 	}
+	cat, _ := sr.facts.Get(facts.Catalogue.Key()).(*facts.CatalogueTracker)
+	d.fr.usage.EndSession(s, cat)
+	var unjudged []uint64
+	for i, r := range d.cfg.Rules {
+		n := sr.given[i]
+		if r.CountsJudged {
+			n = sr.judged[i]
+		}
+		d.fr.judged[r.ID] += n
+		if c := d.catIndex[i]; n == 0 && c >= 0 && !judgesTheRun[r.ID] {
+			if unjudged == nil {
+				unjudged = make([]uint64, (len(d.cfg.Catalogue)+63)/64)
+			}
+			unjudged[c/64] |= 1 << (c % 64)
+		}
+	}
 	delete(d.runs, s) // the session's rule state is no longer needed
 	sr.checkers, sr.facts = nil, nil
 	fr := d.fr
 	ordinal := fr.ordinals[s.Label]
 	fr.ordinals[s.Label]++
-	out := sr.result(sr.loggedFindings(&fr.live), d.cfg.Gate, fr.byID, d.missingFrames, fr.sup, ordinal)
+	out := sr.result(sr.loggedFindings(&fr.live), sr.own.gate, fr.byID, d.missingFrames && !sr.own.disabled[missingFramesID], fr.sup, ordinal)
+	out.Unjudged = unjudged
 	fr.sup.placed(out, fr.col.add(out))
 }
 
@@ -287,14 +392,20 @@ func (sr *sessionRun) result(findings []*result.Finding, g result.Gate, byID map
 	for _, f := range folded {
 		sup.noteFolded(f.Rule)
 	}
+	if off := sr.own.disabled; len(off) > 0 { // the server's disabled rules
+		findings = slices.DeleteFunc(findings, func(f *result.Finding) bool { return off[f.Rule] })
+		folded = slices.DeleteFunc(folded, func(f *result.Finding) bool { return off[f.Rule] })
+	}
 	out := &result.SessionResult{
 		ID: s.ID, Label: s.Label, Ordinal: ordinal, File: s.File, FirstLine: s.FirstLine,
 		Revision: s.Revision, Transport: s.Transport,
 		Frames: s.Frames, MissingFrames: s.MissingFrames,
 		Findings:   append(findings, folded...),
-		Assertions: sr.asserts.results(),
+		Assertions: sr.asserts.results(s.ID),
 		Drift:      sr.drift,
+		Calls:      sr.calls.result(),
 	}
+	sr.calls = nil
 	sort.SliceStable(out.Findings, func(i, j int) bool {
 		a, b := out.Findings[i], out.Findings[j]
 		if a.Line != b.Line {
@@ -314,7 +425,8 @@ func (sr *sessionRun) result(findings []*result.Finding, g result.Gate, byID map
 		// Suppression is decided per finding, before any folding.
 		f.Suppressed = sup.decide(f, out)
 		r := byID[f.Rule]
-		f.Gated = f.Suppressed == nil && r != nil && g.Selects(r)
+		f.Existing = sr.cfg.Existing[f.Fingerprint]
+		f.Gated = f.Suppressed == nil && !f.Existing && r != nil && g.Selects(r)
 	}
 	if !missingFrames {
 		out.MissingFrames = 0 // a disabled rule is neither reported nor counted

@@ -60,9 +60,9 @@ type liveSpill struct {
 
 // keepsWhole reports a finding the log does not encode: one a rule may
 // still change, or with a field too rare to be worth encoding (a tool
-// change).
+// change, a cause).
 func (w *reported) keepsWhole() bool {
-	return w.pinned || w.folded || w.fd.Drift != nil
+	return w.pinned || w.folded || w.fd.Drift != nil || w.fd.CausedBy != nil
 }
 
 // seal moves the findings rules reported since the last seal into the
@@ -271,7 +271,7 @@ func (d *logDecoder) whole(w *reported) *result.Finding {
 	*fd = result.Finding{
 		Rule: w.fd.Rule, Signal: w.fd.Signal, Severity: w.fd.Severity, Message: w.fd.Message,
 		File: w.fd.File, Line: w.fd.Line, Session: w.fd.Session, Seq: w.fd.Seq, Subject: w.fd.Subject,
-		Related: w.fd.Related, Also: w.fd.Also, Drift: w.fd.Drift,
+		Related: w.fd.Related, Also: w.fd.Also, Drift: w.fd.Drift, CausedBy: w.fd.CausedBy,
 		Exchange: w.ex,
 	}
 	finish(w.ex, w.call)

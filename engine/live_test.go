@@ -244,7 +244,7 @@ func plainOf(w *reported) *result.Finding {
 // codecs (live.go, codec.go), whose tests then cover it.
 func TestFindingFieldsMatch(t *testing.T) {
 	t.Parallel()
-	engineSet := map[string]bool{"Label": true, "Fingerprint": true, "Gated": true, "Suppressed": true, "Exchange": true}
+	engineSet := map[string]bool{"Label": true, "Fingerprint": true, "Gated": true, "Suppressed": true, "Exchange": true, "Existing": true}
 	reportedBy := map[string]bool{}
 	rt := reflect.TypeOf(checks.Finding{})
 	for i := 0; i < rt.NumField(); i++ {

@@ -13,9 +13,12 @@ import (
 type sessionRun struct {
 	s        *session.Session
 	cfg      *Config
+	own      *serverSettings  // the run's settings, with its server's applied
 	pass     checks.Pass      // reused for every call: rules do not keep it
 	checkers []checks.Checker // by rule index in cfg.Rules
 	dead     []bool           // rules that panicked in this session
+	judged   []int64          // by rule index: what each rule counted itself (Pass.Judged)
+	given    []int64          // by rule index: protocol frames of its revisions it was given
 	facts    *facts.Set
 	findings []*reported                // reported since the last seal: rules may still change them
 	log      findingLog                 // the findings before, compactly
@@ -23,8 +26,14 @@ type sessionRun struct {
 	asserts  *assertTracker
 	baseline *baseline.Entry  // resolved as the session ends, for the rules that read it
 	drift    *baseline.Report // attached by tool-drift
+	calls    *callLog         // what the session's requests did, for reports
 
 	internalErrorRule *checks.Rule // nil when internal-error is disabled
+
+	// causes are the findings marked as explaining the answers to their
+	// requests, by the request's seq; one per request with such a finding,
+	// so they follow the findings, bounded by the cap per rule.
+	causes map[causeKey]checks.Cause
 }
 
 // reported is a finding a rule holds, with what the engine keeps of it
@@ -46,7 +55,18 @@ func (w *reported) Pin()         { w.pinned = true }
 func (w *reported) Folded() bool { return w.folded }
 
 func (sr *sessionRun) passFor(r *checks.Rule) *checks.Pass {
-	sr.pass.Rule = r
+	sr.pass.Rule, sr.pass.Judging = r, nil
+	for i, q := range sr.cfg.Rules { // not on the per-frame path (passAt)
+		if q == r {
+			sr.pass.Judging = &sr.judged[i]
+		}
+	}
+	return &sr.pass
+}
+
+// passAt is rule i's pass, on the per-frame path.
+func (sr *sessionRun) passAt(i int) *checks.Pass {
+	sr.pass.Rule, sr.pass.Judging = sr.cfg.Rules[i], &sr.judged[i]
 	return &sr.pass
 }
 
@@ -81,6 +101,33 @@ func (sr *sessionRun) Option(s checks.Setting) (any, bool) {
 
 // Baseline is the session's resolved tool baseline (checks.Reporter).
 func (sr *sessionRun) Baseline() *baseline.Entry { return sr.baseline }
+
+// MarkCause records what explains the answer to a request (checks.Reporter).
+func (sr *sessionRun) MarkCause(seq int64, line int, c checks.Cause) {
+	k := causeKey{seq, line}
+	if _, ok := sr.causes[k]; ok {
+		return
+	}
+	if sr.causes == nil {
+		sr.causes = map[causeKey]checks.Cause{}
+	}
+	sr.causes[k] = c
+}
+
+// causeKey is a request by its seq and line: either alone may repeat in
+// formats that restart a counter or join files.
+type causeKey struct {
+	seq  int64
+	line int
+}
+
+// CauseOf is what explains the answer to call, or nil (checks.Reporter).
+func (sr *sessionRun) CauseOf(call *session.Call) *checks.Cause {
+	if c, ok := sr.causes[causeKey{call.Seq, call.Line}]; ok {
+		return &c
+	}
+	return nil
+}
 
 // AttachDrift keeps the session's drift report (checks.Reporter).
 func (sr *sessionRun) AttachDrift(r *baseline.Report) { sr.drift = r }
@@ -120,12 +167,12 @@ func (sr *sessionRun) start(i int, r *checks.Rule) {
 
 func (sr *sessionRun) damage(i int, d session.Damage) {
 	defer sr.recoverPanic(i, nil)
-	sr.checkers[i].Damage(sr.passFor(sr.cfg.Rules[i]), d)
+	sr.checkers[i].Damage(sr.passAt(i), d)
 }
 
 func (sr *sessionRun) end(i int) {
 	defer sr.recoverPanic(i, nil)
-	sr.checkers[i].End(sr.passFor(sr.cfg.Rules[i]))
+	sr.checkers[i].End(sr.passAt(i))
 }
 
 // recoverPanic must be deferred directly: recover only works there.

@@ -90,7 +90,7 @@ func (c *collector) addFinding(pos int, s *result.SessionResult, fd *result.Find
 
 // sessionSize estimates the memory a session result holds.
 func sessionSize(s *result.SessionResult) int {
-	n := 320 + len(s.ID) + len(s.Label) + len(s.File)
+	n := 320 + len(s.ID) + len(s.Label) + len(s.File) + 8*len(s.Unjudged)
 	for _, f := range s.Findings {
 		n += 360 + len(f.Message) + len(f.Subject) + 2*len(f.File) + 64*len(f.Related)
 		for _, l := range f.Related {
@@ -102,6 +102,12 @@ func sessionSize(s *result.SessionResult) int {
 	}
 	if s.Drift != nil {
 		n += 4096 // tool changes: rare, and each session has one report
+	}
+	if c := s.Calls; c != nil {
+		n += 160 + 120*len(c.Tools) + len(c.Tools)*24
+		for i := range c.Drawn {
+			n += 240 + len(c.Drawn[i].Request) + len(c.Drawn[i].Answer) + len(c.Drawn[i].Name)
+		}
 	}
 	return n
 }

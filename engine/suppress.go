@@ -15,6 +15,7 @@ import (
 // finding as its session is frozen, and remembers which entries matched.
 type suppressor struct {
 	byFP     map[string]*entryState
+	scoped   []*entryState   // entries by rule and label, file order
 	order    []*entryState   // file order
 	folded   map[string]bool // rules that folded findings past their cap in some session
 	unplaced []*entryState   // first matched in the session being frozen
@@ -40,24 +41,39 @@ func newSuppressor(set *suppress.Suppressions) *suppressor {
 		now = time.Now()
 	}
 	m := &suppressor{byFP: make(map[string]*entryState, len(set.Entries))}
+	seen := map[string]bool{}
 	for _, e := range set.Entries {
-		if m.byFP[e.Fingerprint] != nil {
+		if seen[e.Key()] {
 			continue // ParseSuppressions refuses duplicates; a hand-built set keeps the first
 		}
+		seen[e.Key()] = true
 		st := &entryState{entry: e, expired: e.Expired(now)}
-		m.byFP[e.Fingerprint] = st
+		if e.Scoped() {
+			m.scoped = append(m.scoped, st)
+		} else {
+			m.byFP[e.Fingerprint] = st
+		}
 		m.order = append(m.order, st)
 	}
 	return m
 }
 
-// decide returns the entry that suppresses f, found in session s, or nil.
-// An expired entry matches but no longer suppresses.
+// decide returns the entry that suppresses f, found in session s, or nil:
+// the entry of its fingerprint, else the first scoped entry of its rule
+// and label. An expired entry matches but no longer suppresses.
 func (m *suppressor) decide(f *result.Finding, s *result.SessionResult) *suppress.Suppression {
 	if m == nil {
 		return nil
 	}
 	st := m.byFP[f.Fingerprint]
+	if st == nil {
+		for _, sc := range m.scoped {
+			if sc.entry.Matches(f.Rule, s.Label) {
+				st = sc
+				break
+			}
+		}
+	}
 	if st == nil {
 		return nil
 	}
@@ -113,9 +129,9 @@ func (m *suppressor) report(col *collector, cfg *Config) {
 		var id, msg string
 		switch {
 		case st.expired:
-			id, msg = expiredSuppressionID, fmt.Sprintf("suppression %s%s expired at the end of %s and no longer suppresses", e.Fingerprint, entryWhat(e), e.Expires)
+			id, msg = expiredSuppressionID, fmt.Sprintf("suppression %s expired at the end of %s and no longer suppresses", entryName(e), e.Expires)
 		case st.session == nil && m.couldMatch(e, byLabel, cfg):
-			id, msg = staleSuppressionID, fmt.Sprintf("suppression %s%s matched no finding", e.Fingerprint, entryWhat(e))
+			id, msg = staleSuppressionID, fmt.Sprintf("suppression %s matched no finding", entryName(e))
 		default:
 			continue
 		}
@@ -134,7 +150,7 @@ func (m *suppressor) report(col *collector, cfg *Config) {
 		fd := &result.Finding{
 			Rule: r.ID, Signal: r.Signal, Severity: r.Severity, Message: secrets.Mask(checks.OneLine(msg)), // a hand-written entry is text like any other
 			File: e.File, Line: e.Line, Session: s.ID, Label: s.Label,
-			Subject: "suppression " + e.Fingerprint,
+			Subject: entrySubject(e),
 			Gated:   cfg.Gate.Selects(r),
 		}
 		fd.Fingerprint = fingerprint.Of(s.Label, s.Ordinal, r.ID, fd.Subject, 0)
@@ -173,6 +189,24 @@ func (m *suppressor) couldMatch(e *suppress.Suppression, byLabel map[string]stor
 		return false
 	}
 	return true
+}
+
+// entryName names an entry in messages: its fingerprint and what it says
+// it suppressed, or its scope.
+func entryName(e *suppress.Suppression) string {
+	if e.Scoped() {
+		return "of " + e.Scope()
+	}
+	return e.Fingerprint + entryWhat(e)
+}
+
+// entrySubject is the subject of the findings about an entry: stable as
+// the entry is.
+func entrySubject(e *suppress.Suppression) string {
+	if e.Scoped() {
+		return "suppression of rule " + e.Rule + " label " + e.Label
+	}
+	return "suppression " + e.Fingerprint
 }
 
 // entryWhat is what an entry says it suppressed, for messages.

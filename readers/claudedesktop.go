@@ -318,7 +318,7 @@ func (rd *desktopReader) finish(raw, rest []byte) {
 			session.Survived{SessionID: f.SessionID, Direction: f.Direction})
 	default:
 		if _, err := jsonscan.SkipValue(raw, 0, 0); err != nil {
-			rd.c.Damage(session.Damage{File: rd.name, Line: f.Line, Reason: "a logged message that is not valid JSON: " + err.Error()},
+			rd.c.Damage(session.Damage{File: rd.name, Line: f.Line, Reason: notJSONReason("a logged message", raw, err)},
 				session.Survived{SessionID: f.SessionID, Direction: f.Direction})
 			break
 		}

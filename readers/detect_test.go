@@ -30,8 +30,9 @@ func detectedAs(t *testing.T, path string) []string {
 
 // Detection is unambiguous: every registered format has fixtures in
 // testdata/formats/NAME, and each of them is recognised by that format and
-// no other (the project's mcpsnoop captures and every rule fixture too). A
-// format whose captures are directories is proved by its own tests.
+// no other (the project's mcpsnoop captures and every rule fixture too;
+// rule fixtures in plain JSON-RPC, *.ndjson, are held to jsonrpc). A format
+// whose captures are directories is proved by its own tests.
 func TestDetectionIsUnambiguous(t *testing.T) {
 	t.Parallel()
 	for _, format := range All() {
@@ -46,6 +47,10 @@ func TestDetectionIsUnambiguous(t *testing.T) {
 			if !e.IsDir() {
 				paths = append(paths, filepath.Join("..", "testdata", "formats", name, e.Name()))
 			}
+		}
+		if name == "jsonrpc" {
+			plain, _ := filepath.Glob(filepath.Join("..", "checks", "testdata", "*", "*.ndjson"))
+			paths = append(paths, plain...)
 		}
 		if name == "mcpsnoop" {
 			more, _ := filepath.Glob(filepath.Join("..", "testdata", "*.jsonl"))

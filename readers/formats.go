@@ -7,7 +7,7 @@ package readers
 // in messages ("formats tried: …") and in --input-format's list. It is the
 // order the formats were detected in before they had a list of their own
 // (their files' alphabetical order, with mcpsnoop registered from
-// format.go); the README's table lists them differently.
+// format.go); docs/formats.md lists them differently.
 //
 // A new format is one file holding its type, plus a line here.
 func All() []Format {

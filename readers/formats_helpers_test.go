@@ -39,7 +39,7 @@ func (l *frameLog) End(s *session.Session) {
 }
 
 var inferenceName = map[session.Inference]string{session.FromMethod: "method", session.FromAnsweredCall: "answer", session.FromCancelledCall: "cancel",
-	session.FromTask: "task", session.FromProgress: "progress", session.FromNumbering: "numbering"}
+	session.FromTask: "task", session.FromProgress: "progress", session.FromNumbering: "numbering", session.FromLegalSender: "legal"}
 
 // pairings renders each delivered frame as "line:pairing", in delivery order.
 func pairings(rec *recorder) string {

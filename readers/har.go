@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -224,38 +225,83 @@ func (e *harEntry) request(raw []byte) {
 	}
 }
 
-// rebuildParams makes the JSON object a HAR writer listed only as
-// postData.params: name/value pairs whose values are JSON texts. A value
-// that is not JSON is kept as a string.
+// rebuildParams makes the JSON body a HAR writer listed only as
+// postData.params. chrome-har (the writer puppeteer and playwright tooling
+// use) lists each top-level member of a JSON body as a name/value pair
+// whose value is the member's JSON value itself, not JSON text:
+// {"name":"id","value":0}, {"name":"jsonrpc","value":"2.0"} (a string that
+// stays a string). An array member is listed once per element under its
+// name, and a top-level array (a batch) is listed under its indexes "0",
+// "1", …. So a name listed twice is an array again, and pairs named 0…n-1
+// in order are the batch. A pair without a value is null. What the writer
+// lost cannot be rebuilt: an array member of one element reads as that
+// element, an empty one is gone.
 func rebuildParams(raw []byte) ([]byte, bool) {
 	els := jsonscan.Elements(raw)
 	if len(els) == 0 {
 		return nil, false
 	}
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, el := range els {
-		var name, value string
-		var hasValue bool
+	type member struct {
+		name   string
+		values [][]byte
+	}
+	var members []member
+	at := map[string]int{}
+	for _, el := range els {
+		var name string
+		value := []byte("null")
 		_ = jsonscan.EachMember(el, func(n, v []byte) {
 			switch string(n) {
 			case "name":
 				name, _ = jsonscan.String(v)
 			case "value":
-				value, hasValue = jsonscan.String(v)
+				// the document's layout, not the body's: compact it
+				var c bytes.Buffer
+				if json.Compact(&c, v) == nil {
+					value = c.Bytes()
+				}
 			}
 		})
+		if i, ok := at[name]; ok {
+			members[i].values = append(members[i].values, value)
+			continue
+		}
+		at[name] = len(members)
+		members = append(members, member{name: name, values: [][]byte{value}})
+	}
+	batch := true
+	for i, m := range members {
+		if m.name != strconv.Itoa(i) || len(m.values) != 1 || jsonscan.FirstByte(m.values[0]) != '{' {
+			batch = false
+			break
+		}
+	}
+	var b bytes.Buffer
+	if batch {
+		b.WriteByte('[')
+		for i, m := range members {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(m.values[0])
+		}
+		b.WriteByte(']')
+		return b.Bytes(), true
+	}
+	b.WriteByte('{')
+	for i, m := range members {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(strconv.Quote(name))
+		b.WriteString(strconv.Quote(m.name))
 		b.WriteByte(':')
-		switch v := strings.TrimSpace(value); {
-		case hasValue && validJSON([]byte(v)):
-			b.WriteString(v)
-		default:
-			b.WriteString(strconv.Quote(value))
+		if len(m.values) == 1 {
+			b.Write(m.values[0])
+			continue
 		}
+		b.WriteByte('[')
+		b.Write(bytes.Join(m.values, []byte{','}))
+		b.WriteByte(']')
 	}
 	b.WriteByte('}')
 	return b.Bytes(), true

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpcheck/mcpcheck/session"
 )
@@ -16,7 +17,7 @@ type harX struct {
 	method, url string
 	reqHeaders  [][2]string
 	post        string      // postData.text
-	params      [][2]string // postData.params (name, JSON text)
+	params      [][2]string // postData.params (name, the member's JSON value as chrome-har writes it)
 	status      int
 	statusText  string
 	resHeaders  [][2]string
@@ -36,7 +37,11 @@ func (x harX) json() string {
 	req := map[string]any{"method": x.method, "url": x.url, "httpVersion": "HTTP/1.1", "headers": hs(x.reqHeaders), "queryString": []any{}, "cookies": []any{}, "headersSize": -1, "bodySize": len(x.post)}
 	switch {
 	case x.params != nil:
-		req["postData"] = map[string]any{"mimeType": "application/json", "params": hs(x.params)}
+		var pairs []map[string]any
+		for _, p := range x.params {
+			pairs = append(pairs, map[string]any{"name": p[0], "value": json.RawMessage(p[1])})
+		}
+		req["postData"] = map[string]any{"mimeType": "application/json", "params": pairs}
 	case x.post != "":
 		req["postData"] = map[string]any{"mimeType": "application/json", "text": x.post}
 	}
@@ -171,7 +176,7 @@ func TestHARWriterQuirks(t *testing.T) {
 	t.Parallel()
 	doc := harOf("mitmproxy",
 		harX{method: "POST", url: mcpURL, reqHeaders: withSession([2]string{"content-type", "application/json"}, [2]string{"mcp-param-region", "eu"}, [2]string{"Mcp-Param-Region", "eu"}),
-			params: [][2]string{{"jsonrpc", `"2.0"`}, {"id", "7"}, {"method", `"tools/call"`}, {"params", `{"name":"search","arguments":{"q":"x"}}`}, {"note", "not json"}},
+			params: [][2]string{{"jsonrpc", `"2.0"`}, {"id", "7"}, {"method", `"tools/call"`}, {"params", `{"name":"search","arguments":{"q":"x"}}`}, {"note", `"2.0"`}},
 			status: 200, resHeaders: [][2]string{{"Content-Type", "application/json"}}, mime: "application/json", base64: true,
 			text: `{"jsonrpc":"2.0","id":7,"result":{"content":[]}}`},
 		harX{method: "POST", url: mcpURL, reqHeaders: withSession([2]string{"Mcp-Name", "a"}, [2]string{"mcp-name", "b"}), post: `{"jsonrpc":"2.0","id":8,"method":"tools/list"}`,
@@ -180,7 +185,7 @@ func TestHARWriterQuirks(t *testing.T) {
 	)
 	rec := readHAR(t, doc)
 	want := strings.Join([]string{
-		`s-1 c2s 0 {"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search","arguments":{"q":"x"}},"note":"not json"}`,
+		`s-1 c2s 0 {"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search","arguments":{"q":"x"}},"note":"2.0"}`,
 		`s-1 s2c 200 {"jsonrpc":"2.0","id":7,"result":{"content":[]}}`,
 		`s-1 c2s 0 {"jsonrpc":"2.0","id":8,"method":"tools/list"}`,
 		"s-1 s2c 200 {\"jsonrpc\":\"2.0\",\n\"id\":8,\"result\":{\"tools\":[]}}",
@@ -393,5 +398,58 @@ func TestHARLegacySSE(t *testing.T) {
 		"http://localhost:3002/messages?sessionId=abc answered http://localhost:3002/messages?sessionId=abc plumbing"
 	if strings.Join(got, " ") != want {
 		t.Errorf("frames\n%s\nwant\n%s", strings.Join(got, " "), want)
+	}
+}
+
+// A HAR entry's "time" is its duration in milliseconds: the answer is
+// dated startedDateTime plus that, so durations (late-result, the step
+// summary's timings) come out right, not a thousand times off.
+func TestHARDurationIsMilliseconds(t *testing.T) {
+	t.Parallel()
+	doc := harOf("WebInspector",
+		harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search"}}`,
+			status: 200, mime: "application/json", text: `{"jsonrpc":"2.0","id":2,"result":{"content":[]}}`},
+	)
+	rec := readHAR(t, doc)
+	if len(rec.frames) != 2 {
+		t.Fatalf("%d frames", len(rec.frames))
+	}
+	start := time.Date(2026, 9, 1, 10, 0, 0, 0, time.UTC)
+	if got := rec.frames[0].Time; !got.Equal(start) {
+		t.Errorf("request at %v, want %v", got, start)
+	}
+	if got := rec.frames[1].Time.Sub(rec.frames[0].Time); got != 12500*time.Microsecond {
+		t.Errorf("answered %v after the request, want the entry's time of 12.5 ms", got)
+	}
+}
+
+// chrome-har lists a JSON body's members as name/value pairs whose values
+// are the JSON values themselves; an array member once per element, and a
+// top-level array (a batch) under its indexes.
+func TestHARChromeHarParams(t *testing.T) {
+	t.Parallel()
+	doc := harOf("chrome-har",
+		harX{method: "POST", url: mcpURL, reqHeaders: withSession(),
+			params: [][2]string{{"method", `"tools/call"`}, {"params", `{"name":"tag","arguments":{"tags":["a","b"]}}`}, {"jsonrpc", `"2.0"`}, {"id", "0"}},
+			status: 200, mime: "application/json", text: `{"jsonrpc":"2.0","id":0,"result":{"content":[]}}`},
+		harX{method: "POST", url: mcpURL, reqHeaders: withSession(),
+			params: [][2]string{{"0", `{"jsonrpc":"2.0","id":1,"method":"ping"}`}, {"1", `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}}`}},
+			status: 200, mime: "application/json", text: `[{"jsonrpc":"2.0","id":1,"result":{}}]`},
+		harX{method: "POST", url: mcpURL, reqHeaders: withSession(),
+			params: [][2]string{{"jsonrpc", `"2.0"`}, {"id", `"x"`}, {"method", `"m"`}, {"params", "1"}, {"params", "2"}},
+			status: 202},
+	)
+	rec := readHAR(t, doc)
+	want := strings.Join([]string{
+		`s-1 c2s 0 {"method":"tools/call","params":{"name":"tag","arguments":{"tags":["a","b"]}},"jsonrpc":"2.0","id":0}`,
+		`s-1 s2c 200 {"jsonrpc":"2.0","id":0,"result":{"content":[]}}`,
+		`s-1 c2s 0 {"jsonrpc":"2.0","id":1,"method":"ping"}`,
+		`s-1 c2s 0 {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}}`,
+		`s-1 s2c 200 {"jsonrpc":"2.0","id":1,"result":{}}`,
+		`s-1 c2s 0 {"jsonrpc":"2.0","id":"x","method":"m","params":[1,2]}`,
+		`s-1 s2c 202 -`,
+	}, "\n")
+	if got := frameSummary(rec); got != want {
+		t.Errorf("frames:\n%s\nwant:\n%s", got, want)
 	}
 }

@@ -133,7 +133,7 @@ func (g *noteGap) request(c *session.Correlator, sid, method, file string, line 
 	if len(g.said) < maxGapSessions {
 		g.said[sid] = true
 	}
-	c.Damage(session.Damage{File: file, Line: line,
+	c.Damage(session.Damage{File: file, Line: line, ByDesign: true,
 		Reason: "the client's notifications after initialize are not in the capture (" + g.recorder + " records no notifications)"},
 		session.Survived{SessionID: sid, Direction: session.Meta})
 }

@@ -110,8 +110,11 @@ func (jsonrpcFormat) Read(name string, r io.Reader, c *session.Correlator, o Opt
 // its method (the spec's client and server methods), from the open
 // request an answer's id names (both sides number their requests from 0,
 // so an id may be open on both: the answer's shape then tells), from the
-// request that offered a progress token, and for methods either side
-// sends (ping) from which side's numbering of requests the id continues.
+// request that offered a progress token, for methods either side sends
+// (ping) from which side's numbering of requests the id continues, and
+// from what only one side may send given the session so far (a 2026-07-28
+// client sends no notification but notifications/cancelled, and its
+// server no request; progress comes from a side that received requests).
 // A message that may be explained by a request recorded after it (tee
 // writes to its pipe before its file) waits for the reorder window; what
 // stays unknown is reported, never guessed.
@@ -127,6 +130,9 @@ type rpcReader struct {
 	maxHeld   int // session.Limits.MaxHeldBytes
 
 	sent     [3]bool  // per direction: a request with an integer id was sent
+	asked    [3]bool  // per direction: any request was sent
+	modern   bool     // a request's _meta declared 2026-07-28 or later
+	legacy   bool     // an initialize was sent: the session has a handshake
 	lastID   [3]int64 // per direction: the id of the last such request
 	tokens   map[string]uint8
 	tokenFIF []string // tokens in the order offered, to bound the map
@@ -198,6 +204,13 @@ func (rd *rpcReader) add(f *session.Frame) {
 			return
 		}
 		request = true
+		rd.asked[f.Direction] = true
+		if m.Method == "initialize" {
+			rd.legacy = true
+		}
+		if meta := m.ParamsMeta(); meta != nil && session.NormalizeRevision(meta.ProtocolVersion) >= session.ModernRevision {
+			rd.modern = true
+		}
 		if m.ID.Kind() == session.IDInteger {
 			if n, err := strconv.ParseInt(m.ID.String(), 10, 64); err == nil {
 				rd.sent[f.Direction], rd.lastID[f.Direction] = true, n
@@ -374,9 +387,25 @@ func (rd *rpcReader) messageDir(s *session.Session, m *session.Message, raw []by
 				return d, why, false, "" // the call it cancels, the task it names
 			}
 		}
+		if method == "notifications/progress" {
+			d, why, wait, problem := rd.progressDir(m.Params, final)
+			if d == session.DirUnknown {
+				if d = rd.modernSender(method, false); d == session.DirUnknown && !wait {
+					d = rd.onlyAsked()
+				}
+				if d != session.DirUnknown {
+					return d, session.FromLegalSender, false, ""
+				}
+				if !wait && rd.asked[session.ClientToServer] && rd.asked[session.ServerToClient] && problem == noOffer {
+					problem = noOffer + ", and both sides sent requests it may report on"
+				}
+			}
+			return d, why, wait, problem
+		}
+		if d := rd.modernSender(method, hasID); d != session.DirUnknown {
+			return d, session.FromLegalSender, false, ""
+		}
 		switch {
-		case method == "notifications/progress":
-			return rd.progressDir(m.Params, final)
 		case method == "notifications/cancelled":
 			return session.DirUnknown, session.NotInferred, false, "no request of the id it cancels was recorded on one side only"
 		case hasID:
@@ -436,6 +465,9 @@ func (rd *rpcReader) answerDir(s *session.Session, m *session.Message, final boo
 	return session.DirUnknown, session.NotInferred, false, "no request of its id was recorded within the reorder window"
 }
 
+// noOffer says why progress on a token no request offered has no direction.
+const noOffer = "no request offered its progress token within the reorder window"
+
 // progressDir: progress is reported by the side that received the request
 // offering its token.
 func (rd *rpcReader) progressDir(params []byte, final bool) (session.Direction, session.Inference, bool, string) {
@@ -457,9 +489,37 @@ func (rd *rpcReader) progressDir(params []byte, final bool) (session.Direction, 
 		if !final {
 			return session.DirUnknown, session.NotInferred, true, ""
 		}
-		return session.DirUnknown, session.NotInferred, false, "no request offered its progress token within the reorder window"
+		return session.DirUnknown, session.NotInferred, false, noOffer
 	}
 	return session.DirUnknown, session.NotInferred, false, "requests of both sides offered its progress token"
+}
+
+// modernSender is who sent a message either side may send by its method,
+// in a session that shows it speaks 2026-07-28 (a request declared it, and
+// no initialize was sent): a client sends no notification but
+// notifications/cancelled, a server sends no request.
+func (rd *rpcReader) modernSender(method string, request bool) session.Direction {
+	switch {
+	case !rd.modern || rd.legacy:
+		return session.DirUnknown
+	case request:
+		return session.ClientToServer
+	case method != "notifications/cancelled":
+		return session.ServerToClient
+	}
+	return session.DirUnknown
+}
+
+// onlyAsked is the side that received requests when only one did: progress
+// reports on a request, so only that side may send it.
+func (rd *rpcReader) onlyAsked() session.Direction {
+	switch c2s, s2c := rd.asked[session.ClientToServer], rd.asked[session.ServerToClient]; {
+	case c2s && !s2c:
+		return session.ServerToClient
+	case s2c && !c2s:
+		return session.ClientToServer
+	}
+	return session.DirUnknown
 }
 
 // numbering is the side whose numbering of requests id continues, when

@@ -120,6 +120,67 @@ func TestPlainJSONRPCUndirected(t *testing.T) {
 	})
 }
 
+// What only one side may send, given the session so far, shows who sent
+// it: a 2026-07-28 client sends no notification but notifications/cancelled
+// and its server no request; progress comes from the side that received
+// requests when only one did. What still fits both sides stays unknown.
+func TestPlainJSONRPCWhatEachSideMaySend(t *testing.T) {
+	t.Parallel()
+	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	const none = " ! plain JSON-RPC records no direction, and "
+	// A 2026-07-28 session: the server reports progress on a null token (a
+	// server quirk: the request offered none).
+	l := readLog(t, "tee.jsonl", lines(
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow_job","arguments":{},`+meta+`}}`,
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":null,"progress":1}}`,
+		`{"jsonrpc":"2.0","method":"notifications/heartbeat"}`,
+		`{"jsonrpc":"2.0","id":"hb-1","method":"ping"}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[],"resultType":"complete"}}`,
+	))
+	sameLines(t, "2026-07-28 frames", l.got, []string{
+		"1 c2s opened by method",
+		"2 s2c unpaired by legal", // clients send no progress
+		"3 s2c unpaired by legal", // nor any notification but cancelled
+		"4 c2s opened by legal",   // servers send no requests
+		"5 unknown unpaired" + none + "no request of the id it cancels was recorded on one side only",
+		"6 s2c answered by answer",
+	})
+
+	// A legacy session: progress on a token no request offered comes from
+	// the server when only the client sent requests. A dual-era client's
+	// fallback initialize makes the session legacy: a notification either
+	// side may send stays unknown.
+	l = readLog(t, "tee.jsonl", lines(
+		`{"jsonrpc":"2.0","id":7,"method":"server/discover","params":{`+meta+`}}`,
+		`{"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"Method not found"}}`,
+		teeInit, teeInitResult, teeInitd,
+		`{"jsonrpc":"2.0","method":"notifications/heartbeat"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow_job","arguments":{}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":null,"progress":1}}`,
+	))
+	sameLines(t, "legacy frames", l.got[5:], []string{
+		"6 unknown unpaired" + none + `either side may send "notifications/heartbeat"`,
+		"7 c2s opened by method",
+		"8 s2c unpaired by legal",
+	})
+
+	// Once the server has sent a request too (within the reorder window of
+	// the progress, which tee may have written first), either side may be
+	// reporting: unknown.
+	l = readLog(t, "tee.jsonl", lines(
+		teeInit, teeInitResult, teeInitd,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow_job","arguments":{}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":null,"progress":1}}`,
+		`{"jsonrpc":"2.0","id":0,"method":"sampling/createMessage","params":{"messages":[],"maxTokens":10}}`,
+	))
+	sameLines(t, "both sides asked", l.got[3:], []string{
+		"4 c2s opened by method",
+		"6 s2c opened by method",
+		"5 unknown unpaired" + none + "no request offered its progress token within the reorder window, and both sides sent requests it may report on",
+	})
+}
+
 // An answer tee wrote before its request waits for it within the reorder
 // window, no longer; progress on a token not offered yet waits too.
 func TestPlainJSONRPCReorderWindow(t *testing.T) {

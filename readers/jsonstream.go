@@ -307,6 +307,7 @@ func (s *jsonStream) scan(keep bool, max int) (oversized bool, err error) {
 			if len(s.val)+end > max {
 				oversized = true
 			} else {
+				growFor(&s.val, end, max)
 				s.val = append(s.val, buf[:end]...)
 			}
 		}

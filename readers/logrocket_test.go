@@ -9,7 +9,12 @@ import (
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
-// lrEv is a RequestEvent of the notes server for tests.
+// The LogRocket Go module cannot be fetched here, so these fixtures follow
+// its published documentation, ../shared/formats/logrocket-mcpreplay.md; each test names the part.
+
+// lrEv is a RequestEvent of the notes server for tests (the document's
+// "type RequestEvent": type, startTime in epoch ms, durationMs, method,
+// instanceID, seq).
 func lrEv(seq int, method, rest string) string {
 	return fmt.Sprintf(`{"type":"mcp_request","startTime":%d,"durationMs":4,"method":%q,%s"instanceID":"inst-1","seq":%d}`, 1788858000000+seq*100, method, rest, seq)
 }
@@ -46,6 +51,11 @@ func TestLogRocketDetect(t *testing.T) {
 
 // A batch's events become request/answer pairs; what the recorder cut or
 // left out is marked truncated, and its own redaction marks the frame.
+// Follows "type EventBatch" (appID, sdk, events), "Constants"
+// (TruncatedMarker "[truncated by logrocket-mcp-replay-go]" on values past
+// MaxValueLength), "type RecordedResult" (isError, value), RequestEvent's
+// errorMessage/errorName/errorCode and headers, and "Sanitization"
+// (credential headers always [REDACTED]).
 func TestLogRocketBatch(t *testing.T) {
 	t.Parallel()
 	h := `"headers":{"Accept":"application/json, text/event-stream","Authorization":"[REDACTED]","Mcp-Session-Id":"m-1","Mcp-Protocol-Version":"2025-06-18","Mcp-Name":"[REDACTED]"},"serverUrl":"https://notes.example/mcp",`
@@ -97,7 +107,10 @@ func TestLogRocketBatch(t *testing.T) {
 
 // Events one per line, and arrays of events; without Mcp-Session-Id a
 // server process's sessions are told apart by their initialize, and the
-// notifications nobody recorded are said to be missing.
+// notifications nobody recorded are said to be missing. Follows
+// RequestEvent's instanceID ("last-resort sessionization key ... stdio")
+// and "Usage" (receiving middleware records the requests a server handles:
+// no notifications, no requestID, which the Go SDK does not expose).
 func TestLogRocketEventLines(t *testing.T) {
 	t.Parallel()
 	doc := lines(
@@ -122,7 +135,8 @@ func TestLogRocketEventLines(t *testing.T) {
 }
 
 // A 2026-07-28 event lost the _meta its revision requires: the request is
-// marked as rewritten by the recorder.
+// marked as rewritten by the recorder. Follows RequestEvent's params
+// ("the request params (minus _meta)") and protocolVersion.
 func TestLogRocketModernEventsAreRedacted(t *testing.T) {
 	t.Parallel()
 	rec := readLR(t, lines(lrEv(1, "tools/list", `"protocolVersion":"2026-07-28","result":{"value":{"tools":[],"resultType":"complete"}},`)))
@@ -142,5 +156,21 @@ func TestLogRocketNotACapture(t *testing.T) {
 	err = Read("x.logrocket.json", strings.NewReader(`{"appID":"a","sdk":{},"events":[{"type"`), &recorder{}, Options{})
 	if !errors.As(err, &nc) || nc.Line != 1 {
 		t.Errorf("a batch that breaks off before its first event: %v", err)
+	}
+}
+
+// An event past MaxEnvelope in an {"events":[…]} document is damage on the
+// line the event starts on, not on the line before it.
+func TestLogRocketLargeEventIsDamageOnItsLine(t *testing.T) {
+	t.Parallel()
+	doc := "{\"events\": [\n" +
+		lrEv(1, "initialize", `"params":{"protocolVersion":"2025-06-18","capabilities":{}},"result":{"value":{"protocolVersion":"2025-06-18","capabilities":{}}},`) + ",\n" +
+		lrEv(2, "tools/call", `"params":{"name":"dump"},"result":{"value":{"content":[{"type":"text","text":"`+strings.Repeat("a", 8192)+`"}]}},`) + "\n]}\n"
+	rec := &recorder{}
+	if err := Read("events.logrocket.json", strings.NewReader(doc), rec, Options{MaxEnvelope: 4096}); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.damage) != 1 || rec.damage[0].Line != 3 || !strings.Contains(rec.damage[0].Reason, "an event of more than 4096 bytes was skipped") {
+		t.Errorf("damage %+v, want one on line 3", rec.damage)
 	}
 }

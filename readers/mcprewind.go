@@ -59,12 +59,15 @@ type rewindFile struct {
 }
 
 func parseRewindName(name string) (rewindFile, bool) {
+	if f, ok := parseUnnamed(name); ok {
+		return f, true
+	}
 	num, rest, ok := strings.Cut(name, " ")
 	if !ok || num == "" || rest == "" {
 		return rewindFile{}, false
 	}
-	n, err := strconv.ParseInt(num, 10, 64)
-	if err != nil || n < 0 || num[0] == '+' {
+	n, ok := rewindNumber(num)
+	if !ok {
 		return rewindFile{}, false
 	}
 	rest, ok = strings.CutSuffix(rest, ".json")
@@ -79,6 +82,35 @@ func parseRewindName(name string) (rewindFile, bool) {
 		}
 	}
 	return f, f.key != ""
+}
+
+// parseUnnamed reads the name of an exchange mcp-rewind gives no key (every
+// method but initialize, the lists and tools/call, and the client's answers
+// to server requests): "<n>.req.json", "<n>.res.json", "<n>.res-head.json",
+// never a distilled "<n>.json".
+func parseUnnamed(name string) (rewindFile, bool) {
+	num, rest, ok := strings.Cut(name, ".")
+	if !ok {
+		return rewindFile{}, false
+	}
+	n, ok := rewindNumber(num)
+	if !ok {
+		return rewindFile{}, false
+	}
+	switch rest {
+	case "req.json", "res.json", "res-head.json":
+		return rewindFile{name: name, n: n, kind: strings.TrimSuffix(rest, ".json")}, true
+	}
+	return rewindFile{}, false
+}
+
+// rewindNumber reads an exchange's number: decimal digits only.
+func rewindNumber(num string) (int64, bool) {
+	if num == "" || strings.Trim(num, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	return n, err == nil
 }
 
 // rewindMethod is the method a cache key stands for, and the tool of a
@@ -300,6 +332,9 @@ func (rd *rewindReader) exchange(ex *rewindExchange) error {
 		})
 	case ex.req != "":
 		rd.damage(ex.req, 1, "a cached request without a body", session.ClientToServer)
+	case ex.key == "":
+		// an unnamed exchange whose request file is gone: nothing names it
+		rd.damage(cmp.Or(ex.res, ex.head), 1, "the request of this cached answer is not in the cache", session.ClientToServer)
 	default:
 		m, tool := rewindMethod(ex.key)
 		if m == "" {
@@ -333,6 +368,18 @@ func (rd *rewindReader) exchange(ex *rewindExchange) error {
 		body, err := rd.readFile(ex.res)
 		if err != nil {
 			rd.damage(ex.res, 1, "unreadable cache file: "+err.Error(), session.ServerToClient)
+			break
+		}
+		if len(bytes.TrimSpace(body)) == 0 {
+			if ex.head != "" && head.status != 0 {
+				g := ans // a status and no body (a 202)
+				g.File = filepath.Join(rd.dir, ex.head)
+				rd.c.Add(&g)
+				break
+			}
+			// how mcp-rewind records an answer that is not 2xx: its body
+			// file is left empty and no head file is written
+			rd.damage(ex.res, 1, "mcp-rewind kept nothing of this answer (an empty answer file and no head file: how it records an HTTP status that is not 2xx); its status and body are unknown", session.ServerToClient)
 			break
 		}
 		// Kept as text, or as a JSON string holding the text.

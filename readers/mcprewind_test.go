@@ -2,6 +2,7 @@ package readers
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -167,6 +168,14 @@ func TestRewindNames(t *testing.T) {
 		{"3 .json", "", "", 0, false},
 		{"3 tools_list.jsonl", "", "", 0, false},
 		{"-3 tools_list.json", "", "", 0, false},
+		// what mcp-rewind writes for every exchange it gives no key
+		{"4.req.json", "", "req", 4, true},
+		{"4.res.json", "", "res", 4, true},
+		{"17.res-head.json", "", "res-head", 17, true},
+		{"4.json", "", "", 0, false},
+		{"+4.req.json", "", "", 0, false},
+		{"4.req.json.bak", "", "", 0, false},
+		{".req.json", "", "", 0, false},
 	} {
 		f, ok := parseRewindName(c.name)
 		if ok != c.ok || (ok && (f.key != c.key || f.kind != c.kind || f.n != c.n)) {
@@ -178,5 +187,92 @@ func TestRewindNames(t *testing.T) {
 	}
 	if m, _ := rewindMethod("resources_templates_list"); m != "resources/templates/list" {
 		t.Errorf("resources/templates/list key: %s", m)
+	}
+}
+
+// What mcp-rewind writes for the exchanges it gives no key: a ping, the
+// client's answer to a server request, and a refused request (non-2xx: an
+// empty answer file and no head file); a second run into the directory
+// restarts the numbering under another session.
+func TestRewindUnnamedExchanges(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "notes")
+	sse := func(msg string) string { return "event: message\ndata: " + msg + "\n\n" }
+	req := func(sid, body string) string {
+		h := `"host":"127.0.0.1:38112","content-type":"application/json"`
+		if sid != "" {
+			h += `,"mcp-session-id":"` + sid + `"`
+		}
+		return `{"url":"/mcp","headers":{` + h + `},"body":` + body + `}`
+	}
+	head := func(status int, sid string) string {
+		return fmt.Sprintf(`{"status":%d,"headers":{"content-type":"text/event-stream","mcp-session-id":%q}}`, status, sid)
+	}
+	writeFiles(t, dir, map[string]string{
+		"1 initialize.req.json":                           req("", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"sampling":{}},"clientInfo":{"name":"c","version":"1"}}}`),
+		"1 initialize.res-head.json":                      head(200, "A"),
+		"1 initialize.res.json":                           sse(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}`),
+		"2 tools_call_ask_44136fa355b3678a.req.json":      req("A", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask","arguments":{}}}`),
+		"2 tools_call_ask_44136fa355b3678a.res-head.json": head(200, "A"),
+		"2 tools_call_ask_44136fa355b3678a.res.json": sse(`{"jsonrpc":"2.0","id":0,"method":"sampling/createMessage","params":{"messages":[],"maxTokens":5}}`) +
+			sse(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hi"}]}}`),
+		"3.req.json":      req("A", `{"jsonrpc":"2.0","id":0,"result":{"role":"assistant","model":"m","content":{"type":"text","text":"hi"}}}`),
+		"3.res-head.json": `{"status":202,"headers":{}}`,
+		"3.res.json":      "",
+		"4.req.json":      req("A", `{"jsonrpc":"2.0","id":2,"method":"ping"}`),
+		"4.res-head.json": head(200, "A"),
+		"4.res.json":      sse(`{"jsonrpc":"2.0","id":2,"result":{}}`),
+		"5.req.json":      req("A", `{"jsonrpc":"2.0","id":3,"method":"logging/setLevel","params":{"level":"loud"}}`),
+		"5.res.json":      "", // refused: no head file
+		// a second run: initialize was cached already, so its first
+		// recorded exchange is number 1 again
+		"1 tools_call_fail_9efd976b5b25a5ea.req.json":      req("B", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"fail","arguments":{}}}`),
+		"1 tools_call_fail_9efd976b5b25a5ea.res-head.json": head(200, "B"),
+		"1 tools_call_fail_9efd976b5b25a5ea.res.json":      sse(`{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":true}}`),
+	})
+	srcs, err := Resolve([]string{dir}, nil, os.Getenv)
+	if err != nil || len(srcs) != 1 {
+		t.Fatalf("Resolve: %v %v", srcs, err)
+	}
+	rc, err := srcs[0].Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recorder{}
+	if err := Read(srcs[0].Name, rc, rec, Options{}); err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	var got []string
+	for _, f := range rec.frames {
+		got = append(got, strings.TrimPrefix(f.File, dir+"/")+" "+f.SessionID+" "+f.Direction.String()+" "+f.Pairing.String())
+	}
+	want := strings.Join([]string{
+		"1 initialize.req.json A c2s opened",
+		"1 initialize.res.json A s2c answered",
+		"1 tools_call_fail_9efd976b5b25a5ea.req.json B c2s opened", // the second run's own session
+		"1 tools_call_fail_9efd976b5b25a5ea.res.json B s2c answered",
+		"2 tools_call_ask_44136fa355b3678a.req.json A c2s opened",
+		"2 tools_call_ask_44136fa355b3678a.res.json A s2c opened", // sampling on the call's stream
+		"2 tools_call_ask_44136fa355b3678a.res.json A s2c answered",
+		"3.req.json A c2s answered",      // the client's answer: an unnamed POST
+		"3.res-head.json A s2c unpaired", // the 202 that acknowledged it answers no request
+		"4.req.json A c2s opened",
+		"4.res.json A s2c answered",
+		"5.req.json A c2s opened",
+	}, "\n")
+	if strings.Join(got, "\n") != want {
+		t.Errorf("frames\n%s\nwant\n%s", strings.Join(got, "\n"), want)
+	}
+	if f := rec.frames[8]; f.Status != 202 || f.Raw != nil {
+		t.Errorf("the 202 of the client's answer: %d %s", f.Status, f.Raw)
+	}
+	refused := false
+	for _, d := range rec.damage {
+		if strings.HasSuffix(d.File, "/5.res.json") && strings.Contains(d.Reason, "mcp-rewind kept nothing of this answer") {
+			refused = true
+		}
+	}
+	if !refused {
+		t.Errorf("the refused setLevel is not said to have lost its answer: %+v", rec.damage)
 	}
 }

@@ -70,6 +70,9 @@ func (mcpsnoop) Read(name string, r io.Reader, c *session.Correlator, o Options)
 	// as envelopes do.
 	sp.preludeLimit = o.Prelude
 	sp.preludeOK = func(open []byte) bool { return rd.began || envelopeHead(open) }
+	// Nor does one endless first envelope hold the read for ever: a first
+	// envelope past MaxEnvelope ends it, unread (exit 2, never a pass).
+	sp.firstOver = func() bool { return !rd.began }
 	for {
 		ch, err := sp.next()
 		if errors.Is(err, io.EOF) {
@@ -77,6 +80,9 @@ func (mcpsnoop) Read(name string, r io.Reader, c *session.Correlator, o Options)
 		}
 		if errors.Is(err, errPrelude) {
 			return &NotCaptureError{File: name, Reason: fmt.Sprintf("no envelope of a session in its first %s", sizeText(int(o.Prelude)))}
+		}
+		if errors.Is(err, errFirstOver) {
+			return fmt.Errorf("%s:%d: its first envelope is larger than %s, the most mcpcheck reads of one envelope; nothing was checked", name, sp.start, sizeText(sp.max))
 		}
 		if err != nil {
 			var gz gzipError
@@ -141,7 +147,7 @@ func (rd *snoopReader) chunk(c chunk) chunkKind {
 	if c.data[0] != '{' {
 		kind, reason := notEnvelope, "a JSON array where an envelope was expected"
 		if _, err := jsonscan.SkipValue(c.data, 0, 0); err != nil {
-			kind, reason = unparsable, "not JSON: "+err.Error()
+			kind, reason = unparsable, notJSONReason("a line", c.data, err)
 		}
 		rd.damaged(session.Damage{File: rd.name, Line: c.line, Reason: reason}, c.data)
 		return kind
@@ -165,7 +171,7 @@ func (rd *snoopReader) chunk(c chunk) chunkKind {
 		if jsonscan.TooDeep(err) && rd.overLimit(c.data, c.line, "depth", tooDeepProblem) {
 			return envelopeRead
 		}
-		rd.damaged(session.Damage{File: rd.name, Line: c.line, Reason: "an envelope that is not valid JSON: " + err.Error()}, c.data)
+		rd.damaged(session.Damage{File: rd.name, Line: c.line, Reason: notJSONReason("an envelope", c.data, err)}, c.data)
 		return unparsable
 	}
 	if env.SessionID == "" {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 
 	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
 )
@@ -75,7 +76,11 @@ type splitter struct {
 	// junk, a stream of non-records or one endless value.
 	preludeLimit int64                  // 0: no limit (any longer)
 	preludeOK    func(open []byte) bool // whether to read on; open is the value under way
-	consumed     int64                  // bytes read so far
+	// firstOver, when set, says whether a value that outgrew max ends the
+	// read (errFirstOver): a reader that has seen no record of its format
+	// yet cannot tell an endless first value from a capture.
+	firstOver func() bool
+	consumed  int64 // bytes read so far
 
 	// text that is skipped to the end of its line
 	junk     bool // non-JSON text, reported when its line ends
@@ -95,6 +100,9 @@ type splitter struct {
 // errPrelude is what next returns when the prelude ran out.
 var errPrelude = errors.New("no record in the prelude")
 
+// errFirstOver is what next returns when a first value outgrew max.
+var errFirstOver = errors.New("the first value is too large")
+
 // newSplitter reads r through a buffer of o.ReadBuffer bytes, keeping
 // values of up to o.MaxEnvelope; when r already is a bufio.Reader at least
 // that large, that one buffer is the only one.
@@ -112,6 +120,9 @@ func (s *splitter) next() (chunk, error) {
 			p, err := s.r.ReadSlice('\n')
 			if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
 				s.err = err
+			}
+			if s.oversized && s.firstOver != nil && s.firstOver() {
+				return chunk{}, errFirstOver
 			}
 			s.piece, s.scanLine = p, false
 			s.consumed += int64(len(p))
@@ -410,10 +421,31 @@ func (s *splitter) keep(b []byte) {
 		// Keep its first max bytes: a format may read as much of it as
 		// that holds (spec §2.1, fail closed), and the rest is dropped.
 		s.oversized = true
+		growFor(&s.buf, s.max-len(s.buf), s.max)
 		s.buf = append(s.buf, b[:s.max-len(s.buf)]...)
 		return
 	}
+	growFor(&s.buf, len(b), s.max)
 	s.buf = append(s.buf, b...)
+}
+
+// bigValue is the size past which a value's buffer grows by doubling,
+// the old one collected at once: append's gentler growth for large
+// slices would leave several dead copies of a value of hundreds of MiB
+// for the collector, and one envelope would take several times its size.
+const bigValue = 16 << 20
+
+// growFor makes room in *buf for n more bytes of a value of at most
+// limit bytes.
+func growFor(buf *[]byte, n, limit int) {
+	need := len(*buf) + n
+	if need <= cap(*buf) || need < bigValue {
+		return
+	}
+	grown := make([]byte, len(*buf), min(max(2*cap(*buf), need), limit))
+	copy(grown, *buf)
+	*buf = grown
+	debug.FreeOSMemory() // the old buffer, now, back to the system; rare: once per doubling past bigValue
 }
 
 func sizeText(n int) string {

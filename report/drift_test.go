@@ -60,7 +60,7 @@ func TestDriftTextBlock(t *testing.T) {
 	t.Parallel()
 	r := driftResult(t, "drift")
 	out := string(render(t, "text", testOptions(), r))
-	want := SummaryLine(r.Sessions[0]) + `
+	want := CountsLine(r.Sessions[0]) + `
 drift of server "notes" against its baseline .mcpcheck/baselines/ab5aa97074c454a0632057e704220d9a.json (mcpcheck baseline version 1, accepted 2026-08-28T09:12:44Z: "2.1 reviewed"): 1 added, 1 removed, 1 changed (breaking 2, review 0, info 1)
   ~ delete_note (breaking)
       description (review)
@@ -76,7 +76,7 @@ check failed: drift
 	if !strings.Contains(out, want) {
 		t.Errorf("the drift block does not follow the summary line as expected:\n%s", out)
 	}
-	if strings.Contains(out, SummaryLine(r.Sessions[1])+"\ndrift") {
+	if strings.Contains(out, CountsLine(r.Sessions[1])+"\ndrift") {
 		t.Errorf("a session without drift shows a block:\n%s", out)
 	}
 
@@ -87,6 +87,22 @@ check failed: drift
 	}
 	if out := string(render(t, "text", quiet, driftResult(t, checks.DefaultGate))); strings.Contains(out, "delete_note") {
 		t.Errorf("--quiet shows drift that does not fail the gate:\n%s", out)
+	}
+}
+
+// Drift that fails no gate is folded to the block's head, which says how
+// many tools changed; --verbose lists the changes.
+func TestDriftTextBlockFoldedWhenNotGated(t *testing.T) {
+	t.Parallel()
+	out := string(render(t, "text", testOptions(), driftResult(t, checks.DefaultGate)))
+	head := `drift of server "notes" against its baseline .mcpcheck/baselines/ab5aa97074c454a0632057e704220d9a.json (mcpcheck baseline version 1, accepted 2026-08-28T09:12:44Z: "2.1 reviewed"): 1 added, 1 removed, 1 changed (breaking 2, review 0, info 1); --verbose lists the changes` + "\n"
+	if !strings.Contains(out, head) || strings.Contains(out, "delete_note (breaking)") {
+		t.Errorf("ungated drift is not folded to its head:\n%s", out)
+	}
+	verbose := testOptions()
+	verbose.Verbose = true
+	if out := string(render(t, "text", verbose, driftResult(t, checks.DefaultGate))); !strings.Contains(out, "  ~ delete_note (breaking)\n") || strings.Contains(out, "--verbose lists") {
+		t.Errorf("--verbose does not list the drift:\n%s", out)
 	}
 }
 

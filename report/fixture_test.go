@@ -61,6 +61,7 @@ _underscores_, <angle> brackets, a | pipe and a ` + "`code`" + ` span.`,
 	fakeRule("bad-arguments", checks.SignalContract, checks.SeverityWarning, "Arguments that do not validate", checks.Doc{}),
 	fakeRule("hidden-text", checks.SignalSecurity, checks.SeverityError, "Hidden text in tool metadata", checks.Doc{}),
 	fakeRule("stale-entry", checks.SignalSuppression, checks.SeverityWarning, "A suppressions entry that matched nothing", checks.Doc{}),
+	fakeRule("same-call-differs", checks.SignalFlaky, checks.SeverityWarning, "The same call succeeded in one run and failed in another", checks.Doc{}),
 }
 
 // fakeRule is a test rule that checks nothing; doc fields left empty get

@@ -12,6 +12,8 @@ import (
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/result"
 	"github.com/mcpcheck/mcpcheck/session"
+
+	"github.com/mcpcheck/mcpcheck/internal/safefile"
 )
 
 func init() { Register("github", func(o Options) Reporter { return &GitHub{opts: o} }) }
@@ -43,6 +45,12 @@ const (
 	// ghSummaryBudget is where the step summary stops adding rows; the
 	// runner refuses summaries over 1 MiB.
 	ghSummaryBudget = 512 << 10
+	// ghSummaryReserve is kept free of rows for the lines that close the
+	// sections ("N more … not shown"), so the whole stays within budget.
+	ghSummaryReserve = 8 << 10
+	// ghCountShare is the most the per-session count table takes: with
+	// many sessions it would otherwise leave nothing for the findings.
+	ghCountShare = 128 << 10
 	// ghCellMax bounds one table cell, so one huge message cannot use the
 	// whole budget.
 	ghCellMax = 1000
@@ -79,7 +87,7 @@ func (g *GitHub) Report(w io.Writer, r *result.Result) error {
 func (g *GitHub) annotations(r *result.Result) iter.Seq[ghAnnotation] {
 	return func(yield func(ghAnnotation) bool) {
 		finding := func(f *result.Finding) ghAnnotation {
-			a := ghAnnotation{level: ghLevel(f), line: f.Line, title: f.Rule, msg: f.Message}
+			a := ghAnnotation{level: ghLevel(f), line: f.Line, title: f.Rule, msg: f.Message + existingNote(f)}
 			if f.File != session.StdinName {
 				a.file = g.path(f.File)
 			}
@@ -102,6 +110,11 @@ func (g *GitHub) annotations(r *result.Result) iter.Seq[ghAnnotation] {
 				}) {
 					return
 				}
+			}
+		}
+		for _, as := range r.RunAssertions {
+			if !as.Passed && !yield(ghAnnotation{level: "error", assertion: true, title: "assertion " + as.Name, msg: as.Message}) {
+				return
 			}
 		}
 		for s := range r.AllSessions() {
@@ -210,7 +223,7 @@ func (g *GitHub) path(file string) string {
 // ghAppendSummary appends text to the step summary file, which other steps
 // and other invocations share.
 func ghAppendSummary(path, text string) error {
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	f, err := safefile.OpenWrite(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
 		return fmt.Errorf("step summary: %w", err)
 	}
@@ -227,7 +240,8 @@ func ghAppendSummary(path, text string) error {
 // ghSummary builds Markdown under a byte budget: rows are added while they
 // fit, and a section that runs out says how much it left out.
 type ghSummary struct {
-	b strings.Builder
+	b     strings.Builder
+	until int // rows stop at this length; 0: the budget less the reserve
 }
 
 func (s *ghSummary) line(format string, args ...any) {
@@ -250,7 +264,7 @@ func (s *ghSummary) section(head func(), rows iter.Seq[string]) int {
 			head()
 			head = nil
 		}
-		if left > 0 || s.b.Len()+len(r)+1 > ghSummaryBudget {
+		if left > 0 || s.b.Len()+len(r)+1 > s.limit() {
 			left++
 			continue
 		}
@@ -259,8 +273,30 @@ func (s *ghSummary) section(head func(), rows iter.Seq[string]) int {
 	return left
 }
 
-// summary is the Markdown appended to the step summary: verdict, counts per
-// signal and session, failed assertions, then the findings, gated first.
+// limit is where rows stop.
+func (s *ghSummary) limit() int {
+	if s.until > 0 {
+		return min(s.until, ghSummaryBudget-ghSummaryReserve)
+	}
+	return ghSummaryBudget - ghSummaryReserve
+}
+
+// text is the summary, cut at a line within the budget should the lines
+// that close sections ever outgrow the reserve.
+func (s *ghSummary) text() string {
+	out := s.b.String()
+	if len(out) <= ghSummaryBudget {
+		return out
+	}
+	cut := strings.LastIndexByte(out[:ghSummaryBudget-len(ghSummaryCut)], '\n')
+	return out[:cut+1] + ghSummaryCut
+}
+
+const ghSummaryCut = "\n(cut at the step summary's size limit; the text, JSON and SARIF reports have everything)\n"
+
+// summary is the Markdown appended to the step summary: verdict, the
+// failing sessions, counts per signal and session, failed assertions,
+// then the findings, gated first.
 func (g *GitHub) summary(r *result.Result) string {
 	var s ghSummary
 	s.line("## mcpcheck")
@@ -268,8 +304,12 @@ func (g *GitHub) summary(r *result.Result) string {
 	s.line("%s", ghVerdict(r))
 	s.line("")
 	s.line("%s", g.limits(r))
-	s.line("")
 
+	// what failed comes first: with many sessions the count table would
+	// otherwise spend the budget before a failing session is drawn
+	g.failingSessionsSection(&s, r)
+
+	s.line("")
 	s.line("### Findings per signal")
 	s.line("")
 	head := "| session | label |"
@@ -287,10 +327,15 @@ func (g *GitHub) summary(r *result.Result) string {
 			}
 		}
 	}
-	if n := s.section(nil, rows); n > 0 {
+	s.until = s.b.Len() + ghCountShare
+	n := s.section(nil, rows)
+	s.until = 0
+	if n > 0 {
 		s.line("")
 		s.line("%s not shown.", countNoun(n, "more session", "more sessions"))
 	}
+
+	g.coverageSection(&s, r)
 
 	assertionsHead := func() {
 		s.line("")
@@ -303,7 +348,6 @@ func (g *GitHub) summary(r *result.Result) string {
 	}
 
 	s.drift(r)
-	g.failingSessionsSection(&s, r)
 
 	findingsHead := func() {
 		s.line("")
@@ -317,7 +361,7 @@ func (g *GitHub) summary(r *result.Result) string {
 		s.line("%s not shown; the text, JSON and SARIF reports have them all.", countNoun(n, "more finding", "more findings"))
 	}
 	s.line("")
-	return s.b.String()
+	return s.text()
 }
 
 // ghVerdict is the one-line outcome.
@@ -423,6 +467,11 @@ func (g *GitHub) failedAssertions(r *result.Result) iter.Seq[string] {
 				}
 			}
 		}
+		for _, a := range r.RunAssertions {
+			if !a.Passed && !yield(fmt.Sprintf("- the run, %s %s: %s", ghMarkdown(a.Name), ghMarkdown(a.Arg), ghMarkdown(a.Message))) {
+				return
+			}
+		}
 	}
 }
 
@@ -476,4 +525,66 @@ func ghTruncate(s string, max int) string {
 		n++
 	}
 	return s
+}
+
+// coverageSection is the run's coverage per server label (spec §5.2), the
+// rules that had nothing to judge, and the findings an earlier report
+// already held; nothing for a result without usage (made by hand).
+func (g *GitHub) coverageSection(s *ghSummary, r *result.Result) {
+	if r.Usage == nil || len(r.Usage.Servers) == 0 {
+		return
+	}
+	s.line("")
+	s.line("### Coverage")
+	s.line("")
+	s.line("| server | tools called successfully | never called | prompts | resources |")
+	s.line("|---|--:|---|--:|--:|")
+	rows := func(yield func(string) bool) {
+		for _, sv := range r.Usage.Servers {
+			tools, prompts, resources := "not listed", "—", "—"
+			if sv.Tools.Listed {
+				tools = fmt.Sprintf("%d/%d (%.0f%%)", sv.Tools.Succeeded, sv.Tools.Advertised, sv.Tools.Percent())
+			}
+			if sv.Prompts.Listed {
+				prompts = fmt.Sprintf("%d/%d", sv.Prompts.Succeeded, sv.Prompts.Advertised)
+			}
+			if sv.Resources.Listed {
+				resources = fmt.Sprintf("%d/%d", sv.Resources.Succeeded, sv.Resources.Advertised)
+			}
+			if !yield(fmt.Sprintf("| %s | %s | %s | %s | %s |", ghMarkdown(labelOrUnlabelled(sv.Label)), tools,
+				ghMarkdown(strings.Join(sv.Tools.NeverCalled, ", ")), prompts, resources)) {
+				return
+			}
+		}
+	}
+	if n := s.section(nil, rows); n > 0 {
+		s.line("")
+		s.line("%s not shown.", countNoun(n, "more server", "more servers"))
+	}
+	var notObserved []string
+	for _, st := range RuleStates(r) {
+		if st.Status == StatusNotObserved {
+			notObserved = append(notObserved, st.Rule.ID)
+		}
+	}
+	if len(notObserved) > 0 {
+		s.line("")
+		s.line("Not observed (nothing in the captures for them to judge): %s.", ghMarkdown(strings.Join(notObserved, ", ")))
+	}
+	for _, l := range UnjudgedGated(r) {
+		s.line("")
+		s.line("**Note:** %s.", ghMarkdown(l))
+	}
+	if r.NewFrom != "" {
+		existing := 0
+		for ses := range r.AllSessions() {
+			for _, f := range ses.Findings {
+				if f.Existing {
+					existing++
+				}
+			}
+		}
+		s.line("")
+		s.line("%s already in %s (existing, not gated); every other finding is new.", countNoun(existing, "finding was", "findings were"), ghMarkdown(r.NewFrom))
+	}
 }

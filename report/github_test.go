@@ -229,7 +229,7 @@ func TestGitHubSummaryContent(t *testing.T) {
 	render(t, "github", o, sampleResult(t))
 	got := string(readFile(t, o.StepSummary))
 	for _, want := range []string{
-		"| fs-1 | filesystem | **5** | **1** | **1** | 1 | 1 | 1 | 1 | 1 | 2 | 1 | 1 | 1 | 1 | 2 | error, invalid, warn |",
+		"| fs-1 | filesystem | **5** | **1** | **1** | 1 | 1 | 1 | 1 | 1 | 2 | 1 | 1 | 1 | 1 | 0 | 2 | error, invalid, warn |",
 		"22 findings (9 failing the gate, 2 suppressed)",
 		"| note | fs-1 | .mcpcheck-suppressions.json:14 | fake-stale-entry |",
 		"- session gw-7, expect-tool echo: tool \"echo\" was never called",
@@ -323,4 +323,57 @@ func TestReportersSurviveOddInput(t *testing.T) {
 	}
 	checkJUnitTotals(t, parseJUnit(t, render(t, "junit", testOptions(), odd)))
 	checkJSONMatches(t, odd, parseJSON(t, render(t, "json", testOptions(), odd)))
+}
+
+// Done when: the step summary never exceeds its 512 KiB budget, and with
+// many sessions it draws the failing ones before the count table, which
+// takes no more than its share.
+func TestGitHubSummaryBudgetWithManySessions(t *testing.T) {
+	t.Parallel()
+	rules := testCatalogue()
+	gate, err := result.ParseGate(checks.DefaultGate, rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(testWorkDir, "many.jsonl")
+	r := &result.Result{Files: []string{file}, Gate: gate, Rules: rules, ExitCode: 1}
+	for i := 1; i <= 30000; i++ {
+		s := &result.SessionResult{ID: fmt.Sprintf("agent-%05d-%s", i, strings.Repeat("x", 40)), Label: "fs", File: file, FirstLine: i, Frames: 1}
+		if i == 30000 { // the one failing session is the last
+			s.Findings = []*result.Finding{finding(rules, gate, "fake-rpc-error", file, i, "tools/call echo", `tools/call "echo" (id 1) failed with JSON-RPC error -32603`)}
+		}
+		s.Recount()
+		r.Sessions = append(r.Sessions, s)
+	}
+	o := testOptions()
+	o.StepSummary = filepath.Join(t.TempDir(), "s.md")
+	render(t, "github", o, r)
+	got := string(readFile(t, o.StepSummary))
+	if len(got) > ghSummaryBudget {
+		t.Errorf("summary of %d bytes, over its budget of %d", len(got), ghSummaryBudget)
+	}
+	failing, counts, findings := strings.Index(got, "#### session agent-30000"), strings.Index(got, "### Findings per signal"), strings.Index(got, "\n### Findings\n")
+	if failing < 0 || counts < 0 || failing > counts || findings < counts {
+		t.Fatalf("failing session at %d, count table at %d, findings at %d", failing, counts, findings)
+	}
+	if table := findings - counts; table > ghCountShare+ghSummaryReserve {
+		t.Errorf("the count table took %d bytes, more than its share of %d", table, ghCountShare)
+	}
+	if !strings.Contains(got, "more sessions not shown") || !strings.Contains(got, "many.jsonl:30000") {
+		t.Errorf("the summary does not say it left sessions out, or lacks the failing finding")
+	}
+}
+
+// Should the closing lines ever outgrow the reserve, the text is cut at a
+// line within the budget, saying so.
+func TestGitHubSummaryTextIsCutWithinTheBudget(t *testing.T) {
+	t.Parallel()
+	var s ghSummary
+	for s.b.Len() <= ghSummaryBudget+1000 {
+		s.line("%s", strings.Repeat("y", 999))
+	}
+	got := s.text()
+	if len(got) > ghSummaryBudget || !strings.HasSuffix(got, ghSummaryCut) || strings.Contains(got, "y"+ghSummaryCut) {
+		t.Errorf("cut to %d bytes, ending %q", len(got), got[len(got)-120:])
+	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/result"
+	"github.com/mcpcheck/mcpcheck/usage"
 )
 
 func init() { Register("json", func(o Options) Reporter { return &JSON{opts: o} }) }
@@ -39,6 +40,37 @@ type JSONReport struct {
 	Sessions []JSONSession `json:"sessions"`
 	// Gate is the --fail-on selection, normalised ("none" for nothing).
 	Gate string `json:"gate"`
+	// Config is the configuration file the run read, as found or named;
+	// "" for none (and in NewJSONReport, which has no run options).
+	Config string `json:"config"`
+	// Notes are what the run says once about itself, such as drift not
+	// being checked for want of a baseline directory.
+	Notes []string `json:"notes"`
+	// Usage is, per server label across the run, what was advertised and
+	// what was called (coverage), per-tool statistics and flaky calls
+	// (spec §5.2); null for a result made without it.
+	Usage *usage.Summary `json:"usage"`
+	// Assertions are the run-wide assertions (min-tool-coverage).
+	Assertions []JSONAssertion `json:"assertions"`
+	// Rules says per rule what it made of the run: "findings", "judged,
+	// none found", "not observed" or "not run", with what it judged.
+	Rules []JSONRuleState `json:"rules"`
+	// UnjudgedGated names the gated signals none of whose rules judged
+	// anything: their pass says nothing.
+	UnjudgedGated []string `json:"unjudged_gated_signals"`
+	// NewFrom is the earlier report --new-from named ("" when none);
+	// findings it held are marked existing.
+	NewFrom string `json:"new_from"`
+}
+
+// JSONRuleState is one rule's outcome over the run.
+type JSONRuleState struct {
+	Rule     string `json:"rule"`
+	Signal   string `json:"signal"`
+	Status   string `json:"status"`
+	Judged   int64  `json:"judged"`
+	Findings int    `json:"findings"`
+	Gated    int    `json:"gated"`
 }
 
 // JSONSession is one session's findings, counts and assertion outcomes.
@@ -97,6 +129,20 @@ type JSONFinding struct {
 	// Suppressed is the suppressions entry that accepts the finding
 	// (absent when none): it is then at level note and not gated.
 	Suppressed *JSONSuppressed `json:"suppressed,omitempty"`
+	// Existing is true when the --new-from report held the finding's
+	// fingerprint: it is not gated. Every other finding is new.
+	Existing bool `json:"existing"`
+	// CausedBy is the finding this one follows from (absent when none),
+	// as the end of the message names it.
+	CausedBy *JSONCause `json:"caused_by,omitempty"`
+}
+
+// JSONCause is the finding another one follows from.
+type JSONCause struct {
+	Rule    string `json:"rule"`
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Message string `json:"message"` // the fault in a few words
 }
 
 // JSONSuppressed says why a finding is suppressed and until when.
@@ -161,6 +207,24 @@ func (j *JSON) Report(w io.Writer, r *result.Result) error {
 	if err := value("  ", r.Gate.String()); err != nil {
 		return err
 	}
+	bw.WriteString(",\n  \"config\": ")
+	if err := value("  ", j.opts.ConfigFile); err != nil {
+		return err
+	}
+	bw.WriteString(",\n  \"notes\": ")
+	if err := value("  ", append([]string{}, r.Notes...)); err != nil {
+		return err
+	}
+	tail := jsonRunTail(r)
+	for _, m := range []struct {
+		name string
+		v    any
+	}{{"usage", tail.Usage}, {"assertions", tail.Assertions}, {"rules", tail.Rules}, {"unjudged_gated_signals", tail.UnjudgedGated}, {"new_from", tail.NewFrom}} {
+		fmt.Fprintf(bw, ",\n  %q: ", m.name)
+		if err := value("  ", m.v); err != nil {
+			return err
+		}
+	}
 	bw.WriteString("\n}\n")
 	return bw.Flush()
 }
@@ -176,9 +240,33 @@ func NewJSONReport(r *result.Result) JSONReport {
 		Files:    append([]string{}, r.Files...),
 		Sessions: make([]JSONSession, 0, r.NumSessions()),
 		Gate:     r.Gate.String(),
+		Notes:    append([]string{}, r.Notes...),
 	}
 	for s := range r.AllSessions() {
 		out.Sessions = append(out.Sessions, jsonSession(s, r.Gate))
+	}
+	tail := jsonRunTail(r)
+	out.Usage, out.Assertions, out.Rules, out.UnjudgedGated, out.NewFrom = tail.Usage, tail.Assertions, tail.Rules, tail.UnjudgedGated, tail.NewFrom
+	return out
+}
+
+// jsonRunTail is the members of the report about the whole run.
+func jsonRunTail(r *result.Result) JSONReport {
+	out := JSONReport{
+		Usage:         r.Usage,
+		Assertions:    make([]JSONAssertion, 0, len(r.RunAssertions)),
+		Rules:         []JSONRuleState{},
+		UnjudgedGated: append([]string{}, UnjudgedGated(r)...),
+		NewFrom:       r.NewFrom,
+	}
+	if out.Usage == nil {
+		out.Usage = &usage.Summary{Servers: []usage.Server{}}
+	}
+	for _, a := range r.RunAssertions {
+		out.Assertions = append(out.Assertions, JSONAssertion{Name: a.Name, Arg: a.Arg, Passed: a.Passed, Message: a.Message})
+	}
+	for _, st := range RuleStates(r) {
+		out.Rules = append(out.Rules, JSONRuleState{Rule: st.Rule.ID, Signal: st.Rule.Signal.String(), Status: st.Status, Judged: st.Judged, Findings: st.Findings, Gated: st.Gated})
 	}
 	return out
 }
@@ -215,9 +303,13 @@ func jsonFinding(f *result.Finding) JSONFinding {
 		Fingerprint: f.Fingerprint,
 		Related:     make([]JSONLocation, 0, len(f.Related)),
 		Also:        f.Also,
+		Existing:    f.Existing,
 	}
 	for _, l := range f.Related {
 		jf.Related = append(jf.Related, JSONLocation{File: l.File, Line: l.Line, Message: l.Message})
+	}
+	if c := f.CausedBy; c != nil {
+		jf.CausedBy = &JSONCause{Rule: c.Rule, File: c.File, Line: c.Line, Message: c.What}
 	}
 	if e := f.Suppressed; e != nil {
 		jf.Suppressed = &JSONSuppressed{Reason: e.Reason}

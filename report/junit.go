@@ -36,8 +36,12 @@ const xmlHeader = `<?xml version="1.0" encoding="UTF-8"?>` + "\n"
 func (j *JUnit) Report(w io.Writer, r *result.Result) error {
 	root := junit.Testsuites{Name: "mcpcheck"}
 	i := 0
+	first := map[string]int{} // the first session of each label carries its run-wide coverage
 	for s := range r.AllSessions() {
-		ts := junitSuite(i, s, r.Gate)
+		if _, ok := first[s.Label]; !ok {
+			first[s.Label] = i
+		}
+		ts := junitSuite(i, s, r, first[s.Label] == i)
 		root.Tests += ts.Tests
 		root.Errors += ts.Errors
 		root.Failures += ts.Failures
@@ -60,7 +64,7 @@ func (j *JUnit) Report(w io.Writer, r *result.Result) error {
 		bw.WriteByte('\n')
 		enc := xml.NewEncoder(bw)
 		enc.Indent("\t", "\t") // as nested in the root by junit.Testsuites.WriteXML
-		if err := enc.EncodeElement(junitSuite(i, s, r.Gate), xml.StartElement{Name: xml.Name{Local: "testsuite"}}); err != nil {
+		if err := enc.EncodeElement(junitSuite(i, s, r, first[s.Label] == i), xml.StartElement{Name: xml.Name{Local: "testsuite"}}); err != nil {
 			return err
 		}
 		if err := enc.Flush(); err != nil {
@@ -76,7 +80,7 @@ func (j *JUnit) Report(w io.Writer, r *result.Result) error {
 }
 
 // junitSuite is one session: its signal cases, then its assertion groups.
-func junitSuite(id int, s *result.SessionResult, g result.Gate) junit.Testsuite {
+func junitSuite(id int, s *result.SessionResult, r *result.Result, firstOfLabel bool) junit.Testsuite {
 	ts := junit.Testsuite{
 		Name: junitText(s.ID),
 		ID:   id,
@@ -98,7 +102,53 @@ func junitSuite(id int, s *result.SessionResult, g result.Gate) junit.Testsuite 
 	for _, group := range assertionGroups(s.Assertions) {
 		ts.AddTestcase(assertionCase(group))
 	}
+	for i, rule := range r.Rules {
+		if s.NotObserved(i) {
+			ts.AddTestcase(junit.Testcase{Name: rule.ID, Classname: "mcpcheck." + rule.Signal.String(),
+				Skipped: &junit.Result{Message: StatusNotObserved + ": nothing in this session for the rule to judge"}})
+		}
+	}
+	if firstOfLabel {
+		runWide(&ts, s.Label, r)
+	}
 	return ts
+}
+
+// runWide adds to the first suite of a server label what the run says of
+// the label across every capture (spec §5.2): its coverage as properties,
+// and its run-wide assertions as cases.
+func runWide(ts *junit.Testsuite, label string, r *result.Result) {
+	if sv := r.Usage.Server(label); sv != nil {
+		ts.AddProperty("coverage_tools", fmt.Sprintf("%d/%d", sv.Tools.Succeeded, sv.Tools.Advertised))
+		ts.AddProperty("coverage_tools_percent", strconv.FormatFloat(sv.Tools.Percent(), 'f', 1, 64))
+		ts.AddProperty("coverage_tools_never_called", junitText(strings.Join(sv.Tools.NeverCalled, ",")))
+		if sv.Prompts.Listed {
+			ts.AddProperty("coverage_prompts", fmt.Sprintf("%d/%d", sv.Prompts.Succeeded, sv.Prompts.Advertised))
+		}
+		if sv.Resources.Listed {
+			ts.AddProperty("coverage_resources", fmt.Sprintf("%d/%d", sv.Resources.Succeeded, sv.Resources.Advertised))
+		}
+	}
+	prefix := "server " + labelOrUnlabelled(label) + ":"
+	for _, a := range r.RunAssertions {
+		if !strings.HasPrefix(a.Message, prefix) {
+			continue
+		}
+		tc := junit.Testcase{Name: a.Name, Classname: "mcpcheck.assertion." + a.Name}
+		if a.Passed {
+			tc.SystemOut = &junit.Output{Data: junitText(a.Message) + "\n"}
+		} else {
+			tc.Failure = &junit.Result{Message: junitText(a.Message)}
+		}
+		ts.AddTestcase(tc)
+	}
+}
+
+func labelOrUnlabelled(l string) string {
+	if l == "" {
+		return "(unlabelled)"
+	}
+	return l
 }
 
 // signalCase is one signal's test case. Counting gated findings, rather
@@ -156,7 +206,7 @@ func suppressedCase(findings []*result.Finding) (tc junit.Testcase, ok bool) {
 // locations indented, each line ending in a newline.
 func findingLine(f *result.Finding) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s%s (%s)\n", junitText(location(f.File, f.Line)), junitText(flatten(f.Message)), suppressedNote(f), f.Rule)
+	fmt.Fprintf(&b, "%s %s%s%s (%s)\n", junitText(location(f.File, f.Line)), junitText(flatten(f.Message)), suppressedNote(f), existingNote(f), f.Rule)
 	for _, rel := range f.Related {
 		fmt.Fprintf(&b, "\trelated: %s %s\n", junitText(location(rel.File, rel.Line)), junitText(flatten(rel.Message)))
 	}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpcheck/mcpcheck/internal/suggest"
 	"github.com/mcpcheck/mcpcheck/result"
 )
 
@@ -16,12 +17,32 @@ type Reporter interface {
 	Report(w io.Writer, r *result.Result) error
 }
 
+// CallDrawer is a reporter that draws each session's calls
+// (result.SessionResult.Calls), which a run records only when asked.
+type CallDrawer interface {
+	DrawsCalls() bool
+}
+
+// DrawsCalls reports whether rep needs the sessions' calls recorded.
+func DrawsCalls(rep Reporter) bool {
+	d, ok := rep.(CallDrawer)
+	return ok && d.DrawsCalls()
+}
+
 // Options are the settings reporters may read.
 type Options struct {
-	Quiet   bool   // text: only gated findings and the verdict
-	Color   bool   // text: ANSI colours
-	WorkDir string // the working directory: relative capture paths start there
-	Version string // mcpcheck's version, for tool metadata
+	Quiet bool // text: only gated findings and the verdict
+	Color bool // text: ANSI colours
+
+	// Verbose (text) lists every finding with its fingerprint and the full
+	// counts line; ShowFingerprints adds the fingerprint to each finding
+	// line without listing the folded ones.
+	Verbose, ShowFingerprints bool
+	// ConfigFile is the configuration file the run read, named on the
+	// text report's first line; "" for none.
+	ConfigFile string
+	WorkDir    string // the working directory: relative capture paths start there
+	Version    string // mcpcheck's version, for tool metadata
 
 	// SourceRoot is what SARIF and annotation paths are relative to (the
 	// repository); empty means WorkDir.
@@ -30,6 +51,10 @@ type Options struct {
 	SemanticVersion string
 	// Category is the code-scanning category (SARIF automationDetails.id).
 	Category string
+	// SARIFGatedOnly leaves out of SARIF the findings that do not fail the
+	// gate (notes), so that they do not become code-scanning alerts;
+	// suppressed findings stay, so that their alerts close as dismissed.
+	SARIFGatedOnly bool
 
 	// StepSummary is the file the github format appends its Markdown
 	// summary to ($GITHUB_STEP_SUMMARY); empty means none.
@@ -54,7 +79,7 @@ func Lookup(name string) (Factory, error) {
 	if f, ok := registry[strings.ToLower(name)]; ok {
 		return f, nil
 	}
-	return nil, fmt.Errorf("unknown format %q; valid are %s", name, strings.Join(Formats(), ", "))
+	return nil, fmt.Errorf("unknown format %q%s; valid are %s", name, suggest.DidYouMean(name, Formats()), strings.Join(Formats(), ", "))
 }
 
 // Formats lists the registered format names, sorted, text first.

@@ -150,6 +150,14 @@ func (s *SARIF) build(r *result.Result) (*sarif.Report, map[string]int) {
 func (s *SARIF) results(r *result.Result, index map[string]int) iter.Seq[*sarif.Result] {
 	return func(yield func(*sarif.Result) bool) {
 		total := r.NumFindings()
+		if s.opts.SARIFGatedOnly {
+			total = 0
+			for f := range r.GatedFirst() {
+				if s.lists(f) {
+					total++
+				}
+			}
+		}
 		keep := total
 		if keep > MaxSARIFResults {
 			keep = MaxSARIFResults - 1 // room for the truncation notice
@@ -159,8 +167,11 @@ func (s *SARIF) results(r *result.Result, index map[string]int) iter.Seq[*sarif.
 			if n == keep {
 				break
 			}
+			if !s.lists(f) {
+				continue
+			}
 			n++
-			if !yield(s.result(f, index)) {
+			if !yield(s.result(f, index, r.NewFrom != "")) {
 				return
 			}
 		}
@@ -176,7 +187,14 @@ func (s *SARIF) results(r *result.Result, index map[string]int) iter.Seq[*sarif.
 	}
 }
 
-func (s *SARIF) result(f *result.Finding, index map[string]int) *sarif.Result {
+// lists reports whether the log has a result for f: every finding, or
+// with SARIFGatedOnly those that fail the gate and the suppressed ones
+// (whose result closes an alert as dismissed, not as fixed).
+func (s *SARIF) lists(f *result.Finding) bool {
+	return !s.opts.SARIFGatedOnly || f.Gated || f.Suppressed != nil
+}
+
+func (s *SARIF) result(f *result.Finding, index map[string]int, newFrom bool) *sarif.Result {
 	res := sarif.NewRuleResult(f.Rule).
 		WithLevel(f.Level()).
 		WithMessage(sarif.NewTextMessage(printable(f.Message))).
@@ -189,7 +207,17 @@ func (s *SARIF) result(f *result.Finding, index map[string]int) *sarif.Result {
 	for _, rel := range f.Related {
 		res.AddRelatedLocation(s.location(rel.File, rel.Line).WithMessage(sarif.NewTextMessage(printable(rel.Message))))
 	}
+	if c := f.CausedBy; c != nil {
+		res.AddRelatedLocation(s.location(c.File, c.Line).WithMessage(sarif.NewTextMessage(printable(c.String() + " (" + c.Rule + ")"))))
+	}
 	res.Properties = sarifResultProperties(f)
+	if newFrom { // --new-from: SARIF's own word for what the earlier run had
+		state := "new"
+		if f.Existing {
+			state = "unchanged"
+		}
+		res.WithBaselineState(state)
+	}
 	if f.Suppressed != nil {
 		res.Suppressions = []*sarif.Suppression{s.suppression(f.Suppressed)}
 	}
@@ -200,10 +228,11 @@ func (s *SARIF) result(f *result.Finding, index map[string]int) *sarif.Result {
 // capture (external), accepted, with its reason. go-sarif writes null for
 // every member left unset, which the schema refuses, so all are set: the
 // location is the entry in the suppressions file, the guid a name-based
-// UUID of the fingerprint (the same in every run).
+// UUID of the fingerprint, or of a scoped entry's rule and label (the same
+// in every run).
 func (s *SARIF) suppression(e *suppress.Suppression) *sarif.Suppression {
 	sup := sarif.NewSuppression("external").WithStatus("accepted").WithJustifcation(printable(e.Reason)).
-		WithGuid(sarifGUID("suppression " + e.Fingerprint)).WithLocation(s.location(e.File, e.Line))
+		WithGuid(sarifGUID("suppression " + e.Key())).WithLocation(s.location(e.File, e.Line))
 	if e.Expires != "" {
 		sup.Properties = sarif.Properties{"expires": e.Expires}
 	}

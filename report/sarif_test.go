@@ -17,6 +17,7 @@ import (
 	"github.com/mcpcheck/mcpcheck/report/sariftest"
 	"github.com/mcpcheck/mcpcheck/result"
 	"github.com/mcpcheck/mcpcheck/session"
+	"github.com/mcpcheck/mcpcheck/suppress"
 )
 
 func validateSARIF(t *testing.T, out []byte) { sariftest.Validate(t, out) }
@@ -594,4 +595,74 @@ func sarifContains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// --sarif-gated-only: notes stay out of code scanning; gated and
+// suppressed findings stay in, the truncation count follows.
+func TestSARIFGatedOnly(t *testing.T) {
+	t.Parallel()
+	r := sampleResult(t)
+	opts := testOptions()
+	opts.SARIFGatedOnly = true
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID       string           `json:"ruleId"`
+				Level        string           `json:"level"`
+				Suppressions []map[string]any `json:"suppressions"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(render(t, "sarif", opts, r), &log); err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for f := range r.GatedFirst() {
+		if f.Gated || f.Suppressed != nil {
+			want++
+		}
+	}
+	got := log.Runs[0].Results
+	if len(got) != want || want == 0 || want == r.NumFindings() {
+		t.Fatalf("%d results, want %d of %d findings", len(got), want, r.NumFindings())
+	}
+	for _, res := range got {
+		if res.Level != "error" && len(res.Suppressions) == 0 {
+			t.Errorf("a %s result of %s that neither fails the gate nor is suppressed", res.Level, res.RuleID)
+		}
+	}
+}
+
+// Scoped entries (no fingerprint) are told apart in SARIF too.
+func TestSARIFScopedSuppressionGUIDs(t *testing.T) {
+	t.Parallel()
+	r := emptyResult(t)
+	s := r.Sessions[0]
+	for i, label := range []string{"notion", "everything"} {
+		f := finding(r.Rules, r.Gate, "fake-schema-construct", s.File, 3+i, "tool t"+label, `tool "t" uses oneOf`)
+		f.Suppressed = &suppress.Suppression{Rule: "fake-schema-construct", Label: label, Reason: "x", File: suppressionsFile, Line: 2 + i}
+		s.Findings = append(s.Findings, f)
+	}
+	s.Recount()
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				Suppressions []struct {
+					GUID string `json:"guid"`
+				} `json:"suppressions"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(render(t, "sarif", testOptions(), r), &log); err != nil {
+		t.Fatal(err)
+	}
+	var guids []string
+	for _, res := range log.Runs[0].Results {
+		for _, sup := range res.Suppressions {
+			guids = append(guids, sup.GUID)
+		}
+	}
+	if len(guids) != 2 || guids[0] == guids[1] || guids[0] == "" {
+		t.Errorf("scoped suppression guids %q", guids)
+	}
 }

@@ -17,6 +17,9 @@ import (
 // Location is a place in a capture.
 type Location = checks.Location
 
+// Cause is the finding another one follows from.
+type Cause = checks.Cause
+
 // Finding is one problem a rule found, as reports show it.
 type Finding struct {
 	Rule     string
@@ -50,6 +53,11 @@ type Finding struct {
 	// note, and never fails the gate.
 	Suppressed *suppress.Suppression
 
+	// Existing is true when the earlier report --new-from named held the
+	// finding's fingerprint: it is reported, marked existing, and does not
+	// fail the gate.
+	Existing bool
+
 	// Also is how many more occurrences this finding stands for, when a
 	// rule lists a flood of the same problem once: they are counted, not
 	// listed.
@@ -58,6 +66,10 @@ type Finding struct {
 	// Drift is the tool change a tool-drift finding reports (its tier and
 	// fields, for reports that carry them apart from the message).
 	Drift *baseline.ToolChange
+
+	// CausedBy is the finding this one follows from, or nil: its message
+	// already ends by naming it; reports may also point at it.
+	CausedBy *Cause
 
 	// Exchange is the request the finding is about and its answer, when it
 	// is about one; nil otherwise.

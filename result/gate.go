@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/internal/suggest"
 )
 
 // Gate is the --fail-on selection: signals and single rules whose findings
@@ -52,9 +53,16 @@ func ParseGate(list string, rules []*checks.Rule) (Gate, error) {
 		return Gate{}, fmt.Errorf("--fail-on is empty; name signals or rule ids, or none to report only")
 	}
 	if len(unknown) > 0 {
-		return Gate{}, fmt.Errorf("--fail-on: unknown %s %s; valid are none, all, the signals %s, and the rule ids %s",
-			plural(len(unknown), "entry", "entries"), strings.Join(quoteAll(unknown), ", "),
-			strings.Join(signalNames(), ", "), strings.Join(ruleIDs(rules), ", "))
+		// Each unknown entry with the name it is probably a slip of; the
+		// signals listed, the rule ids left to 'mcpcheck rules' (there are
+		// sixty of them).
+		names := append(append([]string{"none", "all"}, signalNames()...), ruleIDs(rules)...)
+		shown := quoteAll(unknown)
+		for i, e := range unknown {
+			shown[i] += suggest.DidYouMean(e, names)
+		}
+		return Gate{}, fmt.Errorf("--fail-on: unknown %s %s; valid are none, all, the signals %s, or a rule id ('mcpcheck rules' lists them)",
+			plural(len(unknown), "entry", "entries"), strings.Join(shown, ", "), strings.Join(signalNames(), ", "))
 	}
 	if slices.Contains(g.entries, "none") && len(g.entries) > 1 {
 		return Gate{}, fmt.Errorf("--fail-on: none cannot be combined with other entries")

@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcpcheck/mcpcheck/baseline"
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/usage"
 )
 
 // Result is a whole evaluated run: every reporter renders it and none
@@ -21,9 +22,27 @@ type Result struct {
 	Passed   bool
 	ExitCode int // 0 passed, 1 failed the gate (2 never reaches a report)
 
+	// Usage is what the run's sessions did with what their servers
+	// offered (coverage, per-tool statistics, flaky calls; spec §5.2);
+	// nil for a result made by hand.
+	Usage *usage.Summary
+	// RunAssertions are the assertions over the whole run rather than one
+	// session (--min-tool-coverage, per server label).
+	RunAssertions []Assertion
+	// NewFrom is the earlier report --new-from named ("" when none): the
+	// findings whose fingerprints it held are Existing.
+	NewFrom string
+	// Judged is, per rule id of the rules that ran, how many frames or
+	// exchanges the rule judged over the run (spec §5.2).
+	Judged map[string]int64
+
 	// Spilled are the sessions after Sessions that a run kept off the
 	// heap; nil when there are none (always, for a result made by hand).
 	Spilled Spilled
+
+	// Notes are what the run says once about itself (drift not checked,
+	// for want of a baseline directory), in the order made.
+	Notes []string
 }
 
 // Spilled is where a run keeps the results of the sessions past its memory
@@ -60,8 +79,22 @@ type SessionResult struct {
 	// when the session listed no tools or tool-drift did not run.
 	Drift *baseline.Report
 
+	// Calls is what the session's requests did (bounded); nil when the
+	// session made none.
+	Calls *Calls
+	// Unjudged has bit i set when rule i of the run's catalogue
+	// (Result.Rules) ran in the session and judged nothing: not observed
+	// (spec §5.2). Nil for a result made by hand.
+	Unjudged []uint64
+
 	counts     [checks.NumSignals]int
 	suppressed int
+}
+
+// NotObserved reports whether catalogue rule i ran in the session and had
+// nothing to judge.
+func (s *SessionResult) NotObserved(i int) bool {
+	return i >= 0 && i/64 < len(s.Unjudged) && s.Unjudged[i/64]&(1<<(i%64)) != 0
 }
 
 // Count is the number of findings of signal s; suppressed ones are not
@@ -75,8 +108,12 @@ func (s *SessionResult) CountSuppressed() int { return s.suppressed }
 // then gated single rules whose signal is not gated.
 func (s *SessionResult) FailedSignals(g Gate) []string {
 	var out []string
+	var gated [checks.NumSignals]bool // from the findings: a server's own gate may differ from g
+	for _, f := range s.Findings {
+		gated[f.Signal] = gated[f.Signal] || f.Gated
+	}
 	for _, sig := range checks.Signals() {
-		if g.SelectsSignal(sig) && s.counts[sig] > 0 {
+		if g.SelectsSignal(sig) && gated[sig] {
 			out = append(out, sig.String())
 		}
 	}

@@ -38,9 +38,11 @@ type Call struct {
 	Seq   int64
 	Start time.Time
 
-	Revision string // the request's own protocol revision ("" when unknown)
-	State    CallState
-	Answers  int // answers seen, late and duplicate ones included
+	Revision       string         // the protocol revision the request is judged by ("" when unknown)
+	RevisionSource RevisionSource // where Revision was read
+	RevisionOf     *Call          // RevisionFromSession: the request whose answer taught the session its revision (nil when unknown)
+	State          CallState
+	Answers        int // answers seen, late and duplicate ones included
 
 	End     time.Time // time of the final answer (or the task's terminal status)
 	EndLine int

@@ -725,7 +725,25 @@ func TestRevisionOfAHandshakelessSession(t *testing.T) {
 	if err := readers.Read("test.jsonl", strings.NewReader(capture), rec, readers.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(rec.revs, ","); got != "2026-07-28,2026-07-28,,,2026-07-28" {
-		t.Errorf("revisions %s: a client request without one stays unknown, a server request takes the session's", got)
+	if got := strings.Join(rec.revs, ","); got != "2026-07-28,2026-07-28,2026-07-28,2026-07-28,2026-07-28" {
+		t.Errorf("revisions %s: once server/discover succeeded, a client request without a revision of its own takes the session's, and so does its answer", got)
+	}
+
+	// Before anything the session accepted declared a revision, a request
+	// without one stays unknown; a discover request without _meta teaches the
+	// session the newest 2026-07-28-or-later revision its result lists.
+	rec = &revisionRecorder{}
+	capture = lines(
+		env(1, "c2s", `{"jsonrpc":"2.0","id":1,"method":"ping"}`),
+		env(2, "s2c", `{"jsonrpc":"2.0","id":1,"result":{}}`),
+		env(3, "c2s", `{"jsonrpc":"2.0","id":2,"method":"server/discover"}`),
+		env(4, "s2c", `{"jsonrpc":"2.0","id":2,"result":{"supportedVersions":["2025-11-25","2026-07-28","latest"],"capabilities":{}}}`),
+		env(5, "c2s", `{"jsonrpc":"2.0","id":3,"method":"ping"}`),
+	)
+	if err := readers.Read("test.jsonl", strings.NewReader(capture), rec, readers.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(rec.revs, ","); got != ",,,,2026-07-28" {
+		t.Errorf("revisions %s, want ,,,,2026-07-28", got)
 	}
 }

@@ -12,3 +12,9 @@ func Overlaps(h Handler, m PipelineMode) bool { return overlaps(h, m) }
 
 // HoldsOpenMaps reports whether s still holds its maps of open calls.
 func HoldsOpenMaps(s *Session) bool { return s.open != nil || s.openByID != nil }
+
+// OpenOrderLen is how many calls s keeps in its oldest-first list.
+func OpenOrderLen(s *Session) int { return len(s.openOrder) }
+
+// OpenLen is how many calls s follows as open.
+func OpenLen(s *Session) int { return len(s.open) }

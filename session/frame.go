@@ -170,6 +170,7 @@ const (
 	FromTask                           // the task it asks or reports about
 	FromProgress                       // the request that offered its progress token
 	FromNumbering                      // its id continues one side's numbering of requests
+	FromLegalSender                    // only one side may send it, given the session so far
 )
 
 // String says what the direction was inferred from, for messages.
@@ -187,6 +188,8 @@ func (i Inference) String() string {
 		return "the request that offered its progress token"
 	case FromNumbering:
 		return "the numbering of its sender's requests"
+	case FromLegalSender:
+		return "what each side may send in the session so far"
 	}
 	return "nothing"
 }

@@ -33,6 +33,11 @@ type Damage struct {
 	// stream, a document format that breaks off). It says what was lost,
 	// for messages; unread-capture reports it.
 	Lost string
+
+	// ByDesign says that nothing was unreadable: the format keeps no frames
+	// of this kind (a call-level export records no notifications), so rules
+	// that need them must not judge their absence, and no damage is reported.
+	ByDesign bool
 }
 
 // StdinName is how a capture read from standard input is named in reports

@@ -35,13 +35,83 @@ func (s *Session) holdProbe(f *Frame) bool {
 	return true
 }
 
+// RevisionSource says where a request's revision was read, so that a
+// finding judged by it can say so.
+type RevisionSource uint8
+
+const (
+	RevisionUnknown     RevisionSource = iota
+	RevisionFromMeta                   // the request's params._meta protocolVersion
+	RevisionFromHeader                 // its MCP-Protocol-Version header
+	RevisionFromSession                // the session's: negotiated by initialize, or learnt from an earlier accepted request
+)
+
 // requestRevision is the revision a request declares for itself: its _meta
 // protocol version, else its MCP-Protocol-Version header.
 func (f *Frame) requestRevision() string {
+	v, _ := f.declaredRevision()
+	return v
+}
+
+func (f *Frame) declaredRevision() (string, RevisionSource) {
 	if r := f.Msg.req; r != nil && r.Meta.ProtocolVersion != "" {
-		return NormalizeRevision(r.Meta.ProtocolVersion)
+		return NormalizeRevision(r.Meta.ProtocolVersion), RevisionFromMeta
 	}
-	return NormalizeRevision(f.MCPProtocolVersion)
+	if f.MCPProtocolVersion != "" {
+		return NormalizeRevision(f.MCPProtocolVersion), RevisionFromHeader
+	}
+	return "", RevisionUnknown
+}
+
+// sessionRevision is the revision a request that declares none is judged
+// by: the one initialize negotiated, else, in a session without a
+// handshake, the one its accepted requests declared (a successful
+// server/discover among them). A client's initialize is exempt: sent in a
+// 2026-07-28 session it is a dual-era client's fallback, legacy traffic.
+func (s *Session) sessionRevision(f *Frame) (string, *Call) {
+	switch {
+	case s.Revision != "":
+		return s.Revision, s.initCall
+	case s.initCall == nil && s.declared != "" && f.Direction == ClientToServer && f.Msg.Method != "initialize":
+		return s.declared, s.declaredBy
+	}
+	return "", nil
+}
+
+// learnFromDiscover takes a handshake-less session's revision from a
+// successful server/discover whose request declared none: the newest
+// 2026-07-28-or-later revision the server lists.
+func (s *Session) learnFromDiscover(f *Frame, c *Call) {
+	if c.Method != "server/discover" || s.initCall != nil || s.declared != "" || c.Dir != ClientToServer {
+		return
+	}
+	r, ok := f.View().DiscoverResult()
+	if !ok {
+		return
+	}
+	best := ""
+	for _, v := range r.SupportedVersions {
+		if v = NormalizeRevision(v); v >= ModernRevision && v > best && knownDate(v) {
+			best = v
+		}
+	}
+	if best != "" {
+		s.declared, s.declaredBy = best, c
+	}
+}
+
+// knownDate reports a revision spelt as a date (YYYY-MM-DD), the only form
+// revisions take, so that a listed "latest" or "v2" orders nothing.
+func knownDate(v string) bool {
+	if len(v) != 10 || v[4] != '-' || v[7] != '-' {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if i != 4 && i != 7 && (v[i] < '0' || v[i] > '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // rejectsProbe reports the answers with which a legacy server turns down a

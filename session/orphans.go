@@ -76,6 +76,9 @@ func (s *Session) decideOrphan(o *Frame) {
 		c.Answers++
 	case s.credits[reqDir].take():
 		o.Pairing = Absorbed
+	case s.unpaired[reqDir] > 0:
+		s.unpaired[reqDir]-- // the answer of a call dropped past MaxOpenCalls
+		o.Pairing = Absorbed
 	default:
 		o.Pairing = Unmatched
 	}

@@ -27,6 +27,10 @@ const (
 	// maxHeldProbes is how many rejected version probes wait at once for
 	// the client's next request; past it the oldest is decided early.
 	maxHeldProbes = 8
+	// MaxOpenCalls is how many requests of a session are followed while
+	// unanswered; past it the oldest is dropped and counted (DroppedCalls),
+	// so a stream of requests nobody answers cannot grow without bound.
+	MaxOpenCalls = 10_000
 )
 
 // releaseEmptyAfter is how many open calls a session's maps may have held
@@ -51,15 +55,20 @@ type Session struct {
 	Frames            int64
 	MissingFrames     int64 // frames lost to forward seq gaps
 	RetiredOperations int   // parked operations dropped past MaxParkedOperations
+	DroppedCalls      int   // open requests dropped past MaxOpenCalls
+	FirstDropped      *Call // the oldest of them
 
 	highestSeq int64
 	initCall   *Call
 	initOffer  string // protocolVersion the initialize request offered
 	declared   string // revision of the last successful request that declared one
+	declaredBy *Call  // that request
 
 	open      map[callKey]*Call // requests not answered yet (cancelled ones included)
 	openPeak  int               // the most calls open at once since open was made
 	openByID  map[idKey][]*Call // the same calls across connections
+	openOrder []*Call           // open calls oldest first; closed ones are skipped and compacted away
+	unpaired  [3]int            // per request direction: dropped calls whose answer may still come
 	shared    *fileState        // what the sessions of one file share
 	cancelled []*Call           // cancelled calls still open, oldest first
 	lastReq   map[string]*Call  // the last client request on each HTTP connection
@@ -206,7 +215,9 @@ func (s *Session) markBatch(f *Frame) {
 	case f.Batch:
 		f.BatchStart = !(prev.on && prev.conn == f.ConnID)
 	}
-	prev.on, prev.conn = f.Batch, f.ConnID
+	// an array's elements are a batch of their own: "batch" envelopes
+	// after one start another
+	prev.on, prev.conn = f.Batch && f.Element == 0, f.ConnID
 }
 
 // finish emits everything still held; the session has no more frames.
@@ -236,7 +247,7 @@ func (s *Session) request(f *Frame) {
 	c := &Call{
 		Dir: f.Direction, ID: m.ID, Conn: f.ConnID, Method: m.Method,
 		File: f.File, Line: f.Line, Seq: f.Seq, Start: f.Time,
-		Revision: s.Revision, pos: 2 * s.Frames,
+		pos: 2 * s.Frames,
 	}
 	if r := m.req; r != nil {
 		if strings.HasPrefix(m.Method, "resources/") {
@@ -246,8 +257,10 @@ func (s *Session) request(f *Frame) {
 		}
 		c.TaskRef = r.TaskID
 	}
-	if v := f.requestRevision(); v != "" {
-		c.Revision = v
+	if v, from := f.declaredRevision(); v != "" {
+		c.Revision, c.RevisionSource = v, from
+	} else if v, of := s.sessionRevision(f); v != "" {
+		c.Revision, c.RevisionSource, c.RevisionOf = v, RevisionFromSession, of
 	}
 	f.Call, f.Pairing = c, Opened
 	k := callKey{c.Dir, c.ID.tok, c.Conn}
@@ -276,6 +289,14 @@ func (s *Session) request(f *Frame) {
 	}
 	s.open[k] = c
 	s.openPeak = max(s.openPeak, len(s.open))
+	s.openOrder = append(s.openOrder, c)
+	if len(s.open) > MaxOpenCalls {
+		s.dropOldest()
+	}
+	if len(s.openOrder) > 2*len(s.open)+releaseEmptyAfter {
+		// answered calls leave openOrder here, in amortised constant time
+		s.openOrder = slices.DeleteFunc(s.openOrder, func(c *Call) bool { return !s.isOpen(c) })
+	}
 	if c.Conn != "" { // only HTTP has other connections to look on
 		if s.openByID == nil {
 			s.openByID, s.lastReq = map[idKey][]*Call{}, map[string]*Call{}
@@ -381,8 +402,8 @@ func (s *Session) answered(f *Frame) bool {
 	c.State = Completed
 	if failed {
 		c.State = Failed
-	} else if c.Revision != "" && s.initCall == nil {
-		s.declared = c.Revision // a handshake-less (2026-07-28) session's revision
+	} else if c.Revision != "" && s.initCall == nil && c.RevisionSource != RevisionFromSession {
+		s.declared, s.declaredBy = c.Revision, c // a handshake-less (2026-07-28) session's revision
 	}
 	if m.res != nil {
 		s.result(f, c)
@@ -396,6 +417,9 @@ func (s *Session) result(f *Frame, c *Call) {
 	r := f.Msg.res
 	if c == s.initCall && r.ProtocolVersion != "" {
 		s.Revision = NormalizeRevision(r.ProtocolVersion)
+	}
+	if !r.IsError {
+		s.learnFromDiscover(f, c)
 	}
 	rt, _ := r.ResultTypeString()
 	switch {
@@ -488,10 +512,14 @@ func (s *Session) close(c *Call) {
 	k := callKey{c.Dir, c.ID.tok, c.Conn}
 	if s.open[k] == c {
 		delete(s.open, k)
+		if len(s.open) == 0 {
+			clear(s.openOrder)
+			s.openOrder = s.openOrder[:0]
+		}
 		if len(s.open) == 0 && s.openPeak > releaseEmptyAfter {
 			// a Go map keeps its largest size: a burst of concurrent calls
 			// would hold its memory for the rest of the session
-			s.open, s.openByID, s.openPeak = nil, nil, 0
+			s.open, s.openByID, s.openPeak, s.openOrder = nil, nil, 0, nil
 		}
 	}
 	ik := idKey{c.Dir, c.ID.tok}
@@ -521,6 +549,32 @@ func (s *Session) close(c *Call) {
 }
 
 func (s *Session) remember(c *Call) { s.shared.recent.add(s, c) }
+
+// isOpen reports whether c is still among the open calls.
+func (s *Session) isOpen(c *Call) bool { return s.open[callKey{c.Dir, c.ID.tok, c.Conn}] == c }
+
+// dropOldest stops following the oldest open call: past MaxOpenCalls a
+// session would otherwise hold every request nobody answers. It is
+// counted, and an answer that comes for it later is not unmatched.
+func (s *Session) dropOldest() {
+	i := 0
+	for i < len(s.openOrder) && !s.isOpen(s.openOrder[i]) {
+		i++
+	}
+	if i == len(s.openOrder) {
+		return
+	}
+	c := s.openOrder[i]
+	s.releaseRetry(c)
+	s.close(c)
+	s.DroppedCalls++
+	if s.FirstDropped == nil {
+		s.FirstDropped = c
+	}
+	s.unpaired[c.Dir]++
+	clear(s.openOrder[:i+1])
+	s.openOrder = s.openOrder[i+1:]
+}
 
 // truncated makes what it can of a frame the recorder cut short. An answer
 // whose own id survived closes its call. A frame that shows it was a

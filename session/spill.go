@@ -285,6 +285,7 @@ func encodeDamage(b []byte, r *damageRecord) []byte {
 	e.Varint(r.D.Seq)
 	e.Varint(r.D.GapBefore)
 	e.String(r.D.Lost)
+	e.Bool(r.D.ByDesign)
 	e.Bool(r.Named)
 	e.Byte(byte(r.Dir))
 	if e.Present(r.Seqs != nil) {
@@ -306,6 +307,7 @@ func decodeDamage(b []byte) (*damageRecord, error) {
 	r.D.Seq = d.Varint()
 	r.D.GapBefore = d.Varint()
 	r.D.Lost = d.String()
+	r.D.ByDesign = d.Bool()
 	r.Named = d.Bool()
 	r.Dir = Direction(d.Byte())
 	if d.Present() {

@@ -1,6 +1,7 @@
 // Package suppress is the suppressions file (spec §5.1): the findings a
-// team accepted, by fingerprint, with a reason and an optional expiry. It
-// reads, edits and writes the file; matching findings against it is the
+// team accepted, by fingerprint or, for every finding of a rule (of one
+// server label), by scope, with a reason and an optional expiry. It reads,
+// edits and writes the file; matching findings against it is the
 // engine's.
 package suppress
 
@@ -22,13 +23,18 @@ import (
 
 // Suppression is one entry of a suppressions file: a finding, named by its
 // fingerprint, that a team accepted for a reason, until an optional date.
+// An entry without a fingerprint is scoped: it accepts every finding of its
+// Rule, of its Label when it names one ("all schema-construct notes of
+// server notion").
 type Suppression struct {
 	Fingerprint string
 	Reason      string
 	Expires     string // YYYY-MM-DD: the last day it holds, UTC; "" never expires
 
 	// What the finding was when it was accepted, so that a reviewer
-	// recognises it in a diff; any of them may be empty.
+	// recognises it in a diff; any of them may be empty. For a scoped
+	// entry Rule (lower case) and Label are what it matches, and Subject
+	// and Message are empty.
 	Rule, Label, Subject, Message string
 
 	// Where the entry is, for findings about it.
@@ -51,7 +57,7 @@ const Version = 1
 
 // suppressionJSON is an entry as the file spells it, in the order it is written.
 type suppressionJSON struct {
-	Fingerprint string `json:"fingerprint"`
+	Fingerprint string `json:"fingerprint,omitempty"`
 	Reason      string `json:"reason"`
 	Expires     string `json:"expires,omitempty"`
 	Rule        string `json:"rule,omitempty"`
@@ -64,8 +70,10 @@ type suppressionJSON struct {
 //
 //	{"version": 1, "suppressions": [{"fingerprint": "…", "reason": "…", "expires": "2026-12-31", …}]}
 //
-// Every entry needs a well-formed fingerprint, used once, and a reason; an
-// expiry is a date. An error names the file and, when one is at fault, the
+// or, scoped, {"rule": "schema-construct", "label": "notion", "reason": "…"}
+// with no fingerprint. Every entry needs a well-formed fingerprint, used
+// once, or a rule id (a scope used once), and a reason; an expiry is a
+// date. An error names the file and, when one is at fault, the
 // entry by its line, number and fingerprint.
 func Parse(name string, data []byte) (*Suppressions, error) {
 	set := &Suppressions{File: name}
@@ -137,6 +145,8 @@ func (p *suppressionsParser) entries(set *Suppressions) error {
 		where := fmt.Sprintf("entry %d", n)
 		if e.Fingerprint != "" {
 			where += fmt.Sprintf(" (fingerprint %s)", checks.Quote(e.Fingerprint, 40))
+		} else if e.Rule != "" {
+			where += fmt.Sprintf(" (%s)", e.Scope())
 		}
 		if name, off := duplicateMember(raw); off >= 0 {
 			return p.at(p.valueStart(start+off), "%s: member %s appears twice; keep one (readers disagree about which one counts)", where, checks.Quote(name, 40))
@@ -145,10 +155,13 @@ func (p *suppressionsParser) entries(set *Suppressions) error {
 			return p.at(start, "%s: %v", where, err)
 		}
 		e.File, e.Line = p.name, lineAt(p.data, start)
-		if prev := first[e.Fingerprint]; prev != nil {
+		if prev := first[e.Key()]; prev != nil {
+			if e.Scoped() {
+				return p.at(start, "%s: %s is already suppressed at line %d; keep one entry per scope", where, e.Scope(), prev.Line)
+			}
 			return p.at(start, "%s: the fingerprint is already suppressed at line %d; keep one entry per fingerprint", where, prev.Line)
 		}
-		first[e.Fingerprint] = e
+		first[e.Key()] = e
 		set.Entries = append(set.Entries, e)
 	}
 	_, err := p.dec.Token() // the closing bracket
@@ -212,6 +225,9 @@ func parseSuppression(raw json.RawMessage) (*Suppression, error) {
 		Fingerprint: strings.ToLower(strings.TrimSpace(j.Fingerprint)), Reason: j.Reason, Expires: j.Expires,
 		Rule: j.Rule, Label: j.Label, Subject: j.Subject, Message: j.Message,
 	}
+	if e.Fingerprint == "" {
+		e.Rule = strings.ToLower(strings.TrimSpace(e.Rule)) // rule ids are case-insensitive
+	}
 	var typeErr *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &typeErr) && typeErr.Field != "":
@@ -221,9 +237,13 @@ func parseSuppression(raw json.RawMessage) (*Suppression, error) {
 		return e, fmt.Errorf("unknown member %s; an entry has fingerprint, reason, expires, rule, label, subject and message", field)
 	case err != nil:
 		return e, fmt.Errorf("not an object {\"fingerprint\": …, \"reason\": …}")
-	case e.Fingerprint == "":
-		return e, fmt.Errorf("no fingerprint")
-	case !fingerprint.Valid(e.Fingerprint):
+	case e.Fingerprint == "" && e.Rule == "":
+		return e, fmt.Errorf("no fingerprint and no rule; an entry accepts one finding by its fingerprint, or every finding of a rule (of one label)")
+	case e.Fingerprint == "" && !checks.ValidRuleID(e.Rule):
+		return e, fmt.Errorf("rule %s is not a rule id", checks.Quote(e.Rule, 40))
+	case e.Fingerprint == "" && (e.Subject != "" || e.Message != ""):
+		return e, fmt.Errorf("a scoped entry (no fingerprint) matches by rule and label only; drop its subject and message")
+	case e.Fingerprint != "" && !fingerprint.Valid(e.Fingerprint):
 		return e, fmt.Errorf("fingerprint %s is not %d hexadecimal digits as --format json and SARIF show them", checks.Quote(e.Fingerprint, 40), fingerprint.Len)
 	case strings.TrimSpace(e.Reason) == "":
 		return e, fmt.Errorf("no reason; say why the finding is accepted")
@@ -297,12 +317,40 @@ func lineAt(data []byte, off int64) int {
 	return 1 + bytes.Count(data[:off], []byte("\n"))
 }
 
-// Put adds e, or updates the entry with e's fingerprint: the reason and
-// expiry become e's, and what the entry says of its finding is kept where e
-// says nothing. It reports whether the entry is new.
+// Scoped reports whether the entry accepts findings by rule and label
+// rather than one by its fingerprint.
+func (e *Suppression) Scoped() bool { return e.Fingerprint == "" }
+
+// Scope names a scoped entry's findings: "every schema-construct finding
+// of label "notion"".
+func (e *Suppression) Scope() string {
+	s := "every " + e.Rule + " finding"
+	if e.Label != "" {
+		s += " of label " + checks.Quote(e.Label, 80)
+	}
+	return s
+}
+
+// Key is what an entry is unique by: its fingerprint, or its scope.
+func (e *Suppression) Key() string {
+	if e.Scoped() {
+		return "\x00" + e.Rule + "\x00" + e.Label
+	}
+	return e.Fingerprint
+}
+
+// Matches reports whether the scoped entry accepts a finding of rule
+// (any case) in a session of label.
+func (e *Suppression) Matches(rule, label string) bool {
+	return e.Scoped() && strings.EqualFold(e.Rule, rule) && (e.Label == "" || e.Label == label)
+}
+
+// Put adds e, or updates the entry with e's fingerprint (or scope): the
+// reason and expiry become e's, and what the entry says of its finding is
+// kept where e says nothing. It reports whether the entry is new.
 func (s *Suppressions) Put(e Suppression) bool {
 	for _, old := range s.Entries {
-		if old.Fingerprint != e.Fingerprint {
+		if old.Key() != e.Key() {
 			continue
 		}
 		old.Reason, old.Expires = e.Reason, e.Expires
@@ -321,11 +369,12 @@ func (s *Suppressions) Put(e Suppression) bool {
 	return true
 }
 
-// Marshal renders the file canonically: entries sorted by fingerprint, one
-// member per line, indented, so that a checked-in file diffs readably.
+// Marshal renders the file canonically: scoped entries first, by rule and
+// label, then the others by fingerprint, one member per line, indented,
+// so that a checked-in file diffs readably.
 func (s *Suppressions) Marshal() []byte {
 	entries := slices.Clone(s.Entries)
-	slices.SortFunc(entries, func(a, b *Suppression) int { return strings.Compare(a.Fingerprint, b.Fingerprint) })
+	slices.SortFunc(entries, func(a, b *Suppression) int { return strings.Compare(a.Key(), b.Key()) })
 	doc := struct {
 		Version      int               `json:"version"`
 		Suppressions []suppressionJSON `json:"suppressions"`

@@ -186,3 +186,76 @@ func TestFoldName(t *testing.T) {
 		t.Errorf("a long-s reason: %v", err)
 	}
 }
+
+// An entry without a fingerprint accepts every finding of its rule, of its
+// label when it names one; it is unique by that scope.
+func TestScopedEntries(t *testing.T) {
+	t.Parallel()
+	data := "{\"suppressions\": [\n" +
+		"  {\"rule\": \"Schema-Construct\", \"label\": \"notion\", \"reason\": \"reviewed\"},\n" +
+		"  {\"rule\": \"schema-construct\", \"reason\": \"every server\", \"expires\": \"2027-01-31\"},\n" +
+		"  {\"fingerprint\": \"" + fpA + "\", \"rule\": \"schema-construct\", \"label\": \"notion\", \"reason\": \"one\"}\n]}"
+	set, err := Parse("s.json", []byte(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	notion, every, one := set.Entries[0], set.Entries[1], set.Entries[2]
+	if !notion.Scoped() || notion.Rule != "schema-construct" || notion.Line != 2 || one.Scoped() {
+		t.Fatalf("entries %+v %+v %+v", notion, every, one)
+	}
+	for _, c := range []struct {
+		e           *Suppression
+		rule, label string
+		want        bool
+	}{
+		{notion, "schema-construct", "notion", true},
+		{notion, "SCHEMA-CONSTRUCT", "notion", true},
+		{notion, "schema-construct", "Notion", false}, // labels are the server's own spelling
+		{notion, "schema-construct", "everything", false},
+		{notion, "tool-error", "notion", false},
+		{every, "schema-construct", "anything", true},
+		{one, "schema-construct", "notion", false}, // a fingerprint entry matches by fingerprint only
+	} {
+		if got := c.e.Matches(c.rule, c.label); got != c.want {
+			t.Errorf("%s matches %s of %q: %v, want %v", c.e.Scope(), c.rule, c.label, got, c.want)
+		}
+	}
+	if notion.Scope() != `every schema-construct finding of label "notion"` || every.Scope() != "every schema-construct finding" {
+		t.Errorf("scopes %q, %q", notion.Scope(), every.Scope())
+	}
+	// written back: scoped entries first, no fingerprint member
+	out := string(set.Marshal())
+	if !strings.Contains(out, "    {\n      \"reason\": \"every server\",\n      \"expires\": \"2027-01-31\",\n      \"rule\": \"schema-construct\"\n    },\n    {\n      \"reason\": \"reviewed\",\n      \"rule\": \"schema-construct\",\n      \"label\": \"notion\"\n    },\n    {\n      \"fingerprint\": \""+fpA) {
+		t.Errorf("marshalled:\n%s", out)
+	}
+	// Put updates a scope in place
+	if set.Put(Suppression{Rule: "schema-construct", Label: "notion", Reason: "again"}) || notion.Reason != "again" || len(set.Entries) != 3 {
+		t.Errorf("Put of an existing scope added an entry or kept the reason: %+v", notion)
+	}
+	if !set.Put(Suppression{Rule: "schema-construct", Label: "fs", Reason: "new"}) || len(set.Entries) != 4 {
+		t.Error("Put of a new scope did not add it")
+	}
+}
+
+func TestScopedEntryErrors(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ name, data, want string }{
+		{"neither", `{"suppressions": [{"label": "notion", "reason": "x"}]}`, "s.json:1: entry 1: no fingerprint and no rule"},
+		{"bad rule id", `{"suppressions": [{"rule": "schema construct!", "reason": "x"}]}`, `entry 1 (every schema construct! finding): rule "schema construct!" is not a rule id`},
+		{"no reason", `{"suppressions": [{"rule": "tool-error"}]}`, "entry 1 (every tool-error finding): no reason"},
+		{"subject", `{"suppressions": [{"rule": "tool-error", "subject": "tools/call x", "reason": "x"}]}`, "matches by rule and label only"},
+		{"duplicate scope", "{\"suppressions\": [\n{\"rule\": \"tool-error\", \"label\": \"fs\", \"reason\": \"x\"},\n{\"rule\": \"Tool-Error\", \"label\": \"fs\", \"reason\": \"y\"}\n]}",
+			`s.json:3: entry 2 (every tool-error finding of label "fs"): every tool-error finding of label "fs" is already suppressed at line 2`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse("s.json", []byte(c.data))
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want one containing %q", err, c.want)
+			}
+		})
+	}
+	// the same label under two rules, and a rule with and without a label, are different scopes
+	if _, err := Parse("s.json", []byte(`{"suppressions": [{"rule": "tool-error", "label": "fs", "reason": "x"}, {"rule": "tool-error", "reason": "x"}, {"rule": "jsonrpc-error", "label": "fs", "reason": "x"}]}`)); err != nil {
+		t.Error(err)
+	}
+}

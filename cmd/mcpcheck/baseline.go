@@ -4,58 +4,107 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/mcpcheck/mcpcheck/baseline"
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/config"
 	"github.com/mcpcheck/mcpcheck/engine"
 	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/report"
 	"github.com/mcpcheck/mcpcheck/result"
 )
 
-// defaultBaselineDir is --baseline's default (spec §1.1):
-// $MCPCHECK_HOME/baselines, else $XDG_STATE_HOME/mcpcheck/baselines, else
-// ~/.local/state/mcpcheck/baselines; "" when none of them is set. Never
-// the mcpsnoop state directory, whose files have another format.
-func defaultBaselineDir(getenv func(string) string) string {
-	if d := getenv("MCPCHECK_HOME"); d != "" {
-		return filepath.Join(d, "baselines")
+// defaultBaselineRel is where baselines live by default: under the source
+// root, checked in with the code (spec §6). No directory in the user's
+// home or state directories is read or written unless named.
+const defaultBaselineRel = ".mcpcheck/baselines"
+
+// baselineDir is the baseline directory of a run: dir when given (by
+// flag or configuration), else the default under the source root. inUse
+// says whether drift is checked: the directory was named, or exists.
+func baselineDir(dir string, given bool, root, wd string) (path string, inUse bool, err error) {
+	if given {
+		if strings.TrimSpace(dir) == "" {
+			// An unset CI variable must not silently move the baselines.
+			return "", false, usagef("--baseline is empty; name the baseline directory")
+		}
+		return dir, true, nil
 	}
-	if d := getenv("XDG_STATE_HOME"); d != "" {
-		return filepath.Join(d, "mcpcheck", "baselines")
+	path = filepath.Join(root, filepath.FromSlash(defaultBaselineRel))
+	if rel, err := filepath.Rel(wd, path); err == nil {
+		path = rel // reports name it relative to where the user is, never by a home path
 	}
-	if d := getenv("HOME"); d != "" {
-		return filepath.Join(d, ".local", "state", "mcpcheck", "baselines")
-	}
-	return ""
+	info, err := os.Stat(path)
+	return path, err == nil && info.IsDir(), nil
 }
 
-// baselineStore makes the store of a run from the --baseline flag (given:
-// set is true). check records first-seen baselines; the baseline command
-// reads only (accept and reset write through the store afterwards).
-func (c *command) baselineStore(dir string, set, readOnly bool) (*baseline.Store, error) {
-	if set && strings.TrimSpace(dir) == "" {
-		// An unset CI variable must not silently move the baselines.
-		return nil, usagef("--baseline is empty; name the baseline directory")
-	}
-	if !set {
-		dir = defaultBaselineDir(c.getenv)
-	}
+// newStore makes the baseline store of dir: recording only when asked
+// (check --record-baseline), reading only otherwise.
+func (c *command) newStore(dir string, record bool) *baseline.Store {
 	var s *baseline.Store
-	if readOnly {
-		s = baseline.NewReadOnly(dir)
-	} else {
+	if record {
 		s = baseline.NewStore(dir)
+	} else {
+		s = baseline.NewReadOnly(dir)
 	}
 	s.Now = c.now
-	if dir != "" && insideMcpsnoopState(c.getenv, dir) {
+	if insideMcpsnoopState(c.getenv, dir) {
 		s.SetForeign(dir + " is inside the mcpsnoop state directory " + readers.StateDir(c.getenv))
 	}
-	return s, nil
+	return s
+}
+
+// driftPlan is how a check treats drift: against a baseline directory, or
+// not at all (and the report says so once).
+type driftPlan struct {
+	inUse   bool // drift joins the default gate
+	store   *baseline.Store
+	notes   []string
+	record  bool
+	missing string // the default directory that does not exist
+}
+
+// checkBaseline decides the drift plan of a check.
+func (c *command) checkBaseline(o *checkOptions, root, wd string) (*driftPlan, error) {
+	dir, inUse, err := baselineDir(o.baselineDir, o.baselineSet, root, wd)
+	if err != nil {
+		return nil, err
+	}
+	// Drift gates when the directory is named or kept; recording into a
+	// default directory that does not exist yet only starts it.
+	p := &driftPlan{inUse: inUse, record: o.recordBaseline}
+	if inUse || o.recordBaseline {
+		p.store = c.newStore(dir, o.recordBaseline)
+		return p, nil
+	}
+	p.missing = dir
+	return p, nil
+}
+
+// apply sets the store, or, without a directory, leaves the drift rules
+// out of the run: comparing sessions of one run with each other would make
+// the result depend on the order the captures are named in.
+func (p *driftPlan) apply(cfg *engine.Config, o *checkOptions) error {
+	if p.store != nil {
+		checks.BaselineStore.Set(cfg, p.store)
+		return nil
+	}
+	for _, id := range cfg.Gate.RuleIDs() {
+		if r := checks.Lookup(cfg.Rules, id); r != nil && checks.ReadsBaseline(r) {
+			return usagef("--fail-on names %s, but drift is not checked without a baseline directory: record one with mcpcheck baseline --accept --reason TEXT CAPTURE, or pass --baseline DIR", id)
+		}
+	}
+	if slices.ContainsFunc(cfg.Rules, checks.ReadsBaseline) { // not when both drift rules are disabled
+		p.notes = append(p.notes, fmt.Sprintf("drift not checked: no baseline directory (%s does not exist); record one with mcpcheck baseline --accept --reason TEXT CAPTURE, or pass --baseline DIR", p.missing))
+	}
+	cfg.Rules = slices.DeleteFunc(slices.Clone(cfg.Rules), checks.ReadsBaseline)
+	return nil
 }
 
 // insideMcpsnoopState reports whether dir is (in) the mcpsnoop proxy's
@@ -81,6 +130,10 @@ const baselineUsage = `Usage:
                                                             make the capture's tools the baseline
   mcpcheck baseline [--baseline DIR] --reset CAPTURE          delete the baseline of the capture's servers
 
+The directory is --baseline DIR, else the configuration file's baseline:, else
+.mcpcheck/baselines under the source root (check it in). With no CAPTURE, the
+configuration file's captures:.
+
 Flags:
 `
 
@@ -91,13 +144,15 @@ func (c *command) runBaseline(args []string, stdin io.Reader, stdout io.Writer) 
 	fs := pflag.NewFlagSet("baseline", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
-	dir := fs.String("baseline", "", "tool-baseline directory (default $MCPCHECK_HOME/baselines, else $XDG_STATE_HOME/mcpcheck/baselines, else ~/.local/state/mcpcheck/baselines)")
+	dir := fs.String("baseline", "", "tool-baseline directory (default "+defaultBaselineRel+" under the source root)")
 	accept := fs.Bool("accept", false, "make the captured tool definitions the baseline (needs --reason)")
 	reason := fs.String("reason", "", "why the definitions are accepted; recorded in the baseline")
 	reset := fs.Bool("reset", false, "delete the baseline of every server label in the captures")
+	configFile := fs.String("config", "", "the configuration file, whose baseline: and captures: apply (default: the discovered "+config.Names[0]+")")
+	noConfig := fs.Bool("no-config", false, "read no configuration file")
 	help := fs.BoolP("help", "h", false, "show this help")
 	if err := fs.Parse(args); err != nil {
-		return exitUsage, usagef("baseline: %v; run 'mcpcheck baseline --help' for usage", err)
+		return exitUsage, flagError("baseline", fs, err)
 	}
 	if *help {
 		fmt.Fprint(stdout, baselineUsage+fs.FlagUsages())
@@ -111,19 +166,40 @@ func (c *command) runBaseline(args []string, stdin io.Reader, stdout io.Writer) 
 	case !*accept && fs.Changed("reason"):
 		return exitUsage, usagef("baseline: --reason goes with --accept")
 	}
-	store, err := c.baselineStore(*dir, fs.Changed("baseline"), true)
+	wd, _ := os.Getwd()
+	file, err := loadConfig(fs, *configFile, *noConfig, wd, vocabulary(c.catalogue()))
+	if err != nil {
+		return exitUsage, configError(err)
+	}
+	dirGiven := fs.Changed("baseline")
+	if file != nil && file.Set["baseline"] && !dirGiven {
+		*dir, dirGiven = relToWork(file.Resolve(file.Baseline)), true // the directory check reads
+	}
+	srcRoot, rootGiven := "", false
+	if file != nil && file.Set["source-root"] {
+		srcRoot, rootGiven = relToWork(file.Resolve(file.SourceRoot)), true
+	}
+	root, err := sourceRoot(c.getenv, srcRoot, rootGiven, wd)
 	if err != nil {
 		return exitUsage, err
 	}
-	if store.Dir() == "" {
-		return exitUsage, usagef("baseline: no baseline directory: pass --baseline DIR (or set $MCPCHECK_HOME, $XDG_STATE_HOME or $HOME)")
+	path, _, err := baselineDir(*dir, dirGiven, root, wd)
+	if err != nil {
+		return exitUsage, err
 	}
+	store := c.newStore(path, false)
 	if *accept || *reset {
 		if why := store.Foreign(); why != "" {
 			return exitUsage, usagef("baseline: %s; mcpcheck reads it but never writes there: pass --baseline with a directory of its own", why)
 		}
 	}
-	sources, err := readers.Resolve(fs.Args(), stdin, c.getenv)
+	captures := fs.Args()
+	if len(captures) == 0 && file != nil && len(file.Captures) > 0 {
+		if captures, err = configCaptures(file); err != nil {
+			return exitUsage, err
+		}
+	}
+	sources, err := readers.Resolve(captures, stdin, c.getenv)
 	if err != nil {
 		return exitUsage, err
 	}

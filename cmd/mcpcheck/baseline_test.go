@@ -3,17 +3,21 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/mcpcheck/mcpcheck/baseline"
+	"github.com/mcpcheck/mcpcheck/internal/atomicfile"
 	"github.com/mcpcheck/mcpcheck/internal/sharedtest"
 	"github.com/mcpcheck/mcpcheck/report"
 )
@@ -62,16 +66,26 @@ func TestDriftPairAgainstAnAcceptedBaseline(t *testing.T) {
 	if code != 1 || errs != "" {
 		t.Fatalf("check --fail-on drift: exit %d, stderr %q\n%s", code, errs, out)
 	}
-	added := regexp.MustCompile(`(?m)^.*:8: \[error\] tool "(\w+)" was added since the baseline \(info\) \(tool-drift\)$`).FindAllStringSubmatch(out, -1)
-	if len(added) != 3 || added[0][1] != "list_directory_with_sizes" || added[1][1] != "read_media_file" || added[2][1] != "read_text_file" {
+	// the three added tools, one message at one place: grouped
+	added := regexp.MustCompile(`(?m)^.*:8: ✗ note 3× info: tool "…" was added since the baseline: (.*) \(tool-drift\)$`).FindAllStringSubmatch(out, -1)
+	if len(added) != 1 || added[0][1] != "list_directory_with_sizes, read_media_file, read_text_file" {
 		t.Errorf("added tools %v\n%s", added, out)
 	}
-	changed := regexp.MustCompile(`(?m)^.*:8: \[error\] tool "\w+" changed since the baseline \((breaking|review)\): .*\(tool-drift\)$`).FindAllString(out, -1)
-	if len(changed) != 11 || strings.Count(out, "[error]") != 14 {
-		t.Errorf("%d changed tools, want the other 11:\n%s", len(changed), out)
+	// the changed ones: a line each, or one line for tools whose change reads the same
+	changed := 0
+	lines := regexp.MustCompile(`(?m)^.*:8: ✗ \w+ (?:(\d)× )?(?:breaking|review): tool "[^"]+" changed since the baseline: .*\(tool-drift\)$`).FindAllStringSubmatch(out, -1)
+	for _, l := range lines {
+		if n, err := strconv.Atoi(l[1]); err == nil {
+			changed += n
+		} else {
+			changed++
+		}
+	}
+	if changed != 11 || strings.Count(out, ": ✗ ") != len(lines)+1 {
+		t.Errorf("%d changed tools, want the other 11:\n%s", changed, out)
 	}
 	for _, want := range []string{
-		`tool "write_file" changed since the baseline (breaking): title review (added "Write File"); input_schema breaking (/properties/content: added {"type":"string"}, required argument added; 2 more); output_schema review (output schema added); annotations review (/idempotentHint: false → true; 1 more)`,
+		`breaking: tool "write_file" changed since the baseline: input_schema: required argument added at /properties/content; also changed: title, output_schema, annotations (7 differences) (tool-drift)`,
 		`drift of server "filesystem-drift" against its baseline ` + filepath.Join(dir, files[0]) + ` (mcpcheck baseline version 1, accepted 2026-11-30T09:00:00Z: "initial"): 3 added, 0 removed, 11 changed (breaking 10, review 1, info 3)`,
 		"        /properties/path: added {\"type\":\"string\"} (breaking: required argument added)\n",
 		"check failed: drift\n",
@@ -81,14 +95,14 @@ func TestDriftPairAgainstAnAcceptedBaseline(t *testing.T) {
 		}
 	}
 
-	code, out, _ = cli.invoke(t, "", "check", "--fail-on", "error", "--baseline", dir, cur)
-	if code != 0 || !strings.Contains(out, "check passed") || strings.Count(out, "(tool-drift)") != 14 || strings.Contains(out, "[error]") {
+	code, out, _ = cli.invoke(t, "", "check", "--verbose", "--fail-on", "error", "--baseline", dir, cur)
+	if code != 0 || !strings.Contains(out, "check passed") || strings.Count(out, "(tool-drift)") != 14 || strings.Contains(out, "✗") {
 		t.Errorf("--fail-on error: exit %d\n%s", code, out)
 	}
 
 	// the baseline command shows the same drift, and none for capture 09
 	code, out, _ = cli.invoke(t, "", "baseline", "--baseline", dir, cur)
-	if code != 1 || strings.Count(out, "(tool-drift)") != 14 {
+	if code != 1 || strings.Count(out, "(tool-drift)") != len(lines)+1 || !strings.Contains(out, "3× info: tool \"…\" was added") {
 		t.Errorf("baseline (show) of 10: exit %d\n%s", code, out)
 	}
 	if code, out, _ = cli.invoke(t, "", "baseline", "--baseline", dir, old); code != 0 || strings.Contains(out, "tool-drift") {
@@ -109,18 +123,27 @@ func TestFreshBaselineDirectory(t *testing.T) {
 	cli := withEnv(map[string]string{"NO_COLOR": "1"})
 	capture := sharedCapture(t, "02-filesystem-stdio-clean.jsonl")
 
+	// a named directory without the label's baseline: one short finding
+	// naming the command that records it, in the default gate
+	missing := filepath.Join(t.TempDir(), "baselines")
+	code, out, _ := cli.invoke(t, "", "check", "--baseline", missing, capture)
+	want := `✗ warning server "filesystem" has no baseline in ` + missing + `; nothing was verified; record one with mcpcheck baseline --accept --reason TEXT (baseline)`
+	if code != 1 || !strings.Contains(out, want) || !strings.Contains(out, "check failed: drift") || len(baselineFiles(t, missing)) != 0 {
+		t.Errorf("a named directory without a baseline: exit %d\n%s", code, out)
+	}
+
 	gated := filepath.Join(t.TempDir(), "ci-workspace", "baselines")
-	code, out, _ := cli.invoke(t, "", "check", "--fail-on", "drift", "--baseline", gated, capture)
-	want := `[error] server "filesystem" had no baseline: this session's tools/list was recorded as its baseline in ` + gated +
-		`; recorded, not verified; persist ` + gated + ` (check it in and pass --baseline ` + gated + `, or cache it between CI runs) so later runs compare against it (baseline)`
+	code, out, _ = cli.invoke(t, "", "check", "--record-baseline", "--baseline", gated, capture)
+	want = `✗ warning server "filesystem" had no baseline: its tools/list is now the baseline in ` + gated +
+		`; recorded, not verified; keep ` + gated + ` (commit it or cache it) for later runs to compare against (baseline)`
 	if code != 1 || !strings.Contains(out, want) || !strings.Contains(out, "check failed: drift") {
-		t.Errorf("--fail-on drift with a fresh directory: exit %d\n%s", code, out)
+		t.Errorf("--record-baseline with a fresh named directory: exit %d\n%s", code, out)
 	}
 
 	plain := filepath.Join(t.TempDir(), "baselines")
-	code, out, _ = cli.invoke(t, "", "check", "--baseline", plain, capture)
-	if code != 0 || !strings.Contains(out, "[note] server \"filesystem\" had no baseline") || !strings.Contains(out, "recorded, not verified") || !strings.Contains(out, "check passed") {
-		t.Errorf("default gate with a fresh directory: exit %d\n%s", code, out)
+	code, out, _ = cli.invoke(t, "", "check", "--record-baseline", "--fail-on", "error", "--baseline", plain, capture)
+	if code != 0 || !strings.Contains(out, ": warning server \"filesystem\" had no baseline") || !strings.Contains(out, "recorded, not verified") || !strings.Contains(out, "check passed") {
+		t.Errorf("a gate without drift and a fresh directory: exit %d\n%s", code, out)
 	}
 	// the recorded baseline is verified by the next run
 	code, out, _ = cli.invoke(t, "", "check", "--fail-on", "drift", "--baseline", plain, capture)
@@ -250,7 +273,7 @@ func TestBaselineAcceptReplacesAndResetRemoves(t *testing.T) {
 	cli.now = baselineDay
 	dir := t.TempDir()
 	old, cur := sharedCapture(t, "09-drift-filesystem-old-2025.1.14.jsonl"), sharedCapture(t, "10-drift-filesystem-new-2026.8.31.jsonl")
-	cli.invoke(t, "", "check", "--baseline", dir, old) // trust on first use
+	cli.invoke(t, "", "check", "--record-baseline", "--baseline", dir, old) // trust on first use
 	code, out, _ := cli.invoke(t, "", "baseline", "--accept", "--reason", "upgrade to 2026.8.31", "--baseline", dir, cur)
 	if code != 0 || !strings.Contains(out, "accepted the baseline of server \"filesystem-drift\": 14 tools") ||
 		!strings.Contains(out, "  replacing the mcpcheck baseline version 1: 14 tools changed (breaking 10, review 1, info 3)") {
@@ -278,42 +301,53 @@ func TestDefaultBaselineDirectory(t *testing.T) {
 	root := t.TempDir()
 	capture := labelCapture(t, root, "c.jsonl", "notes")
 	name := baseline.FileName("notes")
-	for _, c := range []struct {
-		env  map[string]string
-		want string
-	}{
-		{map[string]string{"MCPCHECK_HOME": root + "/mc", "XDG_STATE_HOME": root + "/xdg", "HOME": root + "/home", "MCPSNOOP_HOME": root + "/snoop"}, root + "/mc/baselines"},
-		{map[string]string{"XDG_STATE_HOME": root + "/xdg", "HOME": root + "/home"}, root + "/xdg/mcpcheck/baselines"},
-		{map[string]string{"HOME": root + "/home"}, root + "/home/.local/state/mcpcheck/baselines"},
-	} {
-		cli := withEnv(c.env)
-		if code, out, errs := cli.invoke(t, "", "check", capture); code != 0 || errs != "" || !strings.Contains(out, "recorded as its baseline in "+c.want+";") {
-			t.Errorf("%v: exit %d %s\n%s", c.env, code, errs, out)
+	homes := map[string]string{"MCPCHECK_HOME": root + "/mc", "XDG_STATE_HOME": root + "/xdg", "HOME": root + "/home", "MCPSNOOP_HOME": root + "/snoop"}
+	repo := filepath.Join(root, "repo")
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := maps.Clone(homes)
+	env["GITHUB_WORKSPACE"] = repo // the source root
+	cli := withEnv(env)
+	// a plain check writes nothing anywhere, and says once that drift was not checked
+	code, out, errs := cli.invoke(t, "", "check", capture)
+	if code != 0 || errs != "" || strings.Count(out, "drift not checked") != 1 || strings.Contains(out, "(baseline)") {
+		t.Errorf("plain check: exit %d %s\n%s", code, errs, out)
+	}
+	for _, dir := range append(slices.Collect(maps.Values(homes)), filepath.Join(repo, ".mcpcheck")) {
+		if _, err := os.Stat(dir); err == nil {
+			t.Errorf("check created %s", dir)
 		}
-		if _, err := os.Stat(filepath.Join(c.want, name)); err != nil {
-			t.Errorf("%v: %v", c.env, err)
-		}
+	}
+	// baseline --accept records into the source root's .mcpcheck/baselines ...
+	if code, out, errs := cli.invoke(t, "", "baseline", "--accept", "--reason", "first", capture); code != 0 || errs != "" {
+		t.Fatalf("accept: exit %d %s\n%s", code, errs, out)
+	}
+	if _, err := os.Stat(filepath.Join(repo, ".mcpcheck", "baselines", name)); err != nil {
+		t.Fatal(err)
+	}
+	// ... which check then reads, with drift in the default gate
+	code, out, _ = cli.invoke(t, "", "check", capture)
+	if code != 0 || strings.Contains(out, "drift not checked") || !strings.Contains(out, "check passed") {
+		t.Errorf("check against the default directory: exit %d\n%s", code, out)
+	}
+	other := labelCapture(t, root, "other.jsonl", "other")
+	code, out, _ = cli.invoke(t, "", "check", other)
+	if code != 1 || !strings.Contains(out, `server "other" has no baseline in `) || !strings.Contains(out, "check failed: drift") {
+		t.Errorf("a server missing from the default directory: exit %d\n%s", code, out)
 	}
 	if _, err := os.Stat(filepath.Join(root, "snoop")); err == nil {
 		t.Error("a baseline was written into the mcpsnoop state directory")
 	}
-	// pointed into mcpsnoop's state directory, check reads but records nothing
-	cli := withEnv(map[string]string{"MCPSNOOP_HOME": root + "/snoop"})
+	// pointed into mcpsnoop's state directory, check reads and records nothing
+	cli = withEnv(map[string]string{"MCPSNOOP_HOME": root + "/snoop"})
 	tb := filepath.Join(root, "snoop", "tool-baselines")
-	code, out, _ := cli.invoke(t, "", "check", "--baseline", tb, capture)
-	if code != 0 || !strings.Contains(out, "for this run only, because "+tb+" is inside the mcpsnoop state directory") || len(baselineFiles(t, tb)) != 0 {
+	code, out, _ = cli.invoke(t, "", "check", "--record-baseline", "--baseline", tb, capture)
+	if code != 1 || !strings.Contains(out, "for this run only, because "+tb+" is inside the mcpsnoop state directory") || len(baselineFiles(t, tb)) != 0 {
 		t.Errorf("check into the mcpsnoop state: exit %d\n%s", code, out)
 	}
 	if code, _, errs := cli.invoke(t, "", "baseline", "--accept", "--reason", "x", "--baseline", tb, capture); code != 2 || !strings.Contains(errs, "never writes there") {
 		t.Errorf("accept into the mcpsnoop state: exit %d, %s", code, errs)
-	}
-	// no directory at all: nothing is kept, and the run says so
-	cli = withEnv(map[string]string{})
-	if code, out, _ := cli.invoke(t, "", "check", capture); code != 0 || !strings.Contains(out, "for this run only, because there is no baseline directory (pass --baseline DIR)") {
-		t.Errorf("no directory: exit %d\n%s", code, out)
-	}
-	if code, _, errs := cli.invoke(t, "", "baseline", capture); code != 2 || !strings.Contains(errs, "no baseline directory") {
-		t.Errorf("baseline without a directory: exit %d, %s", code, errs)
 	}
 }
 
@@ -340,7 +374,7 @@ func TestConcurrentChecksLeaveOneBaseline(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				cmd := mcpcheckProcess("check", "--baseline", dir, capture)
+				cmd := mcpcheckProcess("check", "--record-baseline", "--fail-on", "error,invalid,warn,tool-drift", "--baseline", dir, capture)
 				outs[i], _ = cmd.Output()
 				codes[i] = cmd.ProcessState.ExitCode()
 			}()
@@ -366,8 +400,10 @@ func TestConcurrentChecksLeaveOneBaseline(t *testing.T) {
 }
 
 // Done when: a process killed mid-write leaves the old file or the new
-// one. The baseline command is killed at random moments while it replaces
-// a baseline; whatever it leaves must read as one of the two whole files.
+// one. The baseline command is killed while it replaces a baseline: once
+// with certainty between writing its temporary file and renaming it (the
+// child announces that moment and waits), then at random moments; whatever
+// it leaves must read as one of the two whole files.
 // (internal/atomicfile's test kills a writer with certainty halfway.)
 func TestKilledAcceptLeavesTheOldOrTheNewBaseline(t *testing.T) {
 	if testing.Short() {
@@ -380,6 +416,25 @@ func TestKilledAcceptLeavesTheOldOrTheNewBaseline(t *testing.T) {
 	}
 	path := filepath.Join(dir, baseline.FileName("filesystem-drift"))
 	oldBytes := readTestFile(t, path)
+
+	// the certain kill: the new file is whole in its temporary, not renamed
+	marker := filepath.Join(t.TempDir(), "paused")
+	cmd := mcpcheckProcess("baseline", "--accept", "--reason", "new", "--baseline", dir, cur)
+	cmd.Env = append(cmd.Env, pauseEnv+"="+marker)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	tmp := waitForFile(t, marker)
+	cmd.Process.Kill()
+	cmd.Wait()
+	if b, err := baseline.Parse(readTestFile(t, tmp), "filesystem-drift", tmp); err != nil || b.Accepted.Reason != "new" {
+		t.Fatalf("the kill did not land between a whole new file and its rename: %v", err)
+	}
+	if !bytes.Equal(readTestFile(t, path), oldBytes) {
+		t.Fatalf("a kill before the rename changed the baseline")
+	}
+	os.Remove(tmp)
+
 	sawNew := false
 	for i := range 30 {
 		cmd := mcpcheckProcess("baseline", "--accept", "--reason", "new", "--baseline", dir, cur)
@@ -401,6 +456,36 @@ func TestKilledAcceptLeavesTheOldOrTheNewBaseline(t *testing.T) {
 		os.WriteFile(path, oldBytes, 0o644) // start the next kill from the old file
 	}
 	t.Logf("some kills came after the rename: %v", sawNew)
+}
+
+// pauseEnv names a file: a child that is about to rename a complete
+// temporary file over its target writes the temporary's name there and
+// waits to be killed.
+const pauseEnv = "MCPCHECK_TEST_PAUSE_BEFORE_RENAME"
+
+func pauseBeforeRename(marker string) {
+	if marker == "" {
+		return
+	}
+	atomicfile.BeforeRename = func(tmp, target string) {
+		os.WriteFile(marker+".tmp", []byte(tmp), 0o644)
+		os.Rename(marker+".tmp", marker)
+		time.Sleep(time.Minute)
+	}
+}
+
+// waitForFile waits for a pausing child's marker and returns what it names.
+func waitForFile(t *testing.T, marker string) string {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if data, err := os.ReadFile(marker); err == nil {
+			return string(data)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("the child never reached its rename")
+	return ""
 }
 
 func readTestFile(t *testing.T, path string) []byte {

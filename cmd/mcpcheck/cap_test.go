@@ -47,7 +47,7 @@ func TestSixThousandGatedFindings(t *testing.T) {
 	if code != 1 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
-	if got := strings.Count(text, "[error]"); got != n {
+	if got := strings.Count(text, ": ✗ "); got != n {
 		t.Errorf("text lists %d gated findings, want %d", got, n)
 	}
 

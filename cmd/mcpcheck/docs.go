@@ -21,7 +21,8 @@ func ruleDocs(rules []*checks.Rule) string {
 	b.WriteString("<!-- Generated from the rule catalogue by `go test ./cmd/mcpcheck -run TestRuleDocs -update`; do not edit. -->\n\n")
 	b.WriteString("# mcpcheck rules\n\n")
 	b.WriteString("Every rule runs on every check; `--fail-on` decides which findings fail the gate. ")
-	b.WriteString("`mcpcheck explain RULE` prints the same text.\n")
+	b.WriteString("`mcpcheck explain RULE` prints the same text.\n\n")
+	b.WriteString(checks.MarkdownTable(rules))
 	for _, r := range rules {
 		gated := "no"
 		if gate.Selects(r) {

@@ -46,3 +46,81 @@ func TestRuleDocs(t *testing.T) {
 		}
 	}
 }
+
+// cliDocPath is the command-line documentation, whose check flags block is
+// the flags' own help text.
+const cliDocPath = "docs/cli.md"
+
+var cliDocFlags = regexp.MustCompile("(?s)(<!-- check flags: [^\n]*-->\n```\n).*?(```\n<!-- end of check flags -->)")
+
+// TestCLIDoc keeps the check flags of docs/cli.md those of the code.
+func TestCLIDoc(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join("..", "..", filepath.FromSlash(cliDocPath))
+	doc, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cliDocFlags.Match(doc) {
+		t.Fatalf("%s has no check flags block", cliDocPath)
+	}
+	flags := checkFlags(&checkOptions{}).FlagUsages()
+	want := cliDocFlags.ReplaceAllFunc(doc, func(m []byte) []byte {
+		sub := cliDocFlags.FindSubmatch(m)
+		return append(append(append([]byte{}, sub[1]...), flags...), sub[2]...)
+	})
+	if *update {
+		if err := os.WriteFile(path, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		doc = want
+	}
+	if string(doc) != string(want) {
+		t.Errorf("the check flags of %s are out of date: run go test ./cmd/mcpcheck -run TestCLIDoc -update", cliDocPath)
+	}
+}
+
+// TestDocLinks keeps the README, CONTRIBUTING.md and docs/ pointing at files
+// that exist: moving a page must not leave a reader at a dead link.
+func TestDocLinks(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join("..", "..")
+	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages = append(pages, filepath.Join(root, "README.md"), filepath.Join(root, "CONTRIBUTING.md"))
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	for _, page := range pages {
+		data, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range link.FindAllStringSubmatch(string(data), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "#") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			target, _, _ = strings.Cut(target, "#")
+			if _, err := os.Stat(filepath.Join(filepath.Dir(page), filepath.FromSlash(target))); err != nil {
+				t.Errorf("%s links to %s, which does not exist", page, m[1])
+			}
+		}
+	}
+}
+
+// TestReadmeIsOneScreen holds the README to what a newcomer reads first
+// (about 200 lines); the reference lives in docs/.
+func TestReadmeIsOneScreen(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), "\n"); n > 220 {
+		t.Errorf("README.md has %d lines; keep it near 200 and move the detail into docs/", n)
+	}
+	if !strings.HasPrefix(string(data), "# mcpcheck\n\n```sh\ngo run ./cmd/mcpcheck testdata/") {
+		t.Error("README.md must open with the two commands a newcomer runs: mcpcheck on a capture in testdata/, then the test suite")
+	}
+}

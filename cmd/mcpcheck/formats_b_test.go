@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/mcpcheck/mcpcheck/internal/racedetect"
+	"github.com/mcpcheck/mcpcheck/internal/sharedtest"
 	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/report"
 )
@@ -30,7 +31,7 @@ var formatTwins = []struct {
 }{
 	{"har/streamable-http.har", "mcpsnoop/har-streamable-http.jsonl", []string{"unknown-tool", "tool-error", "jsonrpc-error", "truncated-capture", "deprecated-feature"}},
 	{"har/routing-2026.har", "mcpsnoop/har-routing-2026.jsonl", []string{"routing-header"}},
-	{"har/mcpsnoop-export.har", "mcpsnoop/har-mcpsnoop-export.jsonl", []string{"pending-request", "input-schema", "capability", "jsonrpc-error", "tool-error", "truncated-capture"}},
+	{"har/mcpsnoop-export.har", "mcpsnoop/har-mcpsnoop-export.jsonl", []string{"pending-request", "input-schema", "capability", "jsonrpc-error", "tool-error"}},
 	{"mcp-rewind/rewind-cache", "mcpsnoop/mcp-rewind-cache.jsonl", []string{"jsonrpc-error", "tool-error", "truncated-capture"}},
 	{"logrocket/billing.logrocket.json", "mcpsnoop/logrocket-billing.jsonl", []string{"jsonrpc-error", "tool-error", "deprecated-feature", "truncated-capture"}},
 }
@@ -150,11 +151,12 @@ func TestHARRoutingHeaderMismatch(t *testing.T) {
 
 // Every capture is recognised by exactly one registered format: the
 // fixtures of every format, the project's mcpsnoop captures and the real
-// ones.
+// ones (../shared, through sharedtest: a subtest that skips, or fails
+// under MCPCHECK_REQUIRE_SHARED=1, when they are absent).
 func TestFormatDetectionIsUnambiguous(t *testing.T) {
 	t.Parallel()
 	var paths []string
-	for _, pattern := range []string{testdata("formats/*/*"), testdata("*.jsonl"), filepath.Join("..", "..", "..", "shared", "captures", "*.jsonl")} {
+	for _, pattern := range []string{testdata("formats/*/*"), testdata("*.jsonl")} {
 		m, _ := filepath.Glob(pattern)
 		paths = append(paths, m...)
 	}
@@ -168,6 +170,25 @@ func TestFormatDetectionIsUnambiguous(t *testing.T) {
 		}
 	}
 	seen := map[string]bool{}
+	detectEach(t, paths, seen)
+	for _, name := range []string{"mcpsnoop", "har", "mcp-rewind", "logrocket"} {
+		if !seen[name] {
+			t.Errorf("no fixture was detected as %s", name)
+		}
+	}
+	t.Run("shared captures", func(t *testing.T) {
+		shared, _ := filepath.Glob(filepath.Join(sharedtest.Path(t, "captures"), "*.jsonl"))
+		if len(shared) == 0 {
+			t.Fatal("../shared/captures holds no .jsonl capture")
+		}
+		detectEach(t, shared, map[string]bool{})
+	})
+}
+
+// detectEach holds each capture at paths to one detected format, the one
+// its place or name says, and marks the formats seen.
+func detectEach(t *testing.T, paths []string, seen map[string]bool) {
+	t.Helper()
 	for _, path := range paths {
 		srcs, err := readers.Resolve([]string{path}, nil, os.Getenv)
 		if err != nil {
@@ -210,11 +231,6 @@ func TestFormatDetectionIsUnambiguous(t *testing.T) {
 			if by[0] != want {
 				t.Errorf("%s is detected as %s, want %s", src.Name, by[0], want)
 			}
-		}
-	}
-	for _, name := range []string{"mcpsnoop", "har", "mcp-rewind", "logrocket"} {
-		if !seen[name] {
-			t.Errorf("no fixture was detected as %s", name)
 		}
 	}
 }

@@ -39,7 +39,7 @@ func (s findingSet) String() string {
 // gate off and a baseline directory of its own, and collects its findings.
 func checkFindings(t *testing.T, cli *command, path string, extra ...string) findingSet {
 	t.Helper()
-	args := append([]string{"--format", "json", "--fail-on", "none", "--baseline", t.TempDir()}, extra...)
+	args := append([]string{"--format", "json", "--fail-on", "none"}, extra...)
 	code, out, errs := cli.invoke(t, "", append(args, path)...)
 	if code != 0 || errs != "" {
 		t.Fatalf("%s: exit %d, stderr %q", path, code, errs)
@@ -90,16 +90,16 @@ func TestFormatsFindWhatEnvelopesFind(t *testing.T) {
 		// filesystem server never advertised (capability), isError results,
 		// a forecast never answered
 		{"claude-desktop/mcp.log", "mcpsnoop/claude-desktop-mcp.jsonl", "claude-desktop",
-			map[string]int{"capability": 2, "jsonrpc-error": 2, "tool-error": 2, "pending-request": 1, "baseline": 2}},
+			map[string]int{"capability": 2, "jsonrpc-error": 2, "tool-error": 2, "pending-request": 1}},
 		// a crash leaves append_note unanswered; the restart is a session of
 		// its own, so its initialize is not a second one
 		{"claude-desktop/mcp-server-notes.log", "mcpsnoop/claude-desktop-notes.jsonl", "",
-			map[string]int{"tool-error": 1, "pending-request": 1, "baseline": 2}},
+			map[string]int{"tool-error": 1, "pending-request": 1}},
 		// directions inferred throughout: no invalid-envelope
 		{"jsonrpc/tee-notes.jsonl", "mcpsnoop/jsonrpc-tee-notes.jsonl", "jsonrpc",
-			map[string]int{"deprecated-feature": 4, "unknown-tool": 1, "jsonrpc-error": 1, "pending-request": 1, "baseline": 1}},
+			map[string]int{"deprecated-feature": 4, "unknown-tool": 1, "jsonrpc-error": 1, "pending-request": 1}},
 		{"jsonrpc/tee-2026.jsonl", "mcpsnoop/jsonrpc-tee-2026.jsonl", "",
-			map[string]int{"tool-error": 1, "baseline": 1}},
+			map[string]int{"tool-error": 1}},
 	}
 	for _, c := range cases {
 		t.Run(c.capture, func(t *testing.T) {
@@ -122,7 +122,6 @@ func TestClaudeDesktopBannerIsInvalidFrame(t *testing.T) {
 		`invalid-frame s2c text "Weather MC…"`: 1,
 		`invalid-frame s2c text "Using the …"`: 1,
 		`invalid-frame s2c text "fetching h…"`: 1,
-		"baseline baseline recorded":           1,
 	}
 	if fmt.Sprint(got.counts) != fmt.Sprint(want) {
 		t.Errorf("findings %v, want %v", got.counts, want)

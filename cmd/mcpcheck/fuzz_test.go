@@ -87,7 +87,9 @@ func renderAllWith(t *testing.T, data []byte, o readers.Options, limits engine.L
 	r.out = map[string][]byte{}
 	for _, format := range report.Formats() {
 		factory, _ := report.Lookup(format)
-		opts := report.Options{WorkDir: "/work", SourceRoot: "/work", Version: "v0.0.0-fuzz", SemanticVersion: "0.0.0-fuzz"}
+		// Verbose: the text lists every finding and every count, which
+		// the agreement check compares with the other formats.
+		opts := report.Options{WorkDir: "/work", SourceRoot: "/work", Version: "v0.0.0-fuzz", SemanticVersion: "0.0.0-fuzz", Verbose: true}
 		if format == "github" {
 			opts.StepSummary = summary
 		}

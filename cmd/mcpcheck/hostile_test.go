@@ -18,6 +18,7 @@ import (
 
 	"github.com/jstemmer/go-junit-report/v2/junit"
 
+	"github.com/mcpcheck/mcpcheck/baseline"
 	"github.com/mcpcheck/mcpcheck/internal/racedetect"
 	"github.com/mcpcheck/mcpcheck/session/sessiontest"
 )
@@ -68,9 +69,33 @@ func hostileCases() []hostileCase {
 		}
 	}
 	pending := func(n int) hostileCase {
+		// Resident memory under a loaded machine is no measure of what is
+		// kept: session's TestWaitingSessionsCostOnlyTheirIndexEntry counts
+		// it (89 bytes a waiting session, on the heap after a collection);
+		// the bound here only catches a runaway.
 		return hostileCase{
 			input: func() io.Reader { return sessiontest.PendingSessions(n) }, allFormats: true,
-			exit: 0, rss: 64 * mib, counts: map[string]int{"pending": n},
+			exit: 0, rss: 256 * mib, counts: map[string]int{"pending": n},
+		}
+	}
+	pings := func(n int) hostileCase {
+		// one session follows at most session.MaxOpenCalls of them; the
+		// oldest are one finding saying how many were dropped
+		return hostileCase{
+			input: func() io.Reader { return sessiontest.Pings(n) }, exit: 0, rss: 64 * mib,
+			stdout: []string{fmt.Sprintf("%d requests were still open when more than 10000 were, and mcpcheck stopped following them", n-10_000)},
+		}
+	}
+	labels := func(n int) hostileCase {
+		// one run records at most baseline.MaxRecordings files
+		return hostileCase{
+			input: func() io.Reader { return sessiontest.Labels(n) }, args: []string{"--record-baseline", "--fail-on", "error,invalid,warn", "--baseline", "OUT/baselines"}, exit: 0, rss: 128 * mib,
+			check: func(t *testing.T, dir, _ string) {
+				entries, _ := os.ReadDir(filepath.Join(dir, "baselines"))
+				if len(entries) != baseline.MaxRecordings {
+					t.Errorf("%d baseline files for %d labels, want %d", len(entries), n, baseline.MaxRecordings)
+				}
+			},
 		}
 	}
 	calls := func(n int) hostileCase {
@@ -112,6 +137,33 @@ func hostileCases() []hostileCase {
 		smallBomb,
 		named(pending(200_000), "200k sessions of one unanswered request", largeOnly),
 		named(pending(20_000), "20k sessions of one unanswered request", smallOnly),
+		named(pending(1_000_000), "1M sessions of one unanswered request", largeOnly),
+		named(pings(1_000_000), "1M unanswered pings of one session", largeOnly),
+		named(pings(100_000), "100k unanswered pings of one session", smallOnly),
+		named(labels(20_000), "20k labels, each a baseline to record", largeOnly),
+		named(labels(1_500), "1,500 labels, each a baseline to record", smallOnly),
+		// one envelope, about 1.5 times its size: measured 297 MiB for
+		// 200 MiB (it was 815 MiB); a HAR entry's body is unquoted from
+		// its JSON string as well, so more (813 MiB, from 1.14 GiB)
+		{name: "an isError answer of 200 MiB in one envelope", size: largeOnly, input: func() io.Reader { return sessiontest.BigAnswer(200 << 20) },
+			exit: 1, rss: 320 * mib, stdout: []string{"(tool-error)", "check failed: error"}},
+		{name: "an isError answer of 200 MiB in one HAR entry", size: largeOnly, input: func() io.Reader { return sessiontest.BigHAR(200 << 20) },
+			exit: 1, rss: 900 * mib, stdout: []string{"(tool-error)", "check failed: error"}},
+		{name: "an isError answer of 20 MiB in one envelope", size: smallOnly, input: func() io.Reader { return sessiontest.BigAnswer(20 << 20) },
+			exit: 1, rss: 100 * mib, stdout: []string{"(tool-error)", "check failed: error"}}, // measured 86 MiB: below 16 MiB a buffer grows as append does
+		{
+			// written indented level by level, a 30 KB capture made a
+			// 4.4 MB baseline (31 KB: 150 MB in the issue)
+			name: "a tool schema nested 1,200 deep, its baseline recorded", input: func() io.Reader { return sessiontest.DeepSchema(1200) },
+			args: []string{"--record-baseline", "--fail-on", "error,invalid,warn", "--baseline", "OUT/baselines"}, exit: 0, rss: 64 * mib, within: 10 * time.Second,
+			check: func(t *testing.T, dir, _ string) {
+				path := filepath.Join(dir, "baselines", baseline.FileName("deep"))
+				info, err := os.Stat(path)
+				if err != nil || info.Size() > 40_000 {
+					t.Errorf("baseline %v of %d bytes for a 30 KB capture", err, info.Size())
+				}
+			},
+		},
 		named(calls(1_000_000), "1M calls with three --output files", largeOnly),
 		named(calls(100_000), "100k calls with three --output files", smallOnly),
 		// measured: 31 MiB at 1M calls, 20 MiB at 100k
@@ -127,6 +179,13 @@ func hostileCases() []hostileCase {
 		fast("endless string in a first envelope", func() io.Reader {
 			return sessiontest.Endless(`{"session_id":"s1","raw":{"jsonrpc":"2.0","id":1,"result":{"text":"`, 'a')
 		}, "no envelope of a session in its first 1 MiB"),
+		// one with a direction starts as envelopes do, so it is read on,
+		// to the envelope limit: measured 1.3 s and 297 MiB (it was endless
+		// and held 735 MiB)
+		{name: "endless string in a first envelope with a direction", input: func() io.Reader {
+			return sessiontest.Endless(`{"session_id":"s1","direction":"s2c","raw":{"jsonrpc":"2.0","id":1,"result":{"text":"`, 'a')
+		}, exit: exitUsage, within: 20 * time.Second, rss: 384 * mib,
+			stderr: []string{"<stdin>:1: its first envelope is larger than 256 MiB, the most mcpcheck reads of one envelope; nothing was checked"}},
 		fast("endless envelopes without a session id", func() io.Reader {
 			return io.MultiReader(repeatString(`{"session_id":"","seq":1,"direction":"c2s","raw":{}}`+"\n", 1<<20), sessiontest.Endless("", '\n'))
 		}, "no envelope of a session in its first 1 MiB"),
@@ -159,7 +218,7 @@ func hostileCases() []hostileCase {
 				return strings.NewReader(b.String())
 			},
 			args: []string{"--fail-on", "none"}, exit: 0, rss: 64 * mib,
-			stdout: []string{"<stdin>:1: [note] unreadable envelope: an envelope without a session_id", "501 more findings of this rule not listed", "session first: ", "incomplete=1501"},
+			stdout: []string{"<stdin>:1: warning unreadable envelope: an envelope without a session_id", "501 more findings of this rule not listed", "session first: ", "incomplete=1501"},
 		},
 		// A truncated .gz is one fault.
 		{
@@ -189,7 +248,7 @@ func hostileCases() []hostileCase {
 					`{"session_id":"s","seq":3,"direction":"s2c","transport":"stdio","raw":{"jsonrpc":"2.0","id":7,"result":{}}}` + "\r")
 			},
 			args: []string{"--fail-on", "none"}, exit: 0, rss: 64 * mib,
-			stdout: []string{"<stdin>:3: [note] server answered id 7, which no client request used"},
+			stdout: []string{"<stdin>:3: warning server answered id 7, which no client request used"},
 		},
 		// A torn answer excuses the request it followed, not a later one.
 		{
@@ -200,7 +259,7 @@ func hostileCases() []hostileCase {
 					`{"session_id":"s","seq":3,"direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"deploy"}}}` + "\n")
 			},
 			args: []string{"--fail-on", "none"}, exit: 0, rss: 64 * mib,
-			stdout: []string{`<stdin>:3: [note] client tools/call "deploy" (id 2) was never answered`},
+			stdout: []string{`<stdin>:3: warning client tools/call "deploy" (id 2) was never answered`},
 			check: func(t *testing.T, _ string, stdout string) {
 				if strings.Contains(stdout, `"search" (id 1) was never answered`) {
 					t.Errorf("the request the torn answer followed is reported:\n%s", stdout)
@@ -226,7 +285,7 @@ func hostileCases() []hostileCase {
 					`{"session_id":"s","seq":4,"direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","method":"notifications/initialized"}}` + "\n")
 			},
 			args: []string{"--fail-on", "none"}, exit: 0, rss: 64 * mib,
-			stdout: []string{"<stdin>:2: [note] 1 frame is missing before seq 3 (seq 2 to 2 were not recorded)", "missing_frames=1"},
+			stdout: []string{"<stdin>:2: warning 1 frame is missing before seq 3: seq 2 was not recorded", "missing_frames=1"},
 		},
 	}
 }
@@ -262,7 +321,8 @@ func runHostile(t *testing.T, c hostileCase) {
 		}
 	}
 	dir := t.TempDir()
-	args := []string{"check"}
+	// --verbose: these cases pin findings one by one and every count.
+	args := []string{"check", "--verbose"}
 	for _, a := range c.args {
 		args = append(args, strings.ReplaceAll(a, "OUT", dir))
 	}

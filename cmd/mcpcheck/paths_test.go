@@ -205,7 +205,7 @@ func TestSARIFFromStdin(t *testing.T) {
 	}
 	// The other reports call it so too.
 	code, out, _ := cli.invoke(t, string(demo), "--stdin-name", "piped/agent.jsonl", "-")
-	if code != 1 || !strings.Contains(out, "\npiped/agent.jsonl:16: [note]") {
+	if code != 1 || !strings.Contains(out, "\npiped/agent.jsonl:16: warning ") {
 		t.Errorf("text names stdin otherwise: exit %d\n%s", code, out)
 	}
 }

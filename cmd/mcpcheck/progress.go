@@ -51,7 +51,7 @@ func newProgress(getenv func(string) string, mode string, stderr io.Writer) (*pr
 		}
 	case "always":
 	default:
-		return nil, usagef("--progress: %q is not auto, always or never", mode)
+		return nil, oneOf("--progress", mode, "auto", "always", "never")
 	}
 	every := 2 * time.Second // a line each, in a log
 	if terminal {

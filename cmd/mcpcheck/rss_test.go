@@ -25,6 +25,7 @@ const peakFileEnv = "MCPCHECK_TEST_PEAK_FILE"
 func TestMain(m *testing.M) {
 	if os.Getenv(runMainEnv) == "1" {
 		exitOnInterrupt()
+		pauseBeforeRename(os.Getenv(pauseEnv))
 		code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 		if path := os.Getenv(peakFileEnv); path != "" {
 			if status, err := os.ReadFile("/proc/self/status"); err == nil {
@@ -33,8 +34,9 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(code)
 	}
-	// check records tool baselines in $MCPCHECK_HOME (or the user's state
-	// directory): tests that read the real environment get their own.
+	// check no longer writes state (issue 22); tests that read the real
+	// environment still get a $MCPCHECK_HOME of their own, so that a
+	// regression would write there and not into the user's.
 	home, err := os.MkdirTemp("", "mcpcheck-test-home-")
 	if err != nil {
 		panic(err)

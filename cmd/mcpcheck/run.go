@@ -4,11 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -17,8 +17,11 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/config"
 	"github.com/mcpcheck/mcpcheck/engine"
 	"github.com/mcpcheck/mcpcheck/internal/atomicfile"
+	"github.com/mcpcheck/mcpcheck/internal/safefile"
+	"github.com/mcpcheck/mcpcheck/internal/suggest"
 	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/report"
 	"github.com/mcpcheck/mcpcheck/result"
@@ -31,20 +34,6 @@ const (
 	exitFailed = 1 // checked, something failed the gate
 	exitUsage  = 2 // nothing was checked
 )
-
-// version is set at link time (-ldflags "-X main.version=v1.2.3"); otherwise
-// the module version from the build information is used.
-var version = ""
-
-func mcpcheckVersion() string {
-	if version != "" {
-		return version
-	}
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
-		return info.Main.Version
-	}
-	return "(devel)"
-}
 
 // usageError is a problem with the invocation: exit 2, one line on stderr.
 type usageError struct{ msg string }
@@ -80,31 +69,41 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // stdout unless the check ran.
 func (c *command) run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd, rest := "check", args
-	if len(args) > 0 {
-		switch args[0] {
-		case "check", "rules", "explain", "version", "baseline", "suppress", "help":
-			cmd, rest = args[0], args[1:]
-		}
+	if len(args) > 0 && slices.Contains(commands, args[0]) {
+		cmd, rest = args[0], args[1:]
 	}
 	var code int
 	var err error
 	switch cmd {
 	case "check":
 		code, err = c.runCheck(rest, stdin, stdout, stderr)
+		if cmd != args0(args) {
+			err = misspeltCommand(args, err)
+		}
 	case "rules":
 		code, err = c.runRules(rest, stdout)
 	case "explain":
 		code, err = c.runExplain(rest, stdout)
 	case "suppress":
 		code, err = c.runSuppress(rest, stdin, stdout)
+	case "config":
+		code, err = c.runConfig(rest, stdout)
 	case "version":
-		fmt.Fprintf(stdout, "mcpcheck %s\n", mcpcheckVersion())
+		code, err = c.runVersion(rest, stdout)
 	case "help":
-		fmt.Fprint(stdout, usageText)
+		code, err = c.runHelp(rest, stdin, stdout, stderr)
 	case "baseline":
 		code, err = c.runBaseline(rest, stdin, stdout)
+	case "stats":
+		code, err = c.runStats(rest, stdin, stdout)
+	case "diff":
+		code, err = c.runDiff(rest, stdin, stdout)
 	}
 	if err != nil {
+		if _, ok := err.(configProblems); ok { // one problem a line, each FILE:LINE:COL
+			fmt.Fprintf(stderr, "mcpcheck: %s\n", strings.ReplaceAll(err.Error(), "\n", "\nmcpcheck: "))
+			return exitUsage
+		}
 		fmt.Fprintf(stderr, "mcpcheck: %s\n", strings.ReplaceAll(err.Error(), "\n", " "))
 		return exitUsage
 	}
@@ -119,38 +118,65 @@ Usage:
   mcpcheck rules [--format text|json|markdown]
   mcpcheck explain RULE
   mcpcheck suppress FINGERPRINT... --reason TEXT [--expires YYYY-MM-DD] [--file FILE] [--from CAPTURE]...
+  mcpcheck stats [--format text|json|markdown] CAPTURE...
+  mcpcheck diff [--format text|json|markdown] [--duration-ratio R] BASE HEAD
+  mcpcheck suppress --all --from CAPTURE... [--rule RULE] [--label LABEL] --reason TEXT
+  mcpcheck suppress --rule RULE [--label LABEL] --reason TEXT
+  mcpcheck config verify [FILE] | init CAPTURE... | schema
   mcpcheck version
+  mcpcheck help [COMMAND]
 
 CAPTURE is a file (.gz is decompressed), a directory (its capture files), - for
-standard input, or an mcpsnoop session id; with none, the newest mcpsnoop session.
+standard input, or an mcpsnoop session id; with none, the captures: of the
+configuration file (.mcpcheck.yml), else the newest mcpsnoop session.
 
 Exit codes: 0 passed, 1 findings failed the gate, 2 nothing was checked.
+
+Text shows each finding's severity (error, warning, note) and marks with ✗
+those that fail the gate; the others are folded per rule and session
+(--verbose lists every finding with its fingerprint).
+
+Run 'mcpcheck help COMMAND' (or COMMAND --help) for a command's flags.
 
 Check flags:
 `
 
 // checkOptions are the parsed check flags.
 type checkOptions struct {
-	failOn            string
-	format            string
-	outputs           []string
-	disable           []string
-	expectTools       []string
-	forbidTools       []string
-	maxDuration       string
-	maxServerDuration string
-	maxRoundTrips     int
-	roundTripsSet     bool // --max-round-trips was given (0 is then an error, not "unset")
-	suppressions      string
-	sourceRoot        string
-	stdinName         string
-	category          string
-	quiet             bool
-	color             string
-	progress          string
-	baselineDir       string
-	inputFormat       string
-	help              bool
+	failOn             string
+	format             string
+	outputs            []string
+	disable            []string
+	expectTools        []string
+	forbidTools        []string
+	maxDuration        string
+	toolMaxDuration    map[string]time.Duration // from the configuration file only
+	maxServerDuration  string
+	maxRoundTrips      int
+	roundTripsSet      bool // --max-round-trips was given (0 is then an error, not "unset")
+	suppressions       string
+	sourceRoot         string
+	stdinName          string
+	category           string
+	quiet              bool
+	verbose            bool
+	showFingerprints   bool
+	color              string
+	progress           string
+	baselineDir        string
+	recordBaseline     bool
+	inputFormat        string
+	minToolCoverage    float64
+	minToolCoverageSet bool
+	newFrom            string
+	configFile         string
+	noConfig           bool
+	skipUnrecognised   bool
+	sarifGatedOnly     bool
+	help               bool
+
+	// what was given, by a flag or the configuration file
+	failOnSet, categorySet, baselineSet, suppressionsSet, sourceRootSet bool
 }
 
 func checkFlags(o *checkOptions) *pflag.FlagSet {
@@ -171,10 +197,19 @@ func checkFlags(o *checkOptions) *pflag.FlagSet {
 	fs.StringVar(&o.stdinName, "stdin-name", "", "the path standard input is named by in reports (SARIF default: stdin)")
 	fs.StringVar(&o.category, "category", "", "code-scanning category: SARIF automationDetails.id becomes mcpcheck/CATEGORY/")
 	fs.BoolVar(&o.quiet, "quiet", false, "text: print only failing findings and the verdict")
+	fs.BoolVarP(&o.verbose, "verbose", "v", false, "text: list every finding (the ones not failing the gate are folded by default), with its fingerprint, and every count")
+	fs.BoolVar(&o.showFingerprints, "show-fingerprints", false, "text: show each finding's fingerprint, for 'mcpcheck suppress'")
 	fs.StringVar(&o.color, "color", "auto", "text colouring: auto, always, never")
 	fs.StringVar(&o.progress, "progress", "auto", "a progress line on stderr: auto (when stderr is a terminal, not under CI), always, never")
 	fs.StringVar(&o.inputFormat, "input-format", "", "read every capture as this format instead of detecting it: "+strings.Join(formatNames(), ", "))
-	fs.StringVar(&o.baselineDir, "baseline", "", "tool-baseline directory (default $MCPCHECK_HOME/baselines, else $XDG_STATE_HOME/mcpcheck/baselines, else ~/.local/state/mcpcheck/baselines)")
+	fs.StringVar(&o.baselineDir, "baseline", "", "tool-baseline directory (default "+defaultBaselineRel+" under the source root, used when it exists); naming one puts drift in the default gate")
+	fs.BoolVar(&o.recordBaseline, "record-baseline", false, "record a baseline for a server that has none (trust on first use); without it check writes nothing")
+	fs.StringVar(&o.configFile, "config", "", "the configuration file (default: "+config.Names[0]+" in the working directory or above, up to the repository's top)")
+	fs.BoolVar(&o.noConfig, "no-config", false, "read no configuration file")
+	fs.Float64Var(&o.minToolCoverage, "min-tool-coverage", 0, "fail a server whose successfully called tools are under PCT% of those it advertised")
+	fs.StringVar(&o.newFrom, "new-from", "", "a JSON report of an earlier run: findings it holds are existing and do not fail the gate")
+	fs.BoolVar(&o.sarifGatedOnly, "sarif-gated-only", false, "SARIF lists only the findings that fail the gate (and suppressed ones): notes do not become code-scanning alerts")
+	fs.BoolVar(&o.skipUnrecognised, "skip-unrecognised", false, "skip, with a note, inputs that are not a capture of any format instead of failing (a run that skips every input checked nothing and passes)")
 	fs.BoolVarP(&o.help, "help", "h", false, "show this help")
 	return fs
 }
@@ -193,53 +228,94 @@ func (c *command) runCheck(args []string, stdin io.Reader, stdout, stderr io.Wri
 	var o checkOptions
 	fs := checkFlags(&o)
 	if err := fs.Parse(args); err != nil {
-		return exitUsage, usagef("%v; run 'mcpcheck --help' for usage", err)
+		return exitUsage, flagError("check", fs, err)
 	}
 	if o.help {
 		fmt.Fprint(stdout, usageText+fs.FlagUsages())
 		return exitPassed, nil
 	}
 	o.roundTripsSet = fs.Changed("max-round-trips")
+	if o.quiet && o.verbose {
+		return exitUsage, usagef("--quiet and --verbose ask for less and for more; give one")
+	}
+	o.failOnSet, o.categorySet, o.baselineSet = fs.Changed("fail-on"), fs.Changed("category"), fs.Changed("baseline")
+	o.suppressionsSet, o.sourceRootSet = fs.Changed("suppressions"), fs.Changed("source-root")
 	rules := c.catalogue()
 	if err := checks.Validate(rules); err != nil {
 		return exitUsage, err
+	}
+	wd, _ := os.Getwd()
+	file, err := loadConfig(fs, o.configFile, o.noConfig, wd, vocabulary(rules))
+	if err != nil {
+		return exitUsage, configError(err)
+	}
+	o.minToolCoverageSet = fs.Changed("min-tool-coverage")
+	applyConfig(&o, fs, file)
+	minCoverage, err := coverageFlag(o.minToolCoverage, o.minToolCoverageSet)
+	if err != nil {
+		return exitUsage, err
+	}
+	root, err := sourceRoot(c.getenv, o.sourceRoot, o.sourceRootSet, wd)
+	if err != nil {
+		return exitUsage, err
+	}
+	drift, err := c.checkBaseline(&o, root, wd)
+	if err != nil {
+		return exitUsage, err
+	}
+	if drift.inUse && !o.failOnSet {
+		o.failOn = checks.DefaultGate + ",drift" // a baseline is kept to be held to
 	}
 	cfg, err := c.checkConfig(&o, rules)
 	if err != nil {
 		return exitUsage, err
 	}
-	store, err := c.baselineStore(o.baselineDir, fs.Changed("baseline"), false)
-	if err != nil {
+	if err := drift.apply(&cfg, &o); err != nil {
 		return exitUsage, err
 	}
-	checks.BaselineStore.Set(&cfg, store)
+	if err := applyServers(&cfg, file, rules); err != nil {
+		return exitUsage, err
+	}
+	if err := applyRuleOptions(&cfg, file, rules); err != nil {
+		return exitUsage, err
+	}
+	cfg.Coverage.MinTools = minCoverage
+	if o.newFrom != "" {
+		if cfg.Existing, err = loadNewFrom(o.newFrom); err != nil {
+			return exitUsage, err
+		}
+	}
 	color, err := useColor(c.getenv, o.color, stdout)
 	if err != nil {
 		return exitUsage, err
 	}
-	wd, _ := os.Getwd()
-	root, err := sourceRoot(c.getenv, o.sourceRoot, fs.Changed("source-root"), wd)
-	if err != nil {
-		return exitUsage, err
-	}
-	category, err := checkCategory(o.category, fs.Changed("category"))
+	category, err := checkCategory(o.category, o.categorySet)
 	if err != nil {
 		return exitUsage, err
 	}
 	if fs.Changed("stdin-name") && strings.TrimSpace(o.stdinName) == "" {
 		return exitUsage, usagef("--stdin-name is empty; name the path the capture on standard input stands for")
 	}
-	if cfg.Suppressions, err = loadSuppressions(o.suppressions, fs.Changed("suppressions"), root, c.now()); err != nil {
+	if cfg.Suppressions, err = loadSuppressions(o.suppressions, o.suppressionsSet, root, c.now()); err != nil {
+		return exitUsage, err
+	}
+	if err := scopedRulesExist(cfg.Suppressions, rules); err != nil {
 		return exitUsage, err
 	}
 	ropts := report.Options{
-		Quiet: o.quiet, Color: color, WorkDir: wd, SourceRoot: root, Category: category,
+		Quiet: o.quiet, Verbose: o.verbose, ShowFingerprints: o.showFingerprints, Color: color, WorkDir: wd, SourceRoot: root, Category: category, SARIFGatedOnly: o.sarifGatedOnly,
 		Version: mcpcheckVersion(), SemanticVersion: buildSemver(), StepSummary: c.getenv("GITHUB_STEP_SUMMARY"),
+	}
+	if file != nil {
+		ropts.ConfigFile = file.Path
 	}
 	outs, err := plannedOutputs(&o, ropts)
 	defer discard(outs) // whatever was not renamed into place
 	if err != nil {
 		return exitUsage, err
+	}
+	for _, out := range outs {
+		cfg.RecordCalls = cfg.RecordCalls || report.DrawsCalls(out.rep)
 	}
 	if err := stepSummaryWritable(outs[0].format, ropts.StepSummary); err != nil {
 		return exitUsage, err
@@ -249,10 +325,17 @@ func (c *command) runCheck(args []string, stdin io.Reader, stdout, stderr io.Wri
 		return exitUsage, err
 	}
 	note := func(msg string) { fmt.Fprintf(stderr, "mcpcheck: note: %s\n", msg) }
-	sources, err := readers.ResolveNoting(fs.Args(), stdin, c.getenv, cfg.InputFormat, note)
+	args = fs.Args()
+	if len(args) == 0 && file != nil && len(file.Captures) > 0 {
+		if args, err = configCaptures(file); err != nil {
+			return exitUsage, err
+		}
+	}
+	sources, err := readers.ResolveNoting(args, stdin, c.getenv, cfg.InputFormat, note)
 	if err != nil {
 		return exitUsage, err
 	}
+	sortSources(sources)
 	if err := outputsAreNotInputs(outs, sources); err != nil {
 		return exitUsage, err
 	}
@@ -266,7 +349,17 @@ func (c *command) runCheck(args []string, stdin io.Reader, stdout, stderr io.Wri
 			sources[i].Name = o.stdinName // every report names it so
 		}
 	}
+	skipped := 0
+	if o.skipUnrecognised {
+		cfg.SkipNotCapture = func(err *readers.NotCaptureError) {
+			skipped++
+			note("skipped " + err.Error())
+		}
+	}
 	res, err := engine.Run(sources, cfg)
+	if err == nil {
+		res.Notes = append(res.Notes, drift.notes...)
+	}
 	if prog != nil {
 		prog.end() // before the report, which may go to the same terminal
 	}
@@ -274,6 +367,13 @@ func (c *command) runCheck(args []string, stdin io.Reader, stdout, stderr io.Wri
 		return exitUsage, err
 	}
 	defer res.Close()
+	res.NewFrom = o.newFrom
+	if skipped > 0 && len(res.Files) == 0 {
+		// Asked for: files that are not captures do not count, so a
+		// commit of none is not a failed check.
+		fmt.Fprintf(stderr, "mcpcheck: none of the %d %s is a capture; nothing to check\n", skipped, plural(skipped, "input", "inputs"))
+		return exitPassed, nil
+	}
 	if err := writeOutputs(outs, res, stdout); err != nil {
 		return exitUsage, err
 	}
@@ -288,11 +388,11 @@ func (c *command) checkConfig(o *checkOptions, catalogue []*checks.Rule) (engine
 	disabled := map[string]bool{}
 	for _, id := range o.disable {
 		for _, id := range strings.Split(id, ",") {
-			id = strings.TrimSpace(id)
-			if checks.Lookup(catalogue, id) == nil {
-				return engine.Config{}, usagef("--disable: unknown rule %q; run 'mcpcheck rules' for the list", id)
+			r, err := ruleByID(catalogue, "--disable", id)
+			if err != nil {
+				return engine.Config{}, err
 			}
-			disabled[id] = true
+			disabled[r.ID] = true
 		}
 	}
 	for _, id := range gate.RuleIDs() {
@@ -310,10 +410,10 @@ func (c *command) checkConfig(o *checkOptions, catalogue []*checks.Rule) (engine
 	var input readers.Format
 	if name := strings.TrimSpace(o.inputFormat); name != "" {
 		if input = readers.Lookup(name); input == nil {
-			return engine.Config{}, usagef("--input-format: unknown format %q; valid: %s", o.inputFormat, strings.Join(formatNames(), ", "))
+			return engine.Config{}, usagef("--input-format: unknown format %q%s; valid: %s", o.inputFormat, suggest.DidYouMean(name, formatNames()), strings.Join(formatNames(), ", "))
 		}
 	}
-	a := engine.Assertions{ExpectTools: o.expectTools, ForbidTools: o.forbidTools}
+	a := engine.Assertions{ExpectTools: o.expectTools, ForbidTools: o.forbidTools, ToolMaxDuration: o.toolMaxDuration}
 	if a.MaxDuration, err = parseBudget("--max-duration", o.maxDuration); err != nil {
 		return engine.Config{}, err
 	}
@@ -365,7 +465,7 @@ func useColor(getenv func(string) string, mode string, stdout io.Writer) (bool, 
 		info, err := f.Stat()
 		return err == nil && info.Mode()&os.ModeCharDevice != 0, nil
 	}
-	return false, usagef("--color: %q is not auto, always or never", mode)
+	return false, oneOf("--color", mode, "auto", "always", "never")
 }
 
 // plannedOutputs validates --format and --output before anything is read,
@@ -456,7 +556,7 @@ func stepSummaryWritable(format, path string) error {
 	if format != "github" || path == "" {
 		return nil
 	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	f, err := safefile.OpenWrite(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
 		return usagef("GITHUB_STEP_SUMMARY: %v; the github format appends its summary there (unset it to write none)", err)
 	}
@@ -592,7 +692,11 @@ func writeOutputs(outs []output, res *result.Result, stdout io.Writer) error {
 
 // writeDevice writes a report to a target that is not a regular file.
 func writeDevice(out output, res *result.Result) error {
-	f, err := os.OpenFile(out.target, os.O_WRONLY, 0)
+	f, err := safefile.OpenWrite(out.target, os.O_WRONLY, 0)
+	var se *safefile.Error
+	if errors.As(err, &se) {
+		return fmt.Errorf("--output %s: %s", out.path, se.Problem)
+	}
 	if err != nil {
 		return fmt.Errorf("--output %s: %w", out.path, err)
 	}
@@ -616,7 +720,7 @@ func (c *command) runRules(args []string, stdout io.Writer) (int, error) {
 	format := fs.String("format", "text", "text, json or markdown")
 	help := fs.BoolP("help", "h", false, "show this help")
 	if err := fs.Parse(args); err != nil {
-		return exitUsage, usagef("rules: %v", err)
+		return exitUsage, flagError("rules", fs, err)
 	}
 	if *help {
 		fmt.Fprint(stdout, "Usage:\n  mcpcheck rules [--format text|json|markdown]\n\nLists every rule: its signal, severity, the revisions it judges and whether it\nfails the default gate.\n\nFlags:\n"+fs.FlagUsages())
@@ -667,7 +771,7 @@ func (c *command) runRules(args []string, stdout io.Writer) (int, error) {
 			return exitUsage, err
 		}
 	default:
-		return exitUsage, usagef("--format: %q is not text, json or markdown", *format)
+		return exitUsage, oneOf("rules: --format", *format, "text", "json", "markdown")
 	}
 	_, err := stdout.Write(b.Bytes())
 	return exitPassed, err
@@ -682,9 +786,9 @@ func (c *command) runExplain(args []string, stdout io.Writer) (int, error) {
 		return exitUsage, usagef("explain takes one rule id; run 'mcpcheck rules' for the list")
 	}
 	rules := c.catalogue()
-	r := checks.Lookup(rules, args[0])
-	if r == nil {
-		return exitUsage, usagef("explain: unknown rule %q; run 'mcpcheck rules' for the list", args[0])
+	r, err := ruleByID(rules, "explain", args[0])
+	if err != nil {
+		return exitUsage, err
 	}
 	gate, _ := result.ParseGate(checks.DefaultGate, rules)
 	gated := "no"

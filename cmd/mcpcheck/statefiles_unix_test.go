@@ -3,6 +3,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,7 +128,7 @@ func TestBaselineDirectoryThatIsALinkIsNotWrittenThrough(t *testing.T) {
 	link := filepath.Join(t.TempDir(), "baselines")
 	os.Symlink(etc, link)
 	capture := labelCapture(t, t.TempDir(), "c.jsonl", "notes")
-	code, out, errs := invoke(t, "", "--baseline", link, capture)
+	code, out, errs := invoke(t, "", "--record-baseline", "--baseline", link, capture)
 	if code == 2 || !strings.Contains(out, "is a symbolic link (to "+etc+")") {
 		t.Errorf("check: exit %d, stderr %q\n%s", code, errs, out)
 	}
@@ -139,5 +140,71 @@ func TestBaselineDirectoryThatIsALinkIsNotWrittenThrough(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(etc); len(entries) != 0 {
 		t.Errorf("written through the link: %v", entries)
+	}
+}
+
+// Done when: $GITHUB_STEP_SUMMARY and --output are opened without waiting
+// on a named pipe: one that no process reads is exit 2 at once, naming it;
+// one with a reader receives the report.
+func TestOutputsThatAreNamedPipesDoNotBlock(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	demo := testdata("demo-session.jsonl")
+	quick := func(cli *command, args ...string) (int, string) {
+		done := make(chan struct {
+			code int
+			errs string
+		}, 1)
+		go func() {
+			code, _, errs := cli.invoke(t, "", args...)
+			done <- struct {
+				code int
+				errs string
+			}{code, errs}
+		}()
+		select {
+		case a := <-done:
+			return a.code, a.errs
+		case <-time.After(20 * time.Second):
+			t.Fatalf("mcpcheck %s waited on the named pipe", strings.Join(args, " "))
+			return 0, ""
+		}
+	}
+	code, errs := quick(withEnv(map[string]string{"NO_COLOR": "1", "GITHUB_STEP_SUMMARY": fifo}), "check", "--format", "github", "--baseline", t.TempDir(), demo)
+	if want := "GITHUB_STEP_SUMMARY: " + fifo + ": is a named pipe that no process reads"; code != 2 || !strings.Contains(errs, want) {
+		t.Errorf("step summary: exit %d, stderr %q, want %q", code, errs, want)
+	}
+	code, errs = quick(withEnv(map[string]string{"NO_COLOR": "1"}), "check", "--output", "json="+fifo, "--baseline", t.TempDir(), demo)
+	if want := "--output " + fifo + ": is a named pipe that no process reads"; code != 2 || !strings.Contains(errs, want) {
+		t.Errorf("--output: exit %d, stderr %q, want %q", code, errs, want)
+	}
+	// with a reader, the report goes through the pipe
+	got := make(chan []byte, 1)
+	go func() {
+		f, err := os.Open(fifo) // waits for the writer, as a reader does
+		if err != nil {
+			got <- nil
+			return
+		}
+		data, _ := io.ReadAll(f)
+		f.Close()
+		got <- data
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		code, errs = quick(withEnv(map[string]string{"NO_COLOR": "1"}), "check", "--output", "json="+fifo, "--baseline", t.TempDir(), demo)
+		if code != 2 || time.Now().After(deadline) {
+			break // the reader may not have opened its end yet
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if code != 1 {
+		t.Fatalf("with a reader: exit %d, stderr %q", code, errs)
+	}
+	if data := <-got; !strings.Contains(string(data), `"exit_code": 1`) {
+		t.Errorf("the reader got %.200q", data)
 	}
 }

@@ -14,9 +14,11 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mcpcheck/mcpcheck/checks"
+	"github.com/mcpcheck/mcpcheck/config"
 	"github.com/mcpcheck/mcpcheck/engine"
 	"github.com/mcpcheck/mcpcheck/internal/atomicfile"
 	"github.com/mcpcheck/mcpcheck/internal/safefile"
+	"github.com/mcpcheck/mcpcheck/internal/suggest"
 	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/result"
 	"github.com/mcpcheck/mcpcheck/suppress"
@@ -52,6 +54,25 @@ func loadSuppressions(path string, given bool, root string, now time.Time) (*sup
 	return set, nil
 }
 
+// baselineRuleID is the rule that reports on the baseline directory itself.
+const baselineRuleID = "baseline"
+
+// scopedRulesExist refuses a scoped entry whose rule is no rule of the
+// catalogue: it would accept nothing, silently.
+func scopedRulesExist(set *suppress.Suppressions, rules []*checks.Rule) error {
+	if set == nil {
+		return nil
+	}
+	for _, e := range set.Entries {
+		if e.Scoped() {
+			if _, err := ruleByID(rules, fmt.Sprintf("--suppressions: %s:%d", set.File, e.Line), e.Rule); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // readSuppressions parses the file at path, calling it name; nil when the
 // file does not exist. Only a regular file of at most
 // safefile.MaxSuppressions bytes is read (a committed link to /dev/zero or
@@ -85,14 +106,24 @@ func displayPath(path string) string {
 	return rel
 }
 
-const suppressUsage = `mcpcheck suppress accepts findings by fingerprint: it adds (or updates) one
-entry per fingerprint in a suppressions file, which check reads.
+const suppressUsage = `mcpcheck suppress accepts findings: it adds (or updates) entries in a
+suppressions file, which check reads.
 
 Usage:
   mcpcheck suppress FINGERPRINT... --reason TEXT [--expires YYYY-MM-DD] [--file FILE] [--from CAPTURE]...
+  mcpcheck suppress --all --from CAPTURE... [--rule RULE] [--label LABEL] --reason TEXT [--expires ...] [--file FILE]
+  mcpcheck suppress --rule RULE [--label LABEL] --reason TEXT [--expires ...] [--file FILE]
 
-Fingerprints are shown by --format json and SARIF. With --from, each must name a
-finding of those captures, whose rule, label, subject and message fill the entry.
+The first form accepts findings by fingerprint (check --show-fingerprints, or
+--verbose, shows them; so do --format json and SARIF). With --from, each must
+name a finding of those captures, whose rule, label, subject and message fill
+the entry.
+
+--all accepts every finding the captures show now (of RULE, of LABEL, when
+given), one entry per fingerprint: new findings still fail the gate.
+
+--rule without --all or fingerprints adds one scoped entry: every finding of
+RULE (in sessions of server LABEL), now and later.
 
 Flags:
 `
@@ -100,8 +131,9 @@ Flags:
 // suppressOptions are the parsed suppress flags.
 type suppressOptions struct {
 	reason, expires, file string
+	rule, label           string
 	from                  []string
-	help                  bool
+	all, help             bool
 }
 
 func (c *command) runSuppress(args []string, stdin io.Reader, stdout io.Writer) (int, error) {
@@ -113,9 +145,14 @@ func (c *command) runSuppress(args []string, stdin io.Reader, stdout io.Writer) 
 	fl.StringVar(&o.expires, "expires", "", "the last day the entries hold, YYYY-MM-DD, UTC (default: never expire)")
 	fl.StringVar(&o.file, "file", "", "the suppressions file (default "+defaultSuppressions+" in the source root)")
 	fl.StringArrayVar(&o.from, "from", nil, "a capture whose findings the fingerprints must name (repeatable)")
+	fl.BoolVar(&o.all, "all", false, "accept every finding of the --from captures (of --rule, of --label)")
+	fl.StringVar(&o.rule, "rule", "", "with --all: only this rule's findings; alone: one entry for every finding of the rule")
+	fl.StringVar(&o.label, "label", "", "with --all or --rule: only findings of sessions of this server label")
+	configFile := fl.String("config", "", "the configuration file, whose suppressions: names the file (default: the discovered "+config.Names[0]+")")
+	noConfig := fl.Bool("no-config", false, "read no configuration file")
 	fl.BoolVarP(&o.help, "help", "h", false, "show this help")
 	if err := fl.Parse(args); err != nil {
-		return exitUsage, usagef("suppress: %v; run 'mcpcheck suppress --help' for usage", err)
+		return exitUsage, flagError("suppress", fl, err)
 	}
 	if o.help {
 		fmt.Fprint(stdout, suppressUsage+fl.FlagUsages())
@@ -125,9 +162,23 @@ func (c *command) runSuppress(args []string, stdin io.Reader, stdout io.Writer) 
 	if err != nil {
 		return exitUsage, err
 	}
+	if o.rule != "" {
+		r, err := ruleByID(c.catalogue(), "suppress: --rule", o.rule)
+		if err != nil {
+			return exitUsage, err
+		}
+		o.rule = r.ID
+	}
+	wd, _ := os.Getwd()
+	file, err := loadConfig(fl, *configFile, *noConfig, wd, vocabulary(c.catalogue()))
+	if err != nil {
+		return exitUsage, configError(err)
+	}
+	if file != nil && file.Set["suppressions"] && !fl.Changed("file") {
+		o.file = relToWork(file.Resolve(file.Suppressions)) // where check reads them
+	}
 	path, name := o.file, o.file
 	if path == "" {
-		wd, _ := os.Getwd()
 		root, err := sourceRoot(c.getenv, "", false, wd) // as check finds it
 		if err != nil {
 			return exitUsage, err
@@ -146,7 +197,14 @@ func (c *command) runSuppress(args []string, stdin io.Reader, stdout io.Writer) 
 	for i, fp := range fps {
 		entries[i] = suppress.Suppression{Fingerprint: fp, Reason: o.reason, Expires: o.expires}
 	}
-	if len(o.from) > 0 {
+	switch {
+	case o.all:
+		if entries, err = c.everyFinding(&o, stdin); err != nil {
+			return exitUsage, err
+		}
+	case o.rule != "":
+		entries = []suppress.Suppression{{Rule: o.rule, Label: o.label, Reason: o.reason, Expires: o.expires}}
+	case len(o.from) > 0:
 		if err := c.fillFromCaptures(entries, o.from, stdin); err != nil {
 			return exitUsage, err
 		}
@@ -182,8 +240,17 @@ func (c *command) runSuppress(args []string, stdin io.Reader, stdout io.Writer) 
 // returns the fingerprints normalised, each once, in order; an expiry
 // already past now is refused.
 func suppressArgs(o *suppressOptions, args []string, now time.Time) ([]string, error) {
-	if len(args) == 0 {
-		return nil, usagef("suppress needs at least one FINGERPRINT (--format json and SARIF show them)")
+	switch {
+	case o.all && len(args) > 0:
+		return nil, usagef("suppress: --all accepts every finding; give it no FINGERPRINT")
+	case o.all && len(o.from) == 0:
+		return nil, usagef("suppress: --all needs --from CAPTURE: the captures whose findings are accepted")
+	case !o.all && o.rule != "" && (len(args) > 0 || len(o.from) > 0):
+		return nil, usagef("suppress: --rule goes with --all --from CAPTURE, or alone for a scoped entry; not with fingerprints")
+	case o.label != "" && o.rule == "" && !o.all:
+		return nil, usagef("suppress: --label goes with --all or --rule")
+	case !o.all && o.rule == "" && len(args) == 0:
+		return nil, usagef("suppress needs FINGERPRINTs (check --show-fingerprints shows them), --all --from CAPTURE, or --rule RULE")
 	}
 	if strings.TrimSpace(o.reason) == "" {
 		return nil, usagef("suppress: --reason is required: say why the findings are accepted")
@@ -210,19 +277,88 @@ func suppressArgs(o *suppressOptions, args []string, now time.Time) ([]string, e
 	return fps, nil
 }
 
-// fillFromCaptures checks the captures and fills each entry from the
-// finding its fingerprint names; a fingerprint that names none is an error.
-func (c *command) fillFromCaptures(entries []suppress.Suppression, captures []string, stdin io.Reader) error {
+// checkCaptures checks the captures with every rule and no suppressions,
+// against check's baselines read only (drift findings are findings to
+// accept too, and accepting writes no baseline); the caller closes the
+// result.
+func (c *command) checkCaptures(captures []string, stdin io.Reader) (*result.Result, error) {
 	sources, err := readers.Resolve(captures, stdin, c.getenv)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	rules := c.catalogue()
 	gate, err := result.ParseGate(checks.DefaultGate, rules)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	res, err := engine.Run(sources, engine.Config{Rules: rules, Catalogue: rules, Gate: gate, Reading: c.reading, Limits: c.limits})
+	cfg := engine.Config{Rules: rules, Catalogue: rules, Gate: gate, Reading: c.reading, Limits: c.limits}
+	wd, _ := os.Getwd()
+	root, err := sourceRoot(c.getenv, "", false, wd)
+	if err != nil {
+		return nil, err
+	}
+	if dir, inUse, err := baselineDir("", false, root, wd); err != nil {
+		return nil, err
+	} else if inUse {
+		checks.BaselineStore.Set(&cfg, c.newStore(dir, false)) // read only: accepting records nothing
+	}
+	return engine.Run(sources, cfg)
+}
+
+// everyFinding is an entry for every finding the --from captures show now,
+// of --rule and --label when given, filled from the finding; none is an
+// error, so that a slip does not pass for "nothing to accept". Findings of
+// the baseline rule are left out unless --rule names it: they say what the
+// baseline directory holds, not what the capture shows, and change as
+// soon as a baseline is recorded.
+func (c *command) everyFinding(o *suppressOptions, stdin io.Reader) ([]suppress.Suppression, error) {
+	res, err := c.checkCaptures(o.from, stdin)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Close()
+	var entries []suppress.Suppression
+	seen := map[string]bool{}
+	labels := map[string]bool{}
+	for s := range res.AllSessions() {
+		labels[s.Label] = true
+		if o.label != "" && s.Label != o.label {
+			continue
+		}
+		for _, f := range s.Findings {
+			if (o.rule != "" && f.Rule != o.rule) || (o.rule == "" && f.Rule == baselineRuleID) || seen[f.Fingerprint] {
+				continue
+			}
+			seen[f.Fingerprint] = true
+			entries = append(entries, suppress.Suppression{Fingerprint: f.Fingerprint, Reason: o.reason, Expires: o.expires,
+				Rule: f.Rule, Label: f.Label, Subject: f.Subject, Message: f.Message})
+		}
+	}
+	if err := res.Err(); err != nil {
+		return nil, err
+	}
+	if len(entries) == 0 {
+		what := "no finding"
+		if o.rule != "" {
+			what = "no " + o.rule + " finding"
+		}
+		if o.label != "" && !labels[o.label] {
+			var known []string
+			for l := range labels {
+				known = append(known, l)
+			}
+			slices.Sort(known)
+			return nil, usagef("suppress: no session of label %q in %s%s; its labels are %s", o.label, strings.Join(o.from, ", "), suggest.DidYouMean(o.label, known), strings.Join(known, ", "))
+		}
+		return nil, usagef("suppress: %s in %s: nothing to accept", what, strings.Join(o.from, ", "))
+	}
+	return entries, nil
+}
+
+// fillFromCaptures checks the captures and fills each entry from the
+// finding its fingerprint names; a fingerprint that names none is an error.
+func (c *command) fillFromCaptures(entries []suppress.Suppression, captures []string, stdin io.Reader) error {
+	res, err := c.checkCaptures(captures, stdin)
 	if err != nil {
 		return err
 	}

@@ -162,11 +162,19 @@ func (f *File) Close() error {
 	return f.err
 }
 
+// BeforeRename, when set, is called by Commit with the complete temporary
+// file before it replaces the target: a test that kills a writer there
+// knows its kill landed during a write.
+var BeforeRename func(tmp, target string)
+
 // Commit closes the temporary file and renames it over the target.
 func (f *File) Commit() error {
 	if err := f.Close(); err != nil {
 		f.Discard()
 		return err
+	}
+	if BeforeRename != nil {
+		BeforeRename(f.tmp.Name(), f.target)
 	}
 	if err := os.Rename(f.tmp.Name(), f.target); err != nil {
 		f.Discard()

@@ -168,7 +168,9 @@ func joinsScript(r, prev, next rune) bool {
 
 func hasRTL(s string) bool {
 	for _, r := range s {
-		if unicode.In(r, unicode.Hebrew, unicode.Arabic, unicode.Syriac, unicode.Thaana, unicode.Nko) {
+		// U+061C ARABIC LETTER MARK is of the Arabic script but is the
+		// control itself, not right-to-left text
+		if !isBidi(r) && unicode.In(r, unicode.Hebrew, unicode.Arabic, unicode.Syriac, unicode.Thaana, unicode.Nko) {
 			return true
 		}
 	}

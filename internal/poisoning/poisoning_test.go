@@ -127,3 +127,25 @@ func FuzzMayInstructText(f *testing.F) {
 		}
 	})
 }
+
+// Every one of the 22 zero-width and bidirectional code points is hidden
+// in Latin text; a direction mark is legal in right-to-left text. U+061C,
+// of the Arabic script itself, must not count as the right-to-left text
+// that would excuse it.
+func TestEveryZeroWidthAndBidiCodePoint(t *testing.T) {
+	zero := []rune{0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x180E, 0x2061, 0x2062, 0x2063, 0x2064}
+	bidi := []rune{0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069, 0x200E, 0x200F, 0x061C}
+	for _, r := range zero {
+		if pt := Inspect("Read a file" + string(r) + " now"); len(pt.ZeroWidth) != 1 || pt.ZeroWidth[0] != r || pt.FirstHidden != 11 {
+			t.Errorf("U+%04X: zero-width %U, first hidden %d", r, pt.ZeroWidth, pt.FirstHidden)
+		}
+	}
+	for _, r := range bidi {
+		if pt := Inspect("Read a file" + string(r) + " now"); len(pt.Bidi) != 1 || pt.Bidi[0] != r {
+			t.Errorf("U+%04X: bidi %U", r, pt.Bidi)
+		}
+		if pt := Inspect("اقرأ الملف" + string(r) + " now"); pt.Hidden() {
+			t.Errorf("U+%04X in Arabic text is hidden", r)
+		}
+	}
+}

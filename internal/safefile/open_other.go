@@ -10,3 +10,8 @@ import "os"
 func openNonBlocking(path string) (*os.File, error) {
 	return os.Open(path)
 }
+
+// OpenWrite opens path for writing with flag.
+func OpenWrite(path string, flag int, perm os.FileMode) (*os.File, error) {
+	return os.OpenFile(path, flag, perm)
+}

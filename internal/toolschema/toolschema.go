@@ -103,9 +103,11 @@ func Compile(raw []byte, def Dialect) *Schema {
 	}
 	w := &walker{dialect: s.Dialect, ids: map[string]bool{rootURL: true}}
 	base, _ := url.Parse(rootURL)
-	w.schema(doc, base)
+	w.walkDocument(doc, base)
 	if root != nil {
 		w.resolveRefs(root, rootURL)
+	} else {
+		w.c = w.root.c
 	}
 	eng := &patterns{}
 	v, err := compileDoc(doc, s.Dialect, eng)

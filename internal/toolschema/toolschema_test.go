@@ -290,7 +290,8 @@ func TestConstructs(t *testing.T) {
 		"ex":{"type":"string","default":{"oneOf":1},"examples":[{"allOf":[]}]}
 	},"$defs":{"u":{"allOf":[{"not":{"type":"null"}}]}},"if":{"properties":{"k":{"const":1}}},"then":{"oneOf":[{"required":["a"]},{"required":["b"]}]}}`, Draft2020)
 	c := s.Constructs
-	for k, want := range map[Kind]bool{OneOf: true, AnyOf: true, AllOf: true, Not: true, LocalRef: false, ExternalRef: false, UntypedProperty: true} {
+	// the allOf and not sit only in a definition nothing refers to
+	for k, want := range map[Kind]bool{OneOf: true, AnyOf: true, AllOf: false, Not: false, LocalRef: false, ExternalRef: false, UntypedProperty: true} {
 		if c.Has(k) != want {
 			t.Errorf("kind %b: %v, want %v", k, c.Has(k), want)
 		}
@@ -451,5 +452,74 @@ func TestCompileErrorsAreStable(t *testing.T) {
 		if err := Compile([]byte(schema), Draft2020).Err; err.Error() != first.Error() {
 			t.Fatalf("%q then %q", first, err)
 		}
+	}
+}
+
+// Constructs count only where the root reaches them: a shared $defs block
+// says nothing until a reachable part refers to one of its members, through
+// any chain of references.
+func TestConstructsReachableFromTheRoot(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, schema string
+		want         map[Kind]bool
+		untyped      []string
+	}{
+		{"unreferenced definitions", `{"type":"object","properties":{"q":{"type":"string"}},
+			"$defs":{"a":{"oneOf":[{"type":"string"},{"type":"number"}]},"b":{"type":"object","properties":{"free":{}}}}}`,
+			map[Kind]bool{OneOf: false, LocalRef: false, UntypedProperty: false}, nil},
+		{"one referenced, one not", `{"type":"object","properties":{"q":{"$ref":"#/$defs/a"}},
+			"$defs":{"a":{"anyOf":[{"type":"string"},{"type":"null"}]},"b":{"oneOf":[{"type":"string"},{"type":"number"}]}}}`,
+			map[Kind]bool{AnyOf: true, OneOf: false, LocalRef: true}, nil},
+		{"a chain of references", `{"type":"object","properties":{"q":{"$ref":"#/$defs/a"}},
+			"$defs":{"a":{"type":"object","properties":{"n":{"$ref":"#/$defs/b/properties/x"}}},"b":{"type":"object","properties":{"x":{"not":{"type":"null"}},"free":{}}},"c":{"allOf":[{"type":"string"}]}}}`,
+			map[Kind]bool{Not: true, AllOf: false, LocalRef: true, UntypedProperty: true}, []string{"free", "x"}},
+		{"draft-07 definitions", `{"type":"object","properties":{"q":{"$ref":"#/definitions/a"}},
+			"definitions":{"a":{"type":"string"},"b":{"oneOf":[{"type":"string"},{"type":"number"}]}}}`,
+			map[Kind]bool{OneOf: false, LocalRef: true}, nil},
+		{"an escaped name", `{"type":"object","properties":{"q":{"$ref":"#/$defs/a~1b"}},
+			"$defs":{"a/b":{"oneOf":[{"type":"string"},{"type":"number"}]}}}`,
+			map[Kind]bool{OneOf: true}, nil},
+		// an anchor cannot be placed without resolving it: every definition counts
+		{"an anchor", `{"type":"object","properties":{"q":{"$ref":"#named"}},
+			"$defs":{"a":{"$anchor":"named","type":"string"},"b":{"oneOf":[{"type":"string"},{"type":"number"}]}}}`,
+			map[Kind]bool{OneOf: true, LocalRef: true}, nil},
+		{"a reference from an unreachable definition", `{"type":"object",
+			"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"oneOf":[{"type":"string"},{"type":"number"}]}}}`,
+			map[Kind]bool{OneOf: false, LocalRef: false}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			got := mustCompile(t, c.schema, Draft2020).Constructs
+			for k, want := range c.want {
+				if got.Has(k) != want {
+					t.Errorf("kind %b: %v, want %v", k, got.Has(k), want)
+				}
+			}
+			if !sameList(sortedCopy(got.Untyped), c.untyped) {
+				t.Errorf("untyped %q, want %q", got.Untyped, c.untyped)
+			}
+		})
+	}
+}
+
+// A long chain of definitions is followed to its end, and a large block
+// nothing refers to stays out, whatever the order of the definitions.
+func TestConstructsReachableThroughALongChain(t *testing.T) {
+	t.Parallel()
+	var defs []string
+	const n = 500
+	for i := 0; i < n; i++ {
+		next := fmt.Sprintf(`{"$ref":"#/$defs/d%d"}`, i+1)
+		if i == n-1 {
+			next = `{"oneOf":[{"type":"string"},{"type":"number"}]}`
+		}
+		defs = append(defs, fmt.Sprintf(`"d%d":{"type":"object","properties":{"x":%s}}`, i, next))
+		defs = append(defs, fmt.Sprintf(`"u%d":{"anyOf":[{"$ref":"#/$defs/u%d"}]}`, i, (i+1)%n))
+	}
+	doc := `{"type":"object","properties":{"start":{"$ref":"#/$defs/d0"}},"$defs":{` + strings.Join(defs, ",") + `}}`
+	c := mustCompile(t, doc, Draft2020).Constructs
+	if !c.Has(OneOf) || c.Has(AnyOf) || !c.Has(LocalRef) {
+		t.Errorf("kinds %b: want oneOf (the end of the chain) and $ref, not anyOf (the unreferenced ring)", c.Kinds)
 	}
 }

@@ -69,20 +69,45 @@ var (
 		"oneOf", "anyOf", "allOf"}
 )
 
-// refSite is a reference in the document: where it is, and the base URI it
-// resolves against.
+// refSite is a reference in the document: where it is, the base URI it
+// resolves against, and the part of the document it sits in.
 type refSite struct {
 	obj  map[string]any
 	key  string
 	base *url.URL
+	in   *part
+}
+
+// part is a stretch of the document whose constructs count only when it is
+// reachable from the root: the root itself, or one member of the root's
+// $defs (definitions), reachable when a reachable part refers to it. A
+// construct that sits only in a shared definition no tool schema refers to
+// constrains nothing a client sees.
+type part struct {
+	c         Constructs
+	pointer   string // "/$defs/name", escaped; "" for the root
+	reachable bool
 }
 
 // walker walks a decoded schema document over its schema keywords.
 type walker struct {
 	dialect Dialect
-	c       Constructs
+	c       Constructs // the constructs of the reachable parts, once resolved
 	refs    []refSite
 	ids     map[string]bool // schema resources of the document, without fragment
+
+	root   part             // everything but the root's definitions
+	defs   []*part          // the root's definitions, in document order
+	defsAt map[string]*part // the same, by pointer
+	cur    *part            // the part being walked
+	atRoot bool             // the next object walked is the document's root
+}
+
+// walkDocument walks doc, its root's definitions each as a part of its own.
+func (w *walker) walkDocument(doc any, base *url.URL) {
+	w.root.reachable = true
+	w.cur, w.atRoot = &w.root, true
+	w.schema(doc, base)
 }
 
 func (w *walker) schema(v any, base *url.URL) {
@@ -90,6 +115,9 @@ func (w *walker) schema(v any, base *url.URL) {
 	if !ok {
 		return
 	}
+	isRoot := w.atRoot
+	w.atRoot = false
+	c := &w.cur.c
 	if id, ok := obj[w.dialect.idKeyword()].(string); ok && !(w.dialect <= Draft7 && strings.HasPrefix(id, "#")) {
 		if u, err := url.Parse(id); err == nil {
 			base = base.ResolveReference(u)
@@ -106,12 +134,12 @@ func (w *walker) schema(v any, base *url.URL) {
 	}
 	for _, k := range refKeywords {
 		if _, ok := obj[k].(string); ok {
-			w.refs = append(w.refs, refSite{obj, k, base})
+			w.refs = append(w.refs, refSite{obj, k, base, w.cur})
 		}
 	}
-	for _, c := range combinators {
-		if _, ok := obj[c.keyword]; ok {
-			w.c.Kinds |= c.kind
+	for _, cb := range combinators {
+		if _, ok := obj[cb.keyword]; ok {
+			c.Kinds |= cb.kind
 		}
 	}
 	for _, k := range schemaKeywords {
@@ -132,8 +160,21 @@ func (w *walker) schema(v any, base *url.URL) {
 		for _, name := range slices.Sorted(maps.Keys(members)) { // the map's order is random
 			s := members[name]
 			if k == "properties" && untyped(s) {
-				w.c.Kinds |= UntypedProperty
-				w.c.Untyped = addListed(w.c.Untyped, name)
+				c.Kinds |= UntypedProperty
+				c.Untyped = addListed(c.Untyped, name)
+			}
+			if isRoot && (k == "$defs" || k == "definitions") {
+				d := &part{pointer: "/" + k + "/" + escapeToken(name)}
+				w.defs = append(w.defs, d)
+				if w.defsAt == nil {
+					w.defsAt = map[string]*part{}
+				}
+				w.defsAt[d.pointer] = d
+				outer := w.cur
+				w.cur = d
+				w.schema(s, base)
+				w.cur = outer
+				continue
 			}
 			w.schema(s, base)
 		}
@@ -163,8 +204,9 @@ func untyped(s any) bool {
 // still compiles and validates.
 const externalTarget = "mcpcheck-external-reference"
 
-// resolveRefs classifies the references the walk found and points the
-// external ones at an always-true schema in root, which it adds.
+// resolveRefs classifies the references the walk found, points the
+// external ones at an always-true schema in root, which it adds, and keeps
+// the constructs of the parts reachable from the root.
 func (w *walker) resolveRefs(root map[string]any, rootURL string) {
 	var external []refSite
 	for _, r := range w.refs {
@@ -176,14 +218,101 @@ func (w *walker) resolveRefs(root map[string]any, rootURL string) {
 		target := r.base.ResolveReference(u)
 		target.Fragment, target.RawFragment = "", ""
 		if w.ids[target.String()] {
-			w.c.Kinds |= LocalRef
+			r.in.c.Kinds |= LocalRef
 			continue
 		}
-		w.c.Kinds |= ExternalRef
-		w.c.ExternalRefs = addListed(w.c.ExternalRefs, ref)
+		r.in.c.Kinds |= ExternalRef
+		r.in.c.ExternalRefs = addListed(r.in.c.ExternalRefs, ref)
 		external = append(external, r)
 	}
 	pointAway(root, w.dialect, rootURL, external)
+	w.reach(rootURL)
+}
+
+// reach marks the definitions the reachable parts refer to, until no more
+// become reachable, and gathers the constructs of the reachable parts into
+// w.c. A local reference it cannot place (an anchor, a pointer into an
+// embedded resource) makes every definition reachable: better a note too
+// many than a construct missed.
+func (w *walker) reach(rootURL string) {
+	if len(w.defs) > 0 {
+		// each reference is resolved once; then a walk over the parts, so a
+		// schema of many definitions costs refs + parts, not their product
+		from := map[*part][]*part{}
+		everywhere := map[*part]bool{} // parts with a reference that may lead to any definition
+		for _, r := range w.refs {
+			t, all := w.targets(r, rootURL)
+			switch {
+			case all:
+				everywhere[r.in] = true
+			case t != nil:
+				from[r.in] = append(from[r.in], t)
+			}
+		}
+		queue := []*part{&w.root}
+		for len(queue) > 0 {
+			p := queue[0]
+			queue = queue[1:]
+			next := from[p]
+			if everywhere[p] {
+				next = w.defs
+			}
+			for _, d := range next {
+				if !d.reachable {
+					d.reachable = true
+					queue = append(queue, d)
+				}
+			}
+		}
+	}
+	w.c = Constructs{}
+	for _, p := range append([]*part{&w.root}, w.defs...) {
+		if !p.reachable {
+			continue
+		}
+		w.c.Kinds |= p.c.Kinds
+		for _, s := range p.c.ExternalRefs {
+			w.c.ExternalRefs = addListed(w.c.ExternalRefs, s)
+		}
+		for _, s := range p.c.Untyped {
+			w.c.Untyped = addListed(w.c.Untyped, s)
+		}
+	}
+}
+
+// targets is the definition the reference at r leads to (nil: none, or
+// somewhere outside the definitions), or all when it may lead to any.
+func (w *walker) targets(r refSite, rootURL string) (d *part, all bool) {
+	ref, _ := r.obj[r.key].(string)
+	u, err := url.Parse(ref)
+	if err != nil {
+		return nil, false
+	}
+	target := r.base.ResolveReference(u)
+	fragment := target.Fragment
+	target.Fragment, target.RawFragment = "", ""
+	switch {
+	case !w.ids[target.String()]:
+		return nil, false // external: pointed away
+	case target.String() != rootURL || (fragment != "" && !strings.HasPrefix(fragment, "/")) || r.key != "$ref":
+		return nil, true // an embedded resource, an anchor, a dynamic reference
+	}
+	// "/$defs/name/properties/x" is inside the definition "/$defs/name"
+	key := fragment
+	if i := strings.IndexByte(fragment[min(1, len(fragment)):], '/'); i >= 0 {
+		if j := strings.IndexByte(fragment[i+2:], '/'); j >= 0 {
+			key = fragment[:i+2+j]
+		}
+	}
+	return w.defsAt[key], false // nil: the root itself, or a part of it outside the definitions
+}
+
+// escapeToken escapes a JSON pointer reference token (RFC 6901).
+func escapeToken(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }
 
 // pointAway points the references at sites to an always-true schema it

@@ -136,3 +136,69 @@ func (r repeatByte) Read(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// Pings returns a capture of one stdio session whose client sends n pings
+// that are never answered (issue 21: 1M of them took 627 MiB).
+func Pings(n int) io.Reader {
+	i := 0
+	return &lineReader{next: func(b []byte) ([]byte, bool) {
+		i++
+		b = fmt.Appendf(b, `{"session_id":"pings-1","server_label":"fs","seq":%d,"ts":%q,"direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","id":%d,"method":"ping"}}`+"\n",
+			i, epoch.Add(time.Duration(i)*time.Microsecond).Format(time.RFC3339Nano), i)
+		return b, i < n
+	}}
+}
+
+// Labels returns a capture of n sessions of n server labels, each a
+// complete tools/list of one tool: a baseline to record for every label.
+func Labels(n int) io.Reader {
+	i, step := 1, 0
+	return &lineReader{next: func(b []byte) ([]byte, bool) {
+		ts := epoch.Add(time.Duration(i)*time.Millisecond + time.Duration(step)*time.Microsecond).Format(time.RFC3339Nano)
+		head := fmt.Sprintf(`{"session_id":"label-%d","server_label":"server-%d","seq":%d,"ts":%q,"transport":"stdio",`, i, i, step+1, ts)
+		if step == 0 {
+			b = append(b, head+`"direction":"c2s","raw":{"jsonrpc":"2.0","id":1,"method":"tools/list"}}`+"\n"...)
+			step = 1
+			return b, true
+		}
+		b = append(b, head+`"direction":"s2c","raw":{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"echo","description":"Echo","inputSchema":{"type":"object"}}]}}}`+"\n"...)
+		step = 0
+		i++
+		return b, i <= n
+	}}
+}
+
+// DeepSchema returns a capture of one session listing one tool whose
+// inputSchema nests depth levels of "items" (issue 21: writing its
+// baseline indented every level).
+func DeepSchema(depth int) io.Reader {
+	schema := `{"type":"object","properties":{"a":` + strings.Repeat(`{"type":"array","items":`, depth) + `{}` + strings.Repeat(`}`, depth) + `}}`
+	return strings.NewReader(
+		`{"session_id":"deep-1","server_label":"deep","seq":1,"ts":"2026-09-01T10:00:00Z","direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","id":1,"method":"tools/list"}}` + "\n" +
+			`{"session_id":"deep-1","server_label":"deep","seq":2,"ts":"2026-09-01T10:00:01Z","direction":"s2c","transport":"stdio","raw":{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"deep","description":"Deep","inputSchema":` + schema + `}]}}}` + "\n")
+}
+
+// BigAnswer returns a capture of one tools/call whose isError answer is
+// one envelope of about size bytes.
+func BigAnswer(size int) io.Reader {
+	return io.MultiReader(strings.NewReader(
+		`{"session_id":"big-1","server_label":"big","seq":1,"ts":"2026-09-01T10:00:00Z","direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dump","arguments":{}}}}`+"\n"+
+			`{"session_id":"big-1","server_label":"big","seq":2,"ts":"2026-09-01T10:00:01Z","direction":"s2c","transport":"stdio","raw":{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"`),
+		io.LimitReader(repeatByte('a'), int64(size)), strings.NewReader(`"}],"isError":true}}}`+"\n"))
+}
+
+// BigHAR returns a HAR of one POSTed tools/call whose isError answer is a
+// response body of about size bytes.
+func BigHAR(size int) io.Reader {
+	entry := func(started, post, body string) string {
+		return `{"startedDateTime":"` + started + `","time":5,"request":{"method":"POST","url":"http://localhost:3000/mcp","httpVersion":"HTTP/1.1","headers":[{"name":"Content-Type","value":"application/json"}],"queryString":[],"cookies":[],"headersSize":-1,"bodySize":-1,"postData":{"mimeType":"application/json","text":` +
+			post + `}},"response":{"status":200,"statusText":"OK","httpVersion":"HTTP/1.1","headers":[{"name":"Content-Type","value":"application/json"}],"cookies":[],"content":{"mimeType":"application/json","text":` + body
+	}
+	end := `},"redirectURL":"","headersSize":-1,"bodySize":-1},"cache":{},"timings":{"send":0,"wait":5,"receive":0}}`
+	return io.MultiReader(strings.NewReader(`{"log":{"version":"1.2","creator":{"name":"WebInspector","version":"537.36"},"pages":[],"entries":[`+
+		entry("2026-09-01T10:00:00.000Z", `"{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"c\",\"version\":\"1\"}}}"`,
+			`"{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"s\",\"version\":\"1\"}}}"`)+end+","+
+		entry("2026-09-01T10:00:01.000Z", `"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"dump\",\"arguments\":{}}}"`,
+			`"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"`)),
+		io.LimitReader(repeatByte('a'), int64(size)), strings.NewReader(`\"}],\"isError\":true}}"`+end+`]}}`+"\n"))
+}
