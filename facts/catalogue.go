@@ -20,6 +20,7 @@ type CatalogueTracker struct {
 	Tools     Listing[*mcp.ToolSet]
 	Prompts   Listing[map[string]bool] // prompt names
 	Resources Listing[map[string]bool] // resource URIs
+	Templates Listing[map[string]bool] // resource templates' uriTemplate
 }
 
 // Listing is what the list requests of one kind showed.
@@ -102,6 +103,8 @@ func (t *CatalogueTracker) Frame(f *session.Frame) {
 			t.Prompts.request(f.Call, f.View().HasCursor())
 		case "resources/list":
 			t.Resources.request(f.Call, f.View().HasCursor())
+		case "resources/templates/list":
+			t.Templates.request(f.Call, f.View().HasCursor())
 		}
 	case m.Kind == session.Notification:
 		switch m.Method {
@@ -110,7 +113,7 @@ func (t *CatalogueTracker) Frame(f *session.Frame) {
 		case "notifications/prompts/list_changed":
 			t.Prompts.Stale = true
 		case "notifications/resources/list_changed":
-			t.Resources.Stale = true
+			t.Resources.Stale, t.Templates.Stale = true, true
 		}
 	case f.Call != nil && f.Pairing != session.Duplicate:
 		t.answer(f)
@@ -174,6 +177,24 @@ func (t *CatalogueTracker) answer(f *session.Frame) {
 		t.Resources.page(first, !r.HasCursor, f.Line, newNameSet, func(set map[string]bool) {
 			for _, res := range r.Resources {
 				set[res.URI] = true
+			}
+		})
+	case "resources/templates/list":
+		first, open := t.Templates.settled(c)
+		if !open {
+			return
+		}
+		page := mcp.Listed.Of(v)
+		if !ok || page == nil {
+			t.Templates.unknown()
+			return
+		}
+		_, more := v.NextCursor()
+		t.Templates.page(first, !more, f.Line, newNameSet, func(set map[string]bool) {
+			for _, it := range page.Items {
+				if it.Key != "" {
+					set[it.Key] = true
+				}
 			}
 		})
 	}

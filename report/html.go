@@ -160,7 +160,7 @@ func (h *HTML) coverage(w *bufio.Writer, r *result.Result) {
 		for _, k := range []struct {
 			kind string
 			c    *usage.Coverage
-		}{{"tools", &sv.Tools}, {"prompts", &sv.Prompts}, {"resources", &sv.Resources}} {
+		}{{"tools", &sv.Tools}, {"prompts", &sv.Prompts}, {"resources", &sv.Resources}, {"resource templates", &sv.Templates}} {
 			if !k.c.Listed {
 				continue
 			}

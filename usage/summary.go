@@ -26,6 +26,9 @@ type Server struct {
 	Tools     Coverage `json:"tools"`
 	Prompts   Coverage `json:"prompts"`
 	Resources Coverage `json:"resources"`
+	// Templates are the resource templates listed; a resources/read of a
+	// URI a template expands to counts as a call of it.
+	Templates Coverage `json:"resource_templates"`
 	ToolStats []Tool   `json:"tool_stats"`
 	Flaky     []Flaky  `json:"flaky"`
 
@@ -170,6 +173,9 @@ func (s *Server) Line() string {
 	}
 	if s.Resources.Listed {
 		fmt.Fprintf(&b, "; resources %d/%d", s.Resources.Succeeded, s.Resources.Advertised)
+	}
+	if s.Templates.Listed {
+		fmt.Fprintf(&b, "; resource templates %d/%d", s.Templates.Succeeded, s.Templates.Advertised)
 	}
 	if n := len(s.Tools.Unlisted); n > 0 {
 		fmt.Fprintf(&b, "; called but not listed: %s", names(s.Tools.Unlisted, 8))

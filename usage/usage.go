@@ -10,12 +10,14 @@ package usage
 import (
 	"bytes"
 	"cmp"
+	"maps"
 	"slices"
 	"sort"
 
 	"github.com/mcpcheck/mcpcheck/baseline"
 	"github.com/mcpcheck/mcpcheck/facts"
 	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
+	"github.com/mcpcheck/mcpcheck/internal/uritemplate"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -72,13 +74,61 @@ type server struct {
 	tools     map[string]*tool
 	prompts   map[string]*item
 	resources map[string]*item
-	listed    struct{ tools, prompts, resources bool }
+	templates map[string]*templateItem // resource templates by uriTemplate
+	listed    struct{ tools, prompts, resources, templates bool }
 	defs      *baseline.Definitions // the latest complete tool listing, for diff
 }
 
 type item struct {
 	advertised bool
 	calls, ok  int64
+}
+
+// templateItem is a listed resource template: a resources/read of a URI it
+// expands to counts as a call of it.
+type templateItem struct {
+	item
+	match uritemplate.Template
+}
+
+// maxTemplates bounds the templates followed per server, and
+// maxTemplateMatches the URI-against-template matches a summary makes:
+// past it, the rest of the reads are not matched (their templates may
+// show fewer calls than they had, never more).
+const (
+	maxTemplates       = 1024
+	maxTemplateMatches = 1 << 22
+)
+
+// templateUse counts, per listed template, the resources/read calls of
+// URIs it expands to: matched once at the end, since a template may be
+// listed after the reads.
+func (sv *server) templateUse() map[string]*item {
+	out := make(map[string]*item, len(sv.templates))
+	uris := make([]string, 0, len(sv.resources))
+	for uri, it := range sv.resources {
+		if it.calls > 0 {
+			uris = append(uris, uri)
+		}
+	}
+	sort.Strings(uris)
+	budget := maxTemplateMatches
+	for _, k := range slices.Sorted(maps.Keys(sv.templates)) {
+		t := sv.templates[k]
+		use := t.item
+		for _, uri := range uris {
+			if budget--; budget < 0 {
+				break
+			}
+			if t.match.Match(uri) {
+				it := sv.resources[uri]
+				use.calls += it.calls
+				use.ok += it.ok
+			}
+		}
+		out[k] = &use
+	}
+	return out
 }
 
 type tool struct {
@@ -191,7 +241,7 @@ func (c *Collector) Unfile() {
 func (c *Collector) server(label string) *server {
 	sv := c.servers[label]
 	if sv == nil {
-		sv = &server{label: label, tools: map[string]*tool{}, prompts: map[string]*item{}, resources: map[string]*item{}}
+		sv = &server{label: label, tools: map[string]*tool{}, prompts: map[string]*item{}, resources: map[string]*item{}, templates: map[string]*templateItem{}}
 		c.servers[label] = sv
 	}
 	return sv
@@ -334,6 +384,17 @@ func (c *Collector) EndSession(s *session.Session, cat *facts.CatalogueTracker) 
 			sv.listed.resources = true
 			for uri := range cat.Resources.Current {
 				itemOf(sv.resources, uri).advertised = true
+			}
+		}
+		if cat.Templates.Complete {
+			sv.listed.templates = true
+			for tpl := range cat.Templates.Current {
+				if t := sv.templates[tpl]; t != nil {
+					t.advertised = true
+				} else if len(sv.templates) < maxTemplates {
+					m, _ := uritemplate.Compile(tpl)
+					sv.templates[tpl] = &templateItem{item: item{advertised: true}, match: m}
+				}
 			}
 		}
 	}
@@ -525,6 +586,7 @@ func (sv *server) summary(c *Collector) Server {
 	slices.SortFunc(out.outcomes, func(a, b Outcome) int { return cmp.Or(cmp.Compare(a.Tool, b.Tool), cmp.Compare(a.Args, b.Args)) })
 	out.Prompts = itemsCoverage(sv.prompts, sv.listed.prompts)
 	out.Resources = itemsCoverage(sv.resources, sv.listed.resources)
+	out.Templates = itemsCoverage(sv.templateUse(), sv.listed.templates)
 	return out
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -359,5 +360,37 @@ func TestMinToolCoverageFromConfig(t *testing.T) {
 	}
 	if code, _, errs := cli.invoke(t, "", capture); code != 2 || !strings.Contains(errs, ".mcpcheck.yml:2:") {
 		t.Errorf("a share over 100: exit %d, stderr %q", code, errs)
+	}
+}
+
+// Resource templates count in coverage: a resources/read of a URI a listed
+// template expands to is a call of that template, whether the read came
+// before or after the listing; a failed read is called, not succeeded.
+func TestCoverageOfResourceTemplates(t *testing.T) {
+	t.Parallel()
+	env := func(seq int, dir, raw string) string {
+		return fmt.Sprintf(`{"session_id":"tpl","server_label":"notes","seq":%d,"ts":"2026-09-01T10:00:00.%03dZ","direction":"%s","transport":"stdio","raw":%s}`+"\n", seq, seq, dir, raw)
+	}
+	capture := env(1, "c2s", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`) +
+		env(2, "s2c", `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"resources":{}},"serverInfo":{"name":"notes","version":"1"}}}`) +
+		env(3, "c2s", `{"jsonrpc":"2.0","method":"notifications/initialized"}`) +
+		env(4, "c2s", `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"notes://7/body"}}`) +
+		env(5, "s2c", `{"jsonrpc":"2.0","id":1,"result":{"contents":[{"uri":"notes://7/body","text":"x"}]}}`) +
+		env(6, "c2s", `{"jsonrpc":"2.0","id":2,"method":"resources/templates/list"}`) +
+		env(7, "s2c", `{"jsonrpc":"2.0","id":2,"result":{"resourceTemplates":[{"uriTemplate":"notes://{id}/body","name":"body"},{"uriTemplate":"files:///{+path}","name":"file"},{"uriTemplate":"logs://{day}","name":"log"}]}}`) +
+		env(8, "c2s", `{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"logs://2026-09-01"}}`) +
+		env(9, "s2c", `{"jsonrpc":"2.0","id":3,"error":{"code":-32002,"message":"Resource not found"}}`)
+	path := filepath.Join(t.TempDir(), "templates.jsonl")
+	if err := os.WriteFile(path, []byte(capture), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep := jsonReport(t, ownHome(t), 1, path) // the failed read fails the gate
+	sv := rep.Usage.Server("notes")
+	if sv == nil || !sv.Templates.Listed || sv.Templates.Advertised != 3 || sv.Templates.Called != 2 || sv.Templates.Succeeded != 1 ||
+		strings.Join(sv.Templates.NeverCalled, ",") != "files:///{+path}" {
+		t.Fatalf("template coverage %+v", sv)
+	}
+	if line := sv.Line(); !strings.Contains(line, "; resource templates 1/3") {
+		t.Errorf("coverage line %q", line)
 	}
 }
