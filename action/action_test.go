@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -492,7 +494,7 @@ func TestActionYAML(t *testing.T) {
 			}
 		}
 	}
-	for _, in := range []string{"session", "fail-on", "baseline", "args", "upload-sarif", "sarif-notes", "html-artifact", "fail-on-findings", "junit", "category", "go-version"} {
+	for _, in := range []string{"session", "fail-on", "baseline", "args", "upload-sarif", "sarif-notes", "html-artifact", "fail-on-findings", "junit", "category", "new-from", "go-version"} {
 		if !strings.Contains(a, "\n  "+in+":\n") {
 			t.Errorf("input %s is missing", in)
 		}
@@ -500,8 +502,8 @@ func TestActionYAML(t *testing.T) {
 			t.Errorf("input %s does not reach the scripts through env", in)
 		}
 	}
-	outs := []string{"outcome", "exit-code", "sarif", "json", "junit", "html"}
-	for _, sig := range []string{"error", "invalid", "warn", "mismatch", "pending", "late-result", "drift", "deprecated", "incomplete", "schema", "contract", "security", "suppression", "suppressed"} {
+	outs := []string{"outcome", "exit-code", "sarif", "json", "junit", "html", "new-findings"}
+	for _, sig := range []string{"error", "invalid", "warn", "mismatch", "pending", "late-result", "drift", "deprecated", "incomplete", "schema", "contract", "security", "suppression", "flaky", "suppressed"} {
 		outs = append(outs, "count-"+sig)
 	}
 	for _, out := range outs {
@@ -977,4 +979,43 @@ func TestBaselineInputGatesDrift(t *testing.T) {
 	env["INPUT_FAIL_ON"] = "error,invalid,warn"
 	s = runStep(t, ws, "run", env)
 	checkOutputs(t, s, reported(t, s, map[string]string{"outcome": "passed", "exit-code": "0", "upload": "false", "sarif": s.outputs["sarif"], "upload-required": "false"}))
+}
+
+// new-from: the findings an earlier report held are existing and do not
+// fail the job; new-findings counts the others, and is unset without it.
+func TestNewFrom(t *testing.T) {
+	ws := workspace(t)
+	earlier := filepath.Join(ws, "main.json")
+	cmd := exec.Command(mcpcheckBin, "--format", "json", "--output", "json="+earlier, "testdata/demo-session.jsonl")
+	cmd.Dir = ws
+	if out, err := cmd.CombinedOutput(); err != nil && cmd.ProcessState.ExitCode() != 1 {
+		t.Fatalf("the earlier report: %v\n%s", err, out)
+	}
+	base := map[string]string{"MCPCHECK_BIN": mcpcheckBin, "INPUT_SESSION": "testdata/demo-session.jsonl", "INPUT_UPLOAD_SARIF": "false"}
+	s := runStep(t, ws, "run", base)
+	if s.outputs["exit-code"] != "1" || s.outputs["new-findings"] != "" {
+		t.Errorf("without new-from: exit %s, new-findings %q", s.outputs["exit-code"], s.outputs["new-findings"])
+	}
+	with := maps.Clone(base)
+	with["INPUT_NEW_FROM"] = "main.json"
+	s = runStep(t, ws, "run", with)
+	if s.outputs["exit-code"] != "0" || s.outputs["new-findings"] != "0" {
+		t.Errorf("the same capture against its own report: exit %s, new-findings %q\n%s", s.outputs["exit-code"], s.outputs["new-findings"], s.stdout)
+	}
+	polluted, err := os.ReadFile(filepath.Join("..", "testdata", "stdout-pollution.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "testdata", "stdout-pollution.jsonl"), polluted, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	with["INPUT_SESSION"] = "testdata/stdout-pollution.jsonl\ntestdata/demo-session.jsonl"
+	s = runStep(t, ws, "run", with)
+	rep, err := os.ReadFile(s.outputs["json"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strconv.Itoa(bytes.Count(rep, []byte(`"existing": false`))); s.outputs["new-findings"] != want || want == "0" {
+		t.Errorf("a capture more: new-findings %q, want %s", s.outputs["new-findings"], want)
+	}
 }

@@ -285,6 +285,7 @@ run() {
   fi
   [ -z "${INPUT_BASELINE:-}" ] || cmd+=(--baseline "$INPUT_BASELINE")
   [ -z "${INPUT_CATEGORY:-}" ] || cmd+=(--category "$INPUT_CATEGORY")
+  [ -z "${INPUT_NEW_FROM:-}" ] || cmd+=(--new-from "$INPUT_NEW_FROM")
   [ ${#extra[@]} -eq 0 ] || cmd+=("${extra[@]}")
   cmd+=(-- "${files[@]}")
 
@@ -318,11 +319,23 @@ run() {
       output html-artifact "$INPUT_HTML_ARTIFACT"
     fi
     counts "$json"
+    [ -z "${INPUT_NEW_FROM:-}" ] || output new-findings "$(new_findings "$json")"
   else
     upload=false required=false # exit 2: nothing was checked, there is nothing to upload
   fi
   output upload "$upload"
   output upload-required "$required"
+}
+
+# new_findings counts the findings of the JSON report that its --new-from
+# report did not hold, each with the repeats folded into it ("also").
+new_findings() {
+  awk '
+    /^        \{$/ { also = 0 }
+    /^          "also": [0-9]+/ { sub(/,$/, ""); split($0, kv, ": "); also = kv[2] + 0 }
+    /^          "existing": false/ { n += 1 + also }
+    END { print n + 0 }
+  ' "$1"
 }
 
 # counts sets count-SIGNAL for every signal (and count-suppressed), summed
