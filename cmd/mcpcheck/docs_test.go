@@ -124,3 +124,24 @@ func TestReadmeIsOneScreen(t *testing.T) {
 		t.Error("README.md must open with the two commands a newcomer runs: mcpcheck on a capture in testdata/, then the test suite")
 	}
 }
+
+// TestReadmeConfigExampleVerifies keeps the configuration file the
+// README's first screen shows one that config verify accepts.
+func TestReadmeConfigExampleVerifies(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindSubmatch(data)
+	if m == nil {
+		t.Fatal("README.md shows no configuration file")
+	}
+	path := filepath.Join(t.TempDir(), ".mcpcheck.yml")
+	if err := os.WriteFile(path, m[1], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errs := withEnv(nil).invoke(t, "", "config", "verify", path); code != 0 {
+		t.Errorf("config verify of the README's example: exit %d\n%s%s", code, out, errs)
+	}
+}
