@@ -275,6 +275,13 @@ func TestReportsAreReproducible(t *testing.T) {
 		return got
 	}
 	first, second, swapped := render(a, b), render(a, b), render(b, a)
+	// The repository is where the user works (SARIF names it as the
+	// working directory and the source root); a clone of it may itself lie
+	// in the temporary directory, which must then not count against it.
+	repo, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for f, want := range first {
 		if second[f] != want {
 			t.Errorf("%s differs between two runs", f)
@@ -283,7 +290,7 @@ func TestReportsAreReproducible(t *testing.T) {
 			t.Errorf("%s differs when the captures are named in the other order", f)
 		}
 		for _, p := range []string{home, os.TempDir()} {
-			if strings.Contains(want, p) {
+			if strings.Contains(strings.ReplaceAll(want, repo, "REPO"), p) {
 				t.Errorf("%s carries %s", f, p)
 			}
 		}
