@@ -38,11 +38,9 @@ type Call struct {
 	Seq   int64
 	Start time.Time
 
-	Revision       string         // the protocol revision the request is judged by ("" when unknown)
-	RevisionSource RevisionSource // where Revision was read
-	RevisionOf     *Call          // RevisionFromSession: the request whose answer taught the session its revision (nil when unknown)
-	State          CallState
-	Answers        int // answers seen, late and duplicate ones included
+	Revision   string // the protocol revision the request is judged by ("" when unknown)
+	RevisionOf *Call  // RevisionFromSession: the request whose answer taught the session its revision (nil when unknown)
+	Answers    int    // answers seen, late and duplicate ones included
 
 	End     time.Time // time of the final answer (or the task's terminal status)
 	EndLine int
@@ -51,6 +49,10 @@ type Call struct {
 	Op         *Operation // the multi round-trip operation this request belongs to, if any
 	Task       *Task      // the task this request created, if it was answered with a task handle
 	TaskRef    string     // the task a tasks/* request is about
+
+	// The small members share one word: a Call is allocated per request.
+	State          CallState
+	RevisionSource RevisionSource // where Revision was read
 
 	probe           bool  // server/discover, a possible dual-era version probe
 	held            bool  // an early multi round-trip retry whose request frame is held back
