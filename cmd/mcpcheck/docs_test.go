@@ -145,3 +145,27 @@ func TestReadmeConfigExampleVerifies(t *testing.T) {
 		t.Errorf("config verify of the README's example: exit %d\n%s%s", code, out, errs)
 	}
 }
+
+// TestDocsCommandListIsTheUsage keeps the command list of docs/usage.md and
+// docs/cli.md the one mcpcheck help prints.
+func TestDocsCommandListIsTheUsage(t *testing.T) {
+	t.Parallel()
+	_, after, ok := strings.Cut(usageText, "Usage:\n")
+	if !ok {
+		t.Fatal("the usage text has no Usage: section")
+	}
+	list, _, _ := strings.Cut(after, "\n\n")
+	var want strings.Builder
+	for _, l := range strings.Split(list, "\n") {
+		want.WriteString(strings.TrimPrefix(l, "  ") + "\n")
+	}
+	for _, page := range []string{"usage.md", "cli.md"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "docs", page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(data), "```\n"+want.String()+"```\n") {
+			t.Errorf("docs/%s does not list the commands as mcpcheck help does:\n%s", page, want.String())
+		}
+	}
+}

@@ -118,10 +118,10 @@ Usage:
   mcpcheck rules [--format text|json|markdown]
   mcpcheck explain RULE
   mcpcheck suppress FINGERPRINT... --reason TEXT [--expires YYYY-MM-DD] [--file FILE] [--from CAPTURE]...
-  mcpcheck stats [--format text|json|markdown] CAPTURE...
-  mcpcheck diff [--format text|json|markdown] [--duration-ratio R] BASE HEAD
   mcpcheck suppress --all --from CAPTURE... [--rule RULE] [--label LABEL] --reason TEXT
   mcpcheck suppress --rule RULE [--label LABEL] --reason TEXT
+  mcpcheck stats [--format text|json|markdown] CAPTURE...
+  mcpcheck diff [--format text|json|markdown] [--duration-ratio R] BASE HEAD
   mcpcheck config verify [FILE] | init CAPTURE... | schema
   mcpcheck version
   mcpcheck help [COMMAND]
