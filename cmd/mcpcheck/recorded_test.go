@@ -79,6 +79,26 @@ func TestCallLevelHARIsNotDamaged(t *testing.T) {
 	}
 }
 
+// mcpsnoop itself (built here from its repository) in front of the
+// TypeScript SDK's stdio server, driven by the SDK's client: its session
+// log, with the "meta" record it writes first, and its own call-level HAR
+// export of that log (mcpsnoop export -T har) find the same, and the export,
+// which keeps no notifications and no ids, is read as nothing damaged.
+func TestMcpsnoopRecordingAndItsExport(t *testing.T) {
+	t.Parallel()
+	dir := testdata("recorders/mcpsnoop")
+	got := sameFindings(t, defaultCommand(), filepath.Join(dir, "session.har"), filepath.Join(dir, "session.jsonl"), "har")
+	rules := map[string]int{}
+	for k, n := range got.counts {
+		rules[strings.Fields(k)[0]] += n
+	}
+	// draft-07 schemas of the SDK's three tools, read_note's isError
+	assertCounts(t, rules, map[string]int{"schema-construct": 3, "tool-error": 1})
+	if got.counts["tool-error tools/call read_note"] != 1 {
+		t.Errorf("the isError call is not read_note's: %s", got)
+	}
+}
+
 // The caches mcp-rewind wrote in front of real servers (record-rewind.mjs)
 // find what the envelope recording of the same exchanges finds, but for
 // what mcp-rewind does not keep, spelled out per cache: the body and status
