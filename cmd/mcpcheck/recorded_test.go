@@ -99,6 +99,19 @@ func TestMcpsnoopRecordingAndItsExport(t *testing.T) {
 	}
 }
 
+// The same server and client recorded by two tees into one file, as a
+// user records a stdio server without a proxy: plain JSON-RPC whose
+// directions are all inferred (no invalid-envelope), finding what
+// mcpsnoop's log of the same scenario finds.
+func TestTeeRecordingFindsWhatMcpsnoopFinds(t *testing.T) {
+	t.Parallel()
+	dir := testdata("recorders/mcpsnoop")
+	got := sameFindings(t, defaultCommand(), filepath.Join(dir, "tee.ndjson"), filepath.Join(dir, "session.jsonl"), "jsonrpc")
+	if got.counts["tool-error tools/call read_note"] != 1 {
+		t.Errorf("the tee's isError call: %s", got)
+	}
+}
+
 // The caches mcp-rewind wrote in front of real servers (record-rewind.mjs)
 // find what the envelope recording of the same exchanges finds, but for
 // what mcp-rewind does not keep, spelled out per cache: the body and status
