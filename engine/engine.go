@@ -166,13 +166,11 @@ func Run(inputs []readers.Source, cfg Config) (*result.Result, error) {
 	defer fr.live.close()
 	for _, in := range inputs {
 		fr.ordinals = map[string]int{} // sessions of each label so far in this file
-		d := newDriver(&cfg, fr)
-		fr.usage.File(in.Name)
+		d := newDriver(&cfg, fr, in.Name)
 		if err := readInput(in, cfg.InputFormat, cfg.Reading, d); err != nil {
 			var nc *readers.NotCaptureError
 			if cfg.SkipNotCapture != nil && d.sessions == 0 && errors.As(err, &nc) {
 				cfg.SkipNotCapture(nc)
-				fr.usage.Unfile()
 				continue
 			}
 			res.Close()
@@ -240,15 +238,16 @@ type driver struct {
 	missingFrames bool         // the rule is enabled
 
 	runs     map[*session.Session]*sessionRun
-	sessions int // sessions begun in this input
+	input    string // the capture being read
+	sessions int    // sessions begun in this input
 
 	catIndex []int // per rule: its index in cfg.Catalogue, -1 when it is not there
 
 	prescan func(*session.Frame) session.Marks // the rules' per-frame work without session state; nil when none
 }
 
-func newDriver(cfg *Config, fr *freezer) *driver {
-	d := &driver{cfg: cfg, fr: fr, runs: map[*session.Session]*sessionRun{}}
+func newDriver(cfg *Config, fr *freezer, input string) *driver {
+	d := &driver{cfg: cfg, fr: fr, input: input, runs: map[*session.Session]*sessionRun{}}
 	var declared []*facts.Key
 	for _, r := range cfg.Rules {
 		d.allRevs = append(d.allRevs, r.Revisions == checks.AllRevisions)
@@ -295,6 +294,9 @@ func (d *driver) run(s *session.Session) *sessionRun {
 		sr.start(i, r)
 	}
 	d.runs[s] = sr
+	if d.sessions == 0 {
+		d.fr.usage.File(d.input) // an input counts among the run's captures once it has a session
+	}
 	d.sessions++
 	return sr
 }

@@ -229,15 +229,6 @@ func (c *Collector) File(name string) {
 	c.files = append(c.files, name)
 }
 
-// Unfile forgets the file File began last, which turned out to be no
-// capture and was skipped (it gave no frames).
-func (c *Collector) Unfile() {
-	if len(c.files) > 0 {
-		c.file--
-		c.files = c.files[:len(c.files)-1]
-	}
-}
-
 func (c *Collector) server(label string) *server {
 	sv := c.servers[label]
 	if sv == nil {
