@@ -261,7 +261,7 @@ func (c *command) runConfigInit(args []string, stdout io.Writer, v *config.Vocab
 	out := fs.String("file", config.Names[0], "where to write the file (- for standard output)")
 	force := fs.Bool("force", false, "replace an existing file")
 	if err := fs.Parse(args); err != nil {
-		return exitUsage, usagef("config init: %v", err)
+		return exitUsage, flagError("config", fs, err)
 	}
 	if fs.NArg() == 0 {
 		return exitUsage, usagef("config init needs the captures the file is for")

@@ -44,7 +44,7 @@ func (c *command) runDiff(args []string, stdin io.Reader, stdout io.Writer) (int
 	o.flags(fs)
 	help := fs.BoolP("help", "h", false, "show this help")
 	if err := fs.Parse(args); err != nil {
-		return exitUsage, usagef("diff: %v; run 'mcpcheck diff --help' for usage", err)
+		return exitUsage, flagError("diff", fs, err)
 	}
 	if *help {
 		fmt.Fprint(stdout, diffUsage+fs.FlagUsages())

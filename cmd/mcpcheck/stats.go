@@ -81,7 +81,7 @@ func (c *command) runStats(args []string, stdin io.Reader, stdout io.Writer) (in
 	o.flags(fs)
 	help := fs.BoolP("help", "h", false, "show this help")
 	if err := fs.Parse(args); err != nil {
-		return exitUsage, usagef("stats: %v; run 'mcpcheck stats --help' for usage", err)
+		return exitUsage, flagError("stats", fs, err)
 	}
 	if *help {
 		fmt.Fprint(stdout, statsUsage+fs.FlagUsages())
