@@ -60,9 +60,10 @@ type liveSpill struct {
 
 // keepsWhole reports a finding the log does not encode: one a rule may
 // still change, or with a field too rare to be worth encoding (a tool
-// change, a cause).
+// change). A cause is encoded: a server that answers every bad call with
+// -32602 links thousands of findings to their causes.
 func (w *reported) keepsWhole() bool {
-	return w.pinned || w.folded || w.fd.Drift != nil || w.fd.CausedBy != nil
+	return w.pinned || w.folded || w.fd.Drift != nil
 }
 
 // seal moves the findings rules reported since the last seal into the
@@ -193,6 +194,7 @@ const (
 const (
 	hasExchange = 1 << iota
 	hasCall
+	hasCause
 )
 
 // encode appends w. Strings equal to the session's id or file, which most
@@ -205,6 +207,9 @@ func (log *findingLog) encode(b []byte, w *reported, s *session.Session) []byte 
 	}
 	if w.call != nil {
 		flags |= hasCall
+	}
+	if fd.CausedBy != nil {
+		flags |= hasCause
 	}
 	e := spill.NewEncoder(append(b, recFinding, flags, byte(fd.Signal), byte(fd.Severity)))
 	str := func(v string) { e.Common(v, s.ID, s.File) }
@@ -233,6 +238,12 @@ func (log *findingLog) encode(b []byte, w *reported, s *session.Session) []byte 
 		str(ex.Answer)
 		e.Time(ex.Answered)
 		str(ex.Note)
+	}
+	if c := fd.CausedBy; c != nil {
+		str(c.Rule)
+		str(c.What)
+		str(c.File)
+		e.Int(c.Line)
 	}
 	if w.call != nil {
 		e.Int(len(log.calls))
@@ -329,6 +340,12 @@ func (d *logDecoder) decode(out []*result.Finding, data string) []*result.Findin
 			ex.Answered = dec.Time()
 			ex.Note = str()
 			fd.Exchange = ex
+		}
+		if flags&hasCause != 0 {
+			c := &checks.Cause{}
+			c.Rule, c.What, c.File = str(), str(), str()
+			c.Line = dec.Int()
+			fd.CausedBy = c
 		}
 		if flags&hasCall != 0 {
 			if k := dec.Int(); k >= 0 && k < len(d.log.calls) {
