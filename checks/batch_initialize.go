@@ -8,6 +8,7 @@ var ruleBatchInitialize = &Rule{
 	ID:       "batch-initialize",
 	Signal:   SignalWarn,
 	Severity: SeverityError,
+	Sees:     Kinds(session.Request),
 	Doc: Doc{
 		Summary: "initialize sent inside a JSON-RPC batch",
 		Why: `The initialize request must not be part of a JSON-RPC batch: nothing else can

@@ -10,6 +10,7 @@ var ruleCompletionValues = &Rule{
 	ID:       "completion-values",
 	Signal:   SignalWarn,
 	Severity: SeverityError,
+	Sees:     Kinds(session.Response),
 	Doc: Doc{
 		Summary: "A completion/complete result with more than 100 values",
 		Why: `A completion result carries at most 100 values; a server with more returns the

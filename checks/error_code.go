@@ -10,6 +10,7 @@ var ruleErrorCode = &Rule{
 	ID:       "error-code",
 	Signal:   SignalWarn,
 	Severity: SeverityWarning,
+	Sees:     Kinds(session.Response),
 	Doc: Doc{
 		Summary: "An error code from a reserved range that no specification defines",
 		Why: `JSON-RPC 2.0 reserves the codes -32768 to -32000 for itself: -32700, -32600,

@@ -9,6 +9,7 @@ var ruleInputSchema = &Rule{
 	ID:       "input-schema",
 	Signal:   SignalContract,
 	Severity: SeverityWarning,
+	Sees:     Kinds(session.Request),
 	Doc: Doc{
 		Summary: "tools/call arguments that do not validate against the tool's inputSchema",
 		Why: `The model called the tool wrongly: a missing required argument, a string where

@@ -10,6 +10,7 @@ var ruleJSONRPCError = &Rule{
 	ID:       "jsonrpc-error",
 	Signal:   SignalError,
 	Severity: SeverityError,
+	Sees:     Kinds(session.Response),
 	Doc: Doc{
 		Summary: "A request was answered with a JSON-RPC error",
 		Why: `A JSON-RPC error answer means the peer refused or failed a request: an unknown

@@ -12,6 +12,7 @@ var ruleMetaRequired = &Rule{
 	ID:       "meta-required",
 	Signal:   SignalWarn,
 	Severity: SeverityError,
+	Sees:     Kinds(session.Request),
 	Doc: Doc{
 		Summary: "A 2026-07-28 request without the protocol version or client capabilities in its _meta",
 		Why: `2026-07-28 has no initialize handshake: every request states for itself which

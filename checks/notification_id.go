@@ -10,6 +10,7 @@ var ruleNotificationID = &Rule{
 	ID:       "notification-id",
 	Signal:   SignalWarn,
 	Severity: SeverityError,
+	Sees:     Kinds(session.Request),
 	Doc: Doc{
 		Summary: "A notification sent with an id",
 		Why: `Notifications must not carry an id: a message with an id is a request, and the

@@ -9,6 +9,7 @@ var ruleOutputSchema = &Rule{
 	ID:        "output-schema",
 	Signal:    SignalWarn,
 	Severity:  SeverityError,
+	Sees:      Kinds(session.Response),
 	Revisions: Revisions{Since: "2025-06-18"},
 	Doc: Doc{
 		Summary: "A tool result without structuredContent, or with one its outputSchema rejects",

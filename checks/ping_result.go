@@ -9,6 +9,7 @@ var rulePingResult = &Rule{
 	ID:        "ping-result",
 	Signal:    SignalWarn,
 	Severity:  SeverityWarning,
+	Sees:      Kinds(session.Response),
 	Revisions: Revisions{Until: "2025-11-25"},
 	Doc: Doc{
 		Summary: "A ping answered with something other than an empty result",

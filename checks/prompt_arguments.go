@@ -9,6 +9,7 @@ var rulePromptArguments = &Rule{
 	ID:       "prompt-arguments",
 	Signal:   SignalWarn,
 	Severity: SeverityError,
+	Sees:     Kinds(session.Request),
 	Doc: Doc{
 		Summary: "A prompts/get argument whose value is not a string",
 		Why: `Prompt arguments are templated into text: prompts/get carries them as a map of

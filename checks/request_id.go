@@ -8,6 +8,7 @@ var ruleRequestID = &Rule{
 	ID:       "request-id",
 	Signal:   SignalWarn,
 	Severity: SeverityError,
+	Sees:     Kinds(session.Request),
 	Doc: Doc{
 		Summary: "A request id that is null, fractional, too large, boolean, array or object",
 		Why: `MCP request ids are strings or integers. A null id makes the request

@@ -10,6 +10,7 @@ var ruleRequestParams = &Rule{
 	ID:       "request-params",
 	Signal:   SignalWarn,
 	Severity: SeverityError,
+	Sees:     Kinds(session.Request, session.Notification),
 	Doc: Doc{
 		Summary: "Params that are an array, or a request without a parameter its method requires",
 		Why: `MCP passes parameters by name: params is an object in every revision (JSON-RPC's

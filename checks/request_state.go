@@ -13,6 +13,7 @@ var ruleRequestState = &Rule{
 	ID:       "request-state",
 	Signal:   SignalWarn,
 	Severity: SeverityError,
+	Sees:     Kinds(session.Request),
 	Doc: Doc{
 		Summary: "A multi round-trip retry that changed, dropped or invented the server's requestState",
 		Why: `When a 2026-07-28 server answers input_required with a requestState, the

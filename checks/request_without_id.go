@@ -8,6 +8,7 @@ var ruleRequestWithoutID = &Rule{
 	ID:       "request-without-id",
 	Signal:   SignalWarn,
 	Severity: SeverityError,
+	Sees:     Kinds(session.Notification),
 	Doc: Doc{
 		Summary: "A request method sent without an id, as if it were a notification",
 		Why: `Requests must include a string or integer id; without one a message is a

@@ -10,6 +10,7 @@ var ruleResourceContents = &Rule{
 	ID:       "resource-contents",
 	Signal:   SignalWarn,
 	Severity: SeverityError,
+	Sees:     Kinds(session.Response),
 	Doc: Doc{
 		Summary: "A resources/read result without a contents array, or a contents item without uri or without text or blob",
 		Why: `A resources/read result carries a contents array; every item names its uri and

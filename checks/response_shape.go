@@ -8,6 +8,7 @@ var ruleResponseShape = &Rule{
 	ID:       "response-shape",
 	Signal:   SignalWarn,
 	Severity: SeverityError,
+	Sees:     Kinds(session.Response),
 	Doc: Doc{
 		Summary: "A response with both or neither of result and error, or a result with a null id",
 		Why: `A JSON-RPC response carries exactly one of "result" and "error". A result must

@@ -10,6 +10,7 @@ var ruleResultType = &Rule{
 	ID:       "result-type",
 	Signal:   SignalWarn,
 	Severity: SeverityError,
+	Sees:     Kinds(session.Response),
 	Doc: Doc{
 		Summary: "A 2026-07-28 result without a string resultType",
 		Why: `From 2026-07-28 every result says what kind of result it is: resultType

@@ -99,6 +99,12 @@ type Rule struct {
 	// was given (spec §5.2: "judged, none found" versus "not observed").
 	CountsJudged bool
 
+	// Sees is the kinds of message whose frames the rule's Frame looks at;
+	// zero is every frame. A rule whose Frame returns at once for every
+	// other kind says so here, and the engine does not call it for them
+	// (it still counts them among the frames the rule was given).
+	Sees MessageKinds
+
 	// New returns the rule's checker for one session. Rules that judge each
 	// frame on its own use EachFrame, which shares one checker.
 	New func() Checker
@@ -138,6 +144,22 @@ type frameFunc struct {
 }
 
 func (c *frameFunc) Frame(p *Pass, f *session.Frame) { c.fn(p, f) }
+
+// MessageKinds is a set of session.Kind values.
+type MessageKinds uint8
+
+// Kinds is the set of the kinds given.
+func Kinds(ks ...session.Kind) MessageKinds {
+	var m MessageKinds
+	for _, k := range ks {
+		m |= 1 << k
+	}
+	return m
+}
+
+// Has reports whether a frame of kind k is among m; every kind is among
+// the zero set.
+func (m MessageKinds) Has(k session.Kind) bool { return m == 0 || m&(1<<k) != 0 }
 
 // Revisions is the range of protocol revisions a rule judges, inclusive and
 // compared as dates; an empty bound is open. A request is judged by its own

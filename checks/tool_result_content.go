@@ -9,6 +9,7 @@ var ruleToolResultContent = &Rule{
 	ID:       "tool-result-content",
 	Signal:   SignalWarn,
 	Severity: SeverityError,
+	Sees:     Kinds(session.Response),
 	Doc: Doc{
 		Summary: "A tools/call result without a content array",
 		Why: `A tool result carries its output in content, an array of content blocks,

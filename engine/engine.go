@@ -74,6 +74,10 @@ type Config struct {
 	// result.Calls) for the reports that draw them; off, a run keeps none.
 	RecordCalls bool
 
+	// EveryFrame gives every rule every frame, whatever its Sees says:
+	// tests compare the two to show that Sees changes nothing.
+	EveryFrame bool
+
 	options map[checks.Setting]any // rule options set by Option.Set
 	base    *serverSettings        // the settings of a session no Server matches
 }
@@ -230,8 +234,12 @@ func readInput(in readers.Source, format readers.Format, o readers.Options, h se
 type driver struct {
 	cfg      *Config
 	fr       *freezer
-	allRevs  []bool       // per rule: it judges every revision
-	ranged   bool         // some rule judges only some revisions
+	allRevs  []bool // per rule: it judges every revision
+	ranged   bool   // some rule judges only some revisions
+	rangedAt []int  // the rules that judge only some revisions
+	// seers are, by message kind, the rules (by index, in order) whose
+	// Frame looks at frames of that kind (checks.Rule.Sees).
+	seers    [session.Invalid + 1][]int
 	factKeys []*facts.Key // the facts the rules declare, and what those require
 
 	internalError *checks.Rule // nil when disabled
@@ -252,6 +260,14 @@ func newDriver(cfg *Config, fr *freezer, input string) *driver {
 	for _, r := range cfg.Rules {
 		d.allRevs = append(d.allRevs, r.Revisions == checks.AllRevisions)
 		d.ranged = d.ranged || r.Revisions != checks.AllRevisions
+		if r.Revisions != checks.AllRevisions {
+			d.rangedAt = append(d.rangedAt, len(d.allRevs)-1)
+		}
+		for k := range d.seers {
+			if r.Sees.Has(session.Kind(k)) || cfg.EveryFrame {
+				d.seers[k] = append(d.seers[k], len(d.allRevs)-1)
+			}
+		}
 		for _, f := range r.Facts {
 			declared = append(declared, f.Key())
 		}
@@ -310,7 +326,15 @@ func (d *driver) Frame(s *session.Session, f *session.Frame) {
 	if d.ranged {
 		rev = f.Revision(s)
 	}
-	d.frameFrom(sr, f, rev, 0)
+	if f.IsProtocol() {
+		sr.protocol++
+		for _, i := range d.rangedAt {
+			if !sr.dead[i] && d.cfg.Rules[i].Revisions.Includes(rev) {
+				sr.given[i]++
+			}
+		}
+	}
+	d.frameFrom(sr, f, rev, d.seers[f.Msg.Kind], 0)
 	sr.asserts.frame(f)
 	sr.calls.frame(f)
 	d.fr.usage.Frame(s, f)
@@ -319,23 +343,19 @@ func (d *driver) Frame(s *session.Session, f *session.Frame) {
 	}
 }
 
-// frameFrom gives f to the rules from index i on. One deferred recover
-// covers them all (not one per rule and frame, on the hot path): a rule
-// that panics is retired for the session, and the rules after it still
-// see the frame.
-func (d *driver) frameFrom(sr *sessionRun, f *session.Frame, rev string, i int) {
+// frameFrom gives f to the rules of seers (those that look at its kind)
+// from index k on. One deferred recover covers them all (not one per rule
+// and frame, on the hot path): a rule that panics is retired for the
+// session, and the rules after it still see the frame.
+func (d *driver) frameFrom(sr *sessionRun, f *session.Frame, rev string, seers []int, k int) {
 	defer func() {
 		if v := recover(); v != nil {
-			sr.retire(i, f, v)
-			d.frameFrom(sr, f, rev, i+1)
+			sr.retire(seers[k], f, v)
+			d.frameFrom(sr, f, rev, seers, k+1)
 		}
 	}()
-	protocol := f.IsProtocol()
-	for ; i < len(d.cfg.Rules); i++ {
-		if r := d.cfg.Rules[i]; !sr.dead[i] && (d.allRevs[i] || r.Revisions.Includes(rev)) {
-			if protocol {
-				sr.given[i]++
-			}
+	for ; k < len(seers); k++ {
+		if i := seers[k]; !sr.dead[i] && (d.allRevs[i] || d.cfg.Rules[i].Revisions.Includes(rev)) {
 			sr.checkers[i].Frame(sr.passAt(i), f)
 		}
 	}
@@ -365,7 +385,7 @@ func (d *driver) End(s *session.Session) {
 	d.fr.usage.EndSession(s, cat)
 	var unjudged []uint64
 	for i, r := range d.cfg.Rules {
-		n := sr.given[i]
+		n := sr.givenTo(i, d.allRevs[i])
 		if r.CountsJudged {
 			n = sr.judged[i]
 		}

@@ -18,7 +18,11 @@ type sessionRun struct {
 	checkers []checks.Checker // by rule index in cfg.Rules
 	dead     []bool           // rules that panicked in this session
 	judged   []int64          // by rule index: what each rule counted itself (Pass.Judged)
-	given    []int64          // by rule index: protocol frames of its revisions it was given
+	// given is, by rule index, the protocol frames of its revisions a rule
+	// was given: counted for the rules that judge some revisions, and for
+	// a rule that judges all once it is retired; protocol counts the rest.
+	given    []int64
+	protocol int64
 	facts    *facts.Set
 	findings []*reported                // reported since the last seal: rules may still change them
 	log      findingLog                 // the findings before, compactly
@@ -185,8 +189,19 @@ func (sr *sessionRun) recoverPanic(i int, f *session.Frame) {
 // retire records rule i's panic v and stops giving it this session's input.
 func (sr *sessionRun) retire(i int, f *session.Frame, v any) {
 	sr.dead[i] = true
+	if sr.cfg.Rules[i].Revisions == checks.AllRevisions {
+		sr.given[i] = sr.protocol // it was given the frames so far, and none after
+	}
 	r := sr.cfg.Rules[i]
 	sr.internalError(f, r.ID, "rule %s failed: %v; its findings for this session are incomplete", r.ID, v)
+}
+
+// givenTo is how many protocol frames of its revisions rule i was given.
+func (sr *sessionRun) givenTo(i int, allRevs bool) int64 {
+	if allRevs && !sr.dead[i] {
+		return sr.protocol
+	}
+	return sr.given[i]
 }
 
 func (sr *sessionRun) internalError(f *session.Frame, subject, format string, args ...any) {
