@@ -3,6 +3,7 @@ package checks_test
 import (
 	"bytes"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	"github.com/mcpcheck/mcpcheck/engine"
@@ -85,6 +86,7 @@ func jsonReport(src readers.Source, everyFrame bool) ([]byte, error) {
 	}
 	cfg := engine.Config{Rules: rules, Catalogue: rules, Gate: gate, EveryFrame: everyFrame,
 		Reading: readers.Options{Limits: session.Limits{Pipeline: session.PipelineNever}}}
+	defer fixtureBaselines(src.Name, &cfg)() // drift_test.go
 	res, err := engine.Run([]readers.Source{src}, cfg)
 	if err != nil {
 		return nil, err
@@ -98,5 +100,9 @@ func jsonReport(src readers.Source, everyFrame bool) ([]byte, error) {
 	if err := json(report.Options{}).Report(&b, res); err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	// A baseline recorded during the run says when: the one thing of the
+	// report that two runs do not share.
+	return recordedAt.ReplaceAll(b.Bytes(), []byte(`"time": "…"`)), nil
 }
+
+var recordedAt = regexp.MustCompile(`"time": "[^"]*"`)

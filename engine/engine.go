@@ -355,7 +355,7 @@ func (d *driver) frameFrom(sr *sessionRun, f *session.Frame, rev string, seers [
 		}
 	}()
 	for ; k < len(seers); k++ {
-		if i := seers[k]; !sr.dead[i] && (d.allRevs[i] || d.cfg.Rules[i].Revisions.Includes(rev)) {
+		if i := seers[k]; d.allRevs[i] || d.cfg.Rules[i].Revisions.Includes(rev) {
 			sr.checkers[i].Frame(sr.passAt(i), f)
 		}
 	}
@@ -464,7 +464,7 @@ func (sr *sessionRun) factFailed(k *facts.Key, v any, f *session.Frame) {
 	for i, r := range sr.cfg.Rules {
 		for _, k2 := range facts.Closure(factKeys(r)) {
 			if k2 == k && !sr.dead[i] {
-				sr.dead[i] = true
+				sr.stop(i)
 				retired = append(retired, r.ID)
 			}
 		}

@@ -188,12 +188,20 @@ func (sr *sessionRun) recoverPanic(i int, f *session.Frame) {
 
 // retire records rule i's panic v and stops giving it this session's input.
 func (sr *sessionRun) retire(i int, f *session.Frame, v any) {
-	sr.dead[i] = true
-	if sr.cfg.Rules[i].Revisions == checks.AllRevisions {
-		sr.given[i] = sr.protocol // it was given the frames so far, and none after
-	}
+	sr.stop(i)
 	r := sr.cfg.Rules[i]
 	sr.internalError(f, r.ID, "rule %s failed: %v; its findings for this session are incomplete", r.ID, v)
+}
+
+// stop gives rule i no more of the session's input: it is dead, what it
+// was given so far is what it judged, and a checker that does nothing
+// stands in for it on the per-frame path (which does not look at dead).
+func (sr *sessionRun) stop(i int) {
+	sr.dead[i] = true
+	if sr.cfg.Rules[i].Revisions == checks.AllRevisions {
+		sr.given[i] = sr.protocol
+	}
+	sr.checkers[i] = checks.Base{}
 }
 
 // givenTo is how many protocol frames of its revisions rule i was given.
