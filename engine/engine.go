@@ -230,6 +230,12 @@ func readInput(in readers.Source, format readers.Format, o readers.Options, h se
 	return readers.ReadAs(in.Name, rc, h, format, o)
 }
 
+// revisionJudges is which rules judge frames of one revision.
+type revisionJudges struct {
+	rev    string
+	judges []bool // by rule index
+}
+
 // driver is the session.Handler that feeds rules.
 type driver struct {
 	cfg      *Config
@@ -241,6 +247,10 @@ type driver struct {
 	// Frame looks at frames of that kind (checks.Rule.Sees).
 	seers    [session.Invalid + 1][]int
 	factKeys []*facts.Key // the facts the rules declare, and what those require
+
+	everyRevision []bool // true for every rule: what each judges when none is ranged
+	revisions     [4]revisionJudges
+	nextRevision  int // the entry of revisions to reuse next
 
 	internalError *checks.Rule // nil when disabled
 	missingFrames bool         // the rule is enabled
@@ -287,6 +297,10 @@ func newDriver(cfg *Config, fr *freezer, input string) *driver {
 	d.internalError = checks.Lookup(cfg.Rules, internalErrorID)
 	d.missingFrames = checks.Lookup(cfg.Rules, missingFramesID) != nil
 	d.prescan = checks.Prescan(cfg.Rules)
+	d.everyRevision = make([]bool, len(cfg.Rules))
+	for i := range d.everyRevision {
+		d.everyRevision[i] = true
+	}
 	return d
 }
 
@@ -322,19 +336,19 @@ func (d *driver) Frame(s *session.Session, f *session.Frame) {
 	if k, v := sr.facts.Frame(f); k != nil {
 		sr.factFailed(k, v, f)
 	}
-	rev := ""
+	judges := d.everyRevision
 	if d.ranged {
-		rev = f.Revision(s)
+		judges = d.judgesRevision(f.Revision(s))
 	}
 	if f.IsProtocol() {
 		sr.protocol++
 		for _, i := range d.rangedAt {
-			if !sr.dead[i] && d.cfg.Rules[i].Revisions.Includes(rev) {
+			if !sr.dead[i] && judges[i] {
 				sr.given[i]++
 			}
 		}
 	}
-	d.frameFrom(sr, f, rev, d.seers[f.Msg.Kind], 0)
+	d.frameFrom(sr, f, judges, d.seers[f.Msg.Kind], 0)
 	sr.asserts.frame(f)
 	sr.calls.frame(f)
 	d.fr.usage.Frame(s, f)
@@ -347,18 +361,39 @@ func (d *driver) Frame(s *session.Session, f *session.Frame) {
 // from index k on. One deferred recover covers them all (not one per rule
 // and frame, on the hot path): a rule that panics is retired for the
 // session, and the rules after it still see the frame.
-func (d *driver) frameFrom(sr *sessionRun, f *session.Frame, rev string, seers []int, k int) {
+func (d *driver) frameFrom(sr *sessionRun, f *session.Frame, judges []bool, seers []int, k int) {
 	defer func() {
 		if v := recover(); v != nil {
 			sr.retire(seers[k], f, v)
-			d.frameFrom(sr, f, rev, seers, k+1)
+			d.frameFrom(sr, f, judges, seers, k+1)
 		}
 	}()
 	for ; k < len(seers); k++ {
-		if i := seers[k]; d.allRevs[i] || d.cfg.Rules[i].Revisions.Includes(rev) {
+		if i := seers[k]; judges[i] {
 			sr.checkers[i].Frame(sr.passAt(i), f)
 		}
 	}
+}
+
+// judgesRevision says, by rule index, which rules judge frames of revision
+// rev. A capture has few revisions: the answers are kept for the last
+// few asked, so that comparing revisions is not per rule and frame.
+func (d *driver) judgesRevision(rev string) []bool {
+	for i := range d.revisions {
+		if c := &d.revisions[i]; c.judges != nil && c.rev == rev {
+			return c.judges
+		}
+	}
+	c := &d.revisions[d.nextRevision]
+	d.nextRevision = (d.nextRevision + 1) % len(d.revisions)
+	if c.judges == nil {
+		c.judges = make([]bool, len(d.cfg.Rules))
+	}
+	c.rev = strings.Clone(rev) // rev may share the bytes of a frame the reader reuses
+	for i, r := range d.cfg.Rules {
+		c.judges[i] = r.Revisions.Includes(rev)
+	}
+	return c.judges
 }
 
 func (d *driver) Damage(s *session.Session, dmg session.Damage) {
