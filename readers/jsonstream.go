@@ -24,7 +24,7 @@ type jsonStream struct {
 	max  int // the largest value capture keeps
 	wipe bool
 
-	val []byte // the last captured value; reused by the next capture
+	val valueBuf // the last captured value; reused by the next capture
 
 	// Where the byte the last peek stopped at stands: whether only white
 	// space after a newline came before it, and its column then.
@@ -201,12 +201,9 @@ func (s *jsonStream) capture(max int) ([]byte, error) {
 	if s.wipe {
 		// Overwrite what the previous value left, so that a test run with a
 		// tiny buffer catches anyone keeping those bytes.
-		s.val = s.val[:cap(s.val)]
-		for i := range s.val {
-			s.val[i] = 'x'
-		}
+		s.val.wipe('x')
 	}
-	s.val = s.val[:0]
+	s.val.start()
 	over, err := s.scan(true, max)
 	if err != nil {
 		return nil, err
@@ -214,7 +211,7 @@ func (s *jsonStream) capture(max int) ([]byte, error) {
 	if over {
 		return nil, errValueTooLarge
 	}
-	return s.val, nil
+	return s.val.bytes(), nil
 }
 
 // scan consumes the next value, tracking strings and nesting only, and,
@@ -307,11 +304,10 @@ func (s *jsonStream) scan(keep bool, max int) (oversized bool, err error) {
 			end = len(buf)
 		}
 		if keep && !oversized {
-			if len(s.val)+end > max {
+			if s.val.len()+end > max {
 				oversized = true
 			} else {
-				growFor(&s.val, end, max)
-				s.val = append(s.val, buf[:end]...)
+				s.val.add(buf[:end])
 			}
 		}
 		s.r.Discard(end)
