@@ -76,6 +76,10 @@ func TestValueBufJoinsPartsIntoTheExactSize(t *testing.T) {
 	if !bytes.Equal(got, want) || cap(got) != len(want) || v.len() != len(want) {
 		t.Errorf("joined %d bytes (cap %d), want %d", len(got), cap(got), len(want))
 	}
+	v.truncate(5000)
+	if got := v.bytes(); !bytes.Equal(got, want[:5000]) || len(v.parts) != 0 {
+		t.Errorf("truncated to %d bytes, %d parts", len(got), len(v.parts))
+	}
 	v.start()
 	if v.head != nil || v.len() != 0 {
 		t.Error("the large value's buffer is kept for the next")

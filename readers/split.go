@@ -489,6 +489,18 @@ func (v *valueBuf) bytes() []byte {
 // is joined, and a value of 200 MiB costs a dozen collections.
 const releaseStep = 4 << 20
 
+// truncate keeps the value's first n bytes.
+func (v *valueBuf) truncate(n int) {
+	if n >= v.n {
+		return
+	}
+	if n > len(v.head) {
+		v.bytes() // rare: a head shorter than n, with parts after it
+	}
+	clear(v.parts)
+	v.head, v.parts, v.n = v.head[:n], v.parts[:0], n
+}
+
 // empty ends the value: its bytes stay valid until start.
 func (v *valueBuf) empty() {
 	clear(v.parts)

@@ -157,7 +157,9 @@ func hostileCases() []hostileCase {
 		bigOne("an isError answer of 200 MiB in one envelope, a file", largeOnly, "big.jsonl", func() io.Reader { return sessiontest.BigAnswer(200 << 20) }, 300*mib),
 		bigOne("an isError answer of 200 MiB in one HAR entry", largeOnly, "", func() io.Reader { return sessiontest.BigHAR(200 << 20) }, 300*mib),
 		bigOne("an isError answer of 200 MiB in one HAR entry, a file", largeOnly, "big.har", func() io.Reader { return sessiontest.BigHAR(200 << 20) }, 300*mib),
+		bigOne("an isError answer of 200 MiB in one Claude Desktop log line", largeOnly, "", func() io.Reader { return bigDesktopLine(200 << 20) }, 300*mib),
 		bigOne("an isError answer of 20 MiB in one envelope", smallOnly, "", func() io.Reader { return sessiontest.BigAnswer(20 << 20) }, 56*mib),
+		bigOne("an isError answer of 20 MiB in one Claude Desktop log line", smallOnly, "", func() io.Reader { return bigDesktopLine(20 << 20) }, 56*mib),
 		bigOne("an isError answer of 20 MiB in one HAR entry", smallOnly, "", func() io.Reader { return sessiontest.BigHAR(20 << 20) }, 56*mib),
 		bigOne("an isError answer of 20 MiB in one HAR entry, a file", smallOnly, "big.har", func() io.Reader { return sessiontest.BigHAR(20 << 20) }, 56*mib),
 		{
@@ -406,6 +408,20 @@ func runHostile(t *testing.T, c hostileCase) {
 		t.Errorf("peak RSS %.1f MiB exceeds %d MiB", float64(peak)/mib, c.rss/mib)
 	}
 	t.Logf("figure: %s | peak RSS %.1f MiB | %.1f s | exit %d", c.name, float64(peak)/mib, elapsed.Seconds(), code)
+}
+
+// bigDesktopLine is a Claude Desktop server log whose tools/call gets an
+// isError answer of about size bytes, logged on one line.
+func bigDesktopLine(size int) io.Reader {
+	const at = "2025-04-02T02:11:32.5%02dZ [big] [info] Message from %s: "
+	msg := func(n int, from, json string) string { return fmt.Sprintf(at, n, from) + json + "\n" }
+	return io.MultiReader(strings.NewReader(
+		msg(1, "client", `{"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"claude-ai","version":"0.1.0"}},"jsonrpc":"2.0","id":0}`)+
+			msg(2, "server", `{"result":{"protocolVersion":"2024-11-05","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}},"jsonrpc":"2.0","id":0}`)+
+			msg(3, "client", `{"method":"notifications/initialized","jsonrpc":"2.0"}`)+
+			msg(4, "client", `{"method":"tools/call","params":{"name":"dump","arguments":{}},"jsonrpc":"2.0","id":1}`)+
+			fmt.Sprintf(at, 5, "server")+`{"result":{"content":[{"type":"text","text":"`),
+		strings.NewReader(strings.Repeat("a", size)), strings.NewReader(`"}],"isError":true},"jsonrpc":"2.0","id":1}`+"\n"))
 }
 
 // writeInput writes a case's input to path, and returns path.
