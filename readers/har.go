@@ -150,6 +150,7 @@ type harEntry struct {
 	// The bodies are decoded in the entry's own bytes (the stream's
 	// buffer), valid until the next entry is read: a frame kept longer
 	// takes a copy (hold).
+	raw         []byte
 	method, url string
 	reqHeaders  httpHeaders
 	reqBody     []byte
@@ -165,7 +166,7 @@ type harEntry struct {
 
 func (rd *harReader) entry(raw []byte, line int) {
 	rd.entries++
-	e := harEntry{index: rd.entries, line: line, elapsed: -1}
+	e := harEntry{index: rd.entries, line: line, elapsed: -1, raw: raw}
 	var request, response []byte
 	err := jsonscan.EachMember(raw, func(name, val []byte) {
 		switch string(name) {
@@ -647,14 +648,39 @@ func (rd *harReader) callEntry(e *harEntry, u *url.URL) {
 	if e.status >= 400 && isErrorObject(body) {
 		member = "error"
 	}
-	res := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,%q:`, id, member)
-	res = append(append(res, body...), '}')
 	g := base
-	g.Direction, g.Time, g.Raw = dir.Opposite(), e.answered(), res
+	g.Direction, g.Time = dir.Opposite(), e.answered()
+	g.Raw = wrapAnswer(e.raw, body, fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,%q:`, id, member))
 	rd.c.Add(&g)
 	if dir == session.ClientToServer {
 		rd.gap.answered(sid, method, member == "result")
 	}
+}
+
+// wrapAnswer makes a call-level answer's message, prefix + body + "}".
+// Every other byte of the entry is decoded by now, so when body lies in
+// the entry with room for prefix before it and a byte after it, the
+// message is written around body in place: a 200 MiB answer is not
+// copied. Else it is made in a buffer of its size.
+func wrapAnswer(entry, body, prefix []byte) []byte {
+	if at, ok := offsetIn(entry, body); ok && at >= len(prefix) && at+len(body) < len(entry) {
+		msg := entry[at-len(prefix) : at+len(body)+1]
+		copy(msg, prefix)
+		msg[len(msg)-1] = '}'
+		return msg
+	}
+	msg := make([]byte, 0, len(prefix)+len(body)+1)
+	return append(append(append(msg, prefix...), body...), '}')
+}
+
+// offsetIn is where part starts in b, when part is a slice of b's bytes
+// (made by slicing b, so that its capacity runs to the end of b's).
+func offsetIn(b, part []byte) (int, bool) {
+	at := cap(b) - cap(part)
+	if len(part) == 0 || at < 0 || at >= len(b) || &b[at] != &part[0] {
+		return 0, false
+	}
+	return at, true
 }
 
 // isErrorObject reports a JSON-RPC error object: a code and a message, and

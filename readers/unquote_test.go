@@ -66,3 +66,34 @@ func TestUnquoteInPlaceAllocatesNothing(t *testing.T) {
 		t.Errorf("%.0f allocations decoding a body in place", allocs)
 	}
 }
+
+// A call-level answer is written around its body in the entry's bytes
+// when there is room, and made in a buffer of its own when there is not
+// or when the body is not in the entry (a base64 body decoded apart).
+func TestWrapAnswer(t *testing.T) {
+	t.Parallel()
+	prefix := []byte(`{"id":1,"result":`)
+	for _, c := range []struct {
+		name, entry string
+		at, n       int // where the body lies in entry; n < 0: a copy of it
+		inPlace     bool
+	}{
+		{"room", `{"request":{},"response":{"text":"{}"},"x":1}`, 34, 2, true},
+		{"no room before", `{"text":"{}"}`, 9, 2, false},
+		{"no room after", `0123456789012345678{}`, 19, 2, false},
+		{"not in the entry", `{"request":{},"response":{"text":"{}"},"x":1}`, 34, -2, false},
+	} {
+		entry := []byte(c.entry)
+		body := entry[c.at : c.at+max(c.n, -c.n)]
+		if c.n < 0 {
+			body = bytes.Clone(body)
+		}
+		msg := wrapAnswer(entry, body, prefix)
+		if string(msg) != `{"id":1,"result":{}}` {
+			t.Errorf("%s: %q", c.name, msg)
+		}
+		if inPlace := &msg[0] == &entry[c.at-min(c.at, len(prefix))]; inPlace != c.inPlace {
+			t.Errorf("%s: written in place %v", c.name, inPlace)
+		}
+	}
+}

@@ -158,6 +158,8 @@ func hostileCases() []hostileCase {
 		bigOne("an isError answer of 200 MiB in one HAR entry", largeOnly, "", func() io.Reader { return sessiontest.BigHAR(200 << 20) }, 300*mib),
 		bigOne("an isError answer of 200 MiB in one HAR entry, a file", largeOnly, "big.har", func() io.Reader { return sessiontest.BigHAR(200 << 20) }, 300*mib),
 		bigOne("an isError answer of 200 MiB in one Claude Desktop log line", largeOnly, "", func() io.Reader { return bigDesktopLine(200 << 20) }, 300*mib),
+		bigOne("an isError answer of 200 MiB in one call of mcpsnoop's HAR export", largeOnly, "", func() io.Reader { return bigCallHAR(200 << 20) }, 300*mib),
+		bigOne("an isError answer of 20 MiB in one call of mcpsnoop's HAR export", smallOnly, "", func() io.Reader { return bigCallHAR(20 << 20) }, 56*mib),
 		bigOne("an isError answer of 20 MiB in one envelope", smallOnly, "", func() io.Reader { return sessiontest.BigAnswer(20 << 20) }, 56*mib),
 		bigOne("an isError answer of 20 MiB in one Claude Desktop log line", smallOnly, "", func() io.Reader { return bigDesktopLine(20 << 20) }, 56*mib),
 		bigOne("an isError answer of 20 MiB in one HAR entry", smallOnly, "", func() io.Reader { return sessiontest.BigHAR(20 << 20) }, 56*mib),
@@ -422,6 +424,20 @@ func bigDesktopLine(size int) io.Reader {
 			msg(4, "client", `{"method":"tools/call","params":{"name":"dump","arguments":{}},"jsonrpc":"2.0","id":1}`)+
 			fmt.Sprintf(at, 5, "server")+`{"result":{"content":[{"type":"text","text":"`),
 		strings.NewReader(strings.Repeat("a", size)), strings.NewReader(`"}],"isError":true},"jsonrpc":"2.0","id":1}`+"\n"))
+}
+
+// bigCallHAR is mcpsnoop's call-level HAR export of a tools/call whose
+// isError answer is about size bytes.
+func bigCallHAR(size int) io.Reader {
+	call := func(started, url, params string, status int, answer string) string {
+		return fmt.Sprintf(`{"startedDateTime":%q,"time":5,"request":{"method":"POST","url":%q,"headers":[],"postData":{"mimeType":"application/json","text":%s}},`+
+			`"response":{"status":%d,"statusText":"","headers":[],"content":{"mimeType":"application/json","text":%s`, started, url, params, status, answer)
+	}
+	return io.MultiReader(strings.NewReader(`{"log":{"version":"1.2","creator":{"name":"mcpsnoop","version":"1"},"entries":[`+
+		call("2026-09-01T10:00:00.000Z", "mcp://big/initialize", `"{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"c\",\"version\":\"1\"}}"`, 200,
+			`"{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"s\",\"version\":\"1\"}}"`)+`}}},`+
+		call("2026-09-01T10:00:01.000Z", "mcp://big/tools/call/dump", `"{\"name\":\"dump\",\"arguments\":{}}"`, 500, `"{\"content\":[{\"type\":\"text\",\"text\":\"`)),
+		strings.NewReader(strings.Repeat("a", size)), strings.NewReader(`\"}],\"isError\":true}"}}}]}}`+"\n"))
 }
 
 // writeInput writes a case's input to path, and returns path.
