@@ -657,32 +657,6 @@ func (rd *harReader) callEntry(e *harEntry, u *url.URL) {
 	}
 }
 
-// wrapAnswer makes a call-level answer's message, prefix + body + "}".
-// Every other byte of the entry is decoded by now, so when body lies in
-// the entry with room for prefix before it and a byte after it, the
-// message is written around body in place: a 200 MiB answer is not
-// copied. Else it is made in a buffer of its size.
-func wrapAnswer(entry, body, prefix []byte) []byte {
-	if at, ok := offsetIn(entry, body); ok && at >= len(prefix) && at+len(body) < len(entry) {
-		msg := entry[at-len(prefix) : at+len(body)+1]
-		copy(msg, prefix)
-		msg[len(msg)-1] = '}'
-		return msg
-	}
-	msg := make([]byte, 0, len(prefix)+len(body)+1)
-	return append(append(append(msg, prefix...), body...), '}')
-}
-
-// offsetIn is where part starts in b, when part is a slice of b's bytes
-// (made by slicing b, so that its capacity runs to the end of b's).
-func offsetIn(b, part []byte) (int, bool) {
-	at := cap(b) - cap(part)
-	if len(part) == 0 || at < 0 || at >= len(b) || &b[at] != &part[0] {
-		return 0, false
-	}
-	return at, true
-}
-
 // isErrorObject reports a JSON-RPC error object: a code and a message, and
 // none of a result's content.
 func isErrorObject(b []byte) bool {

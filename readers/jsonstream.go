@@ -602,3 +602,30 @@ func hex4(b []byte) rune {
 	}
 	return r
 }
+
+// wrapAnswer makes an answer's message, prefix + body + "}", for a record
+// (a HAR entry of a call-level export, a LogRocket event) that keeps only
+// the body. The caller has decoded every other byte of the record by now,
+// so when body lies in the record with room for prefix before it and a
+// byte after it, the message is written around body in place: a 200 MiB
+// answer is not copied. Else it is made in a buffer of its size.
+func wrapAnswer(entry, body, prefix []byte) []byte {
+	if at, ok := offsetIn(entry, body); ok && at >= len(prefix) && at+len(body) < len(entry) {
+		msg := entry[at-len(prefix) : at+len(body)+1]
+		copy(msg, prefix)
+		msg[len(msg)-1] = '}'
+		return msg
+	}
+	msg := make([]byte, 0, len(prefix)+len(body)+1)
+	return append(append(append(msg, prefix...), body...), '}')
+}
+
+// offsetIn is where part starts in b, when part is a slice of b's bytes
+// (made by slicing b, so that its capacity runs to the end of b's).
+func offsetIn(b, part []byte) (int, bool) {
+	at := cap(b) - cap(part)
+	if len(part) == 0 || at < 0 || at >= len(b) || &b[at] != &part[0] {
+		return 0, false
+	}
+	return at, true
+}

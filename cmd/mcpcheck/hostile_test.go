@@ -160,6 +160,8 @@ func hostileCases() []hostileCase {
 		bigOne("an isError answer of 200 MiB in one Claude Desktop log line", largeOnly, "", func() io.Reader { return bigDesktopLine(200 << 20) }, 300*mib),
 		bigOne("an isError answer of 200 MiB in one call of mcpsnoop's HAR export", largeOnly, "", func() io.Reader { return bigCallHAR(200 << 20) }, 300*mib),
 		bigOne("an isError answer of 20 MiB in one call of mcpsnoop's HAR export", smallOnly, "", func() io.Reader { return bigCallHAR(20 << 20) }, 56*mib),
+		bigOne("an isError answer of 200 MiB in one LogRocket event", largeOnly, "", func() io.Reader { return bigLogRocketEvent(200 << 20) }, 300*mib),
+		bigOne("an isError answer of 20 MiB in one LogRocket event", smallOnly, "", func() io.Reader { return bigLogRocketEvent(20 << 20) }, 56*mib),
 		bigOne("an isError answer of 20 MiB in one envelope", smallOnly, "", func() io.Reader { return sessiontest.BigAnswer(20 << 20) }, 56*mib),
 		bigOne("an isError answer of 20 MiB in one Claude Desktop log line", smallOnly, "", func() io.Reader { return bigDesktopLine(20 << 20) }, 56*mib),
 		bigOne("an isError answer of 20 MiB in one HAR entry", smallOnly, "", func() io.Reader { return sessiontest.BigHAR(20 << 20) }, 56*mib),
@@ -438,6 +440,16 @@ func bigCallHAR(size int) io.Reader {
 			`"{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"s\",\"version\":\"1\"}}"`)+`}}},`+
 		call("2026-09-01T10:00:01.000Z", "mcp://big/tools/call/dump", `"{\"name\":\"dump\",\"arguments\":{}}"`, 500, `"{\"content\":[{\"type\":\"text\",\"text\":\"`)),
 		strings.NewReader(strings.Repeat("a", size)), strings.NewReader(`\"}],\"isError\":true}"}}}]}}`+"\n"))
+}
+
+// bigLogRocketEvent is a LogRocket batch whose tools/call event has an
+// isError result of about size bytes.
+func bigLogRocketEvent(size int) io.Reader {
+	return io.MultiReader(strings.NewReader(`{"appID":"acme/big","sdk":{"name":"logrocket-mcp-replay-go","version":"0.1.0"},"events":[`+
+		`{"type":"mcp_request","startTime":1788858000000,"durationMs":3,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}},`+
+		`"result":{"value":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}},`+
+		`{"type":"mcp_request","startTime":1788858001000,"durationMs":3,"method":"tools/call","params":{"name":"dump","arguments":{}},"result":{"value":{"content":[{"type":"text","text":"`),
+		strings.NewReader(strings.Repeat("a", size)), strings.NewReader(`"}],"isError":true},"isError":true}}]}`+"\n"))
 }
 
 // writeInput writes a case's input to path, and returns path.
