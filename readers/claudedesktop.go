@@ -439,7 +439,7 @@ func (x *jsonExtent) feed(b []byte) (end int, torn bool) {
 // reported as long, with only its start kept.
 type lineReader struct {
 	r    *bufio.Reader
-	buf  []byte
+	buf  valueBuf
 	max  int
 	line int // number of the line last returned
 	err  error
@@ -457,31 +457,28 @@ func (l *lineReader) next() (line []byte, long bool, err error) {
 		return nil, false, l.err
 	}
 	if l.wipe { // a handler that kept bytes of an earlier line must see them change
-		wipe.Bytes(l.buf[:cap(l.buf)])
+		wipe.Bytes(l.buf.head[:cap(l.buf.head)])
 	}
-	if cap(l.buf) > 1<<20 {
-		l.buf = nil // the last line was large: do not keep its buffer
-	}
-	l.buf = l.buf[:0]
+	l.buf.start() // the last line's buffer is not kept when it was large
 	for {
 		p, err := l.r.ReadSlice('\n')
-		if !long && len(l.buf)+len(p) > l.max {
+		if !long && l.buf.len()+len(p) > l.max {
 			long = true
-			l.buf = l.buf[:min(len(l.buf), maxJunk)]
+			l.buf.truncate(maxJunk)
 		}
 		if !long {
-			l.buf = append(l.buf, p...)
+			l.buf.add(p)
 		}
 		switch {
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		case err != nil:
 			l.err = err
-			if len(l.buf) == 0 && !long {
+			if l.buf.len() == 0 && !long {
 				return nil, false, err
 			}
 		}
 		l.line++
-		return bytes.TrimSuffix(l.buf, []byte("\n")), long, nil
+		return bytes.TrimSuffix(l.buf.bytes(), []byte("\n")), long, nil
 	}
 }

@@ -1,6 +1,7 @@
 package readers
 
 import (
+	"bytes"
 	"io"
 	"strings"
 	"testing"
@@ -48,19 +49,43 @@ func (h *lineCounter) Frame(_ *session.Session, f *session.Frame) { h.frames++; 
 func (h *lineCounter) Damage(*session.Session, session.Damage)    {}
 func (h *lineCounter) End(*session.Session)                       {}
 
-// growFor doubles a value's buffer past bigValue, up to the limit, so a
-// value of hundreds of MiB is copied a handful of times, not dozens.
-func TestGrowForDoublesUpToTheLimit(t *testing.T) {
+// valueBuf gathers a value of any size in parts that double up to
+// bigValue, and joins them into one buffer of the value's exact size: a
+// large value is copied once, never regrown.
+func TestValueBufJoinsPartsIntoTheExactSize(t *testing.T) {
 	t.Parallel()
-	small := make([]byte, 10, 10)
-	if growFor(&small, 100, 1<<30); cap(small) != 10 {
-		t.Errorf("a small value is left to append, grown to %d", cap(small))
+	var v valueBuf
+	v.start()
+	piece := bytes.Repeat([]byte("0123456789abcdef"), 16<<10) // 256 KiB
+	var want []byte
+	for i := 0; len(want) < 40<<20+17; i++ {
+		p := piece[:len(piece)-i%7]
+		v.add(p)
+		want = append(want, p...)
 	}
-	buf := make([]byte, bigValue)
-	if growFor(&buf, 1, 1<<30); cap(buf) != 2*bigValue || len(buf) != bigValue {
-		t.Errorf("grown to cap %d len %d, want cap %d", cap(buf), len(buf), 2*bigValue)
+	// 1 MiB in the head, then parts of 1, 2, 4, 8 and 16 MiB
+	if len(v.parts) > 6 {
+		t.Errorf("%d parts for %d MiB", len(v.parts), len(want)>>20)
 	}
-	if growFor(&buf, 40<<20-bigValue, 40<<20); cap(buf) != 40<<20 {
-		t.Errorf("cap %d, want the limit %d", cap(buf), 40<<20)
+	for _, p := range v.parts {
+		if cap(p) > bigValue {
+			t.Errorf("a part of %d bytes", cap(p))
+		}
+	}
+	got := v.bytes()
+	if !bytes.Equal(got, want) || cap(got) != len(want) || v.len() != len(want) {
+		t.Errorf("joined %d bytes (cap %d), want %d", len(got), cap(got), len(want))
+	}
+	v.truncate(5000)
+	if got := v.bytes(); !bytes.Equal(got, want[:5000]) || len(v.parts) != 0 {
+		t.Errorf("truncated to %d bytes, %d parts", len(got), len(v.parts))
+	}
+	v.start()
+	if v.head != nil || v.len() != 0 {
+		t.Error("the large value's buffer is kept for the next")
+	}
+	v.add([]byte("small"))
+	if got := v.bytes(); string(got) != "small" || len(v.parts) != 0 {
+		t.Errorf("small value %q in %d parts", got, len(v.parts))
 	}
 }

@@ -147,6 +147,10 @@ type harEntry struct {
 	started time.Time
 	elapsed float64 // milliseconds; < 0 when not recorded
 
+	// The bodies are decoded in the entry's own bytes (the stream's
+	// buffer), valid until the next entry is read: a frame kept longer
+	// takes a copy (hold).
+	raw         []byte
 	method, url string
 	reqHeaders  httpHeaders
 	reqBody     []byte
@@ -162,7 +166,7 @@ type harEntry struct {
 
 func (rd *harReader) entry(raw []byte, line int) {
 	rd.entries++
-	e := harEntry{index: rd.entries, line: line, elapsed: -1}
+	e := harEntry{index: rd.entries, line: line, elapsed: -1, raw: raw}
 	var request, response []byte
 	err := jsonscan.EachMember(raw, func(name, val []byte) {
 		switch string(name) {
@@ -211,8 +215,8 @@ func (e *harEntry) request(raw []byte) {
 			_ = jsonscan.EachMember(val, func(name, val []byte) {
 				switch string(name) {
 				case "text":
-					if s, ok := jsonscan.String(val); ok {
-						e.reqBody, e.hasReqBody = []byte(s), true
+					if body, ok := unquoteInPlace(val); ok {
+						e.reqBody, e.hasReqBody = body, true
 					}
 				case "params":
 					params = val
@@ -326,8 +330,8 @@ func (e *harEntry) response(raw []byte) {
 				case "mimeType":
 					e.mimeType, _ = jsonscan.String(val)
 				case "text":
-					if s, ok := jsonscan.String(val); ok {
-						text, e.hasResBody = []byte(s), true
+					if body, ok := unquoteInPlace(val); ok {
+						text, e.hasResBody = body, true
 					}
 				case "encoding":
 					enc, _ := jsonscan.String(val)
@@ -337,13 +341,20 @@ func (e *harEntry) response(raw []byte) {
 		}
 	})
 	if base64Text && e.hasResBody {
-		if dec, err := base64.StdEncoding.DecodeString(string(bytes.TrimSpace(text))); err == nil {
+		if dec, ok := decodeBase64(base64.StdEncoding, bytes.TrimSpace(text)); ok {
 			text = dec
-		} else if dec, err := base64.RawStdEncoding.DecodeString(string(bytes.TrimSpace(text))); err == nil {
+		} else if dec, ok := decodeBase64(base64.RawStdEncoding, bytes.TrimSpace(text)); ok {
 			text = dec
 		}
 	}
 	e.resBody = text
+}
+
+// decodeBase64 is enc.DecodeString without the string's copy of src.
+func decodeBase64(enc *base64.Encoding, src []byte) ([]byte, bool) {
+	dst := make([]byte, enc.DecodedLen(len(src)))
+	n, err := enc.Decode(dst, src)
+	return dst[:n], err == nil
 }
 
 // answered is when the entry's answer was complete.
@@ -543,10 +554,17 @@ func (rd *harReader) hold(h heldEntry) {
 		rd.held += len(f.Raw) + len(f.Text) // bytes of the entry's own, not of the stream's buffer
 	}
 	rd.waiting = append(rd.waiting, h)
+	flushed := ""
 	if len(rd.waiting) > maxHeldEntries || rd.held > maxHeldHARBytes {
-		oldest := rd.waiting[0].endpoint
-		rd.flush(oldest, oldest)
-		rd.setCurrent(oldest, oldest)
+		flushed = rd.waiting[0].endpoint
+		rd.flush(flushed, flushed)
+		rd.setCurrent(flushed, flushed)
+	}
+	if h.endpoint != flushed {
+		// still waiting when the stream reads the next entry over its bytes
+		for _, f := range h.frames {
+			f.Raw = bytes.Clone(f.Raw)
+		}
 	}
 }
 
@@ -630,10 +648,9 @@ func (rd *harReader) callEntry(e *harEntry, u *url.URL) {
 	if e.status >= 400 && isErrorObject(body) {
 		member = "error"
 	}
-	res := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,%q:`, id, member)
-	res = append(append(res, body...), '}')
 	g := base
-	g.Direction, g.Time, g.Raw = dir.Opposite(), e.answered(), res
+	g.Direction, g.Time = dir.Opposite(), e.answered()
+	g.Raw = wrapAnswer(e.raw, body, fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,%q:`, id, member))
 	rd.c.Add(&g)
 	if dir == session.ClientToServer {
 		rd.gap.answered(sid, method, member == "result")

@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
 )
@@ -21,7 +24,7 @@ type jsonStream struct {
 	max  int // the largest value capture keeps
 	wipe bool
 
-	val []byte // the last captured value; reused by the next capture
+	val valueBuf // the last captured value; reused by the next capture
 
 	// Where the byte the last peek stopped at stands: whether only white
 	// space after a newline came before it, and its column then.
@@ -198,12 +201,9 @@ func (s *jsonStream) capture(max int) ([]byte, error) {
 	if s.wipe {
 		// Overwrite what the previous value left, so that a test run with a
 		// tiny buffer catches anyone keeping those bytes.
-		s.val = s.val[:cap(s.val)]
-		for i := range s.val {
-			s.val[i] = 'x'
-		}
+		s.val.wipe('x')
 	}
-	s.val = s.val[:0]
+	s.val.start()
 	over, err := s.scan(true, max)
 	if err != nil {
 		return nil, err
@@ -211,7 +211,7 @@ func (s *jsonStream) capture(max int) ([]byte, error) {
 	if over {
 		return nil, errValueTooLarge
 	}
-	return s.val, nil
+	return s.val.bytes(), nil
 }
 
 // scan consumes the next value, tracking strings and nesting only, and,
@@ -304,11 +304,10 @@ func (s *jsonStream) scan(keep bool, max int) (oversized bool, err error) {
 			end = len(buf)
 		}
 		if keep && !oversized {
-			if len(s.val)+end > max {
+			if s.val.len()+end > max {
 				oversized = true
 			} else {
-				growFor(&s.val, end, max)
-				s.val = append(s.val, buf[:end]...)
+				s.val.add(buf[:end])
 			}
 		}
 		s.r.Discard(end)
@@ -483,4 +482,150 @@ func unquoteName(tok []byte) (string, bool) {
 		}
 	}
 	return string(inner), true
+}
+
+// unquoteInPlace decodes the JSON string token tok (validated, as
+// jsonscan's walks leave a member's value) into tok's own bytes and
+// returns the decoded text, aliasing tok: a large body decoded from a
+// document costs no second copy. An escape is never shorter than what it
+// stands for, so the write never overtakes the read. Text that is not
+// valid UTF-8 would grow (each stray byte becomes U+FFFD, three bytes),
+// so it is decoded into a copy, as jsonscan.String decodes it; ok is
+// false where jsonscan.String's is.
+func unquoteInPlace(tok []byte) (text []byte, ok bool) {
+	if len(tok) < 2 || tok[0] != '"' || tok[len(tok)-1] != '"' {
+		return nil, false
+	}
+	inner := tok[1 : len(tok)-1]
+	esc := bytes.IndexByte(inner, '\\')
+	if esc < 0 && utf8.Valid(inner) {
+		return inner, !hasStray(inner)
+	}
+	if !utf8.Valid(inner) {
+		s, ok := jsonscan.String(tok)
+		return []byte(s), ok
+	}
+	if hasStray(inner[:esc]) {
+		return nil, false
+	}
+	w := copy(tok, inner[:esc]) // over the opening quote: the text starts at tok[0]
+	for r := esc; r < len(inner); {
+		c := inner[r]
+		if c != '\\' {
+			if c < ' ' || c == '"' {
+				return nil, false
+			}
+			tok[w] = c
+			w, r = w+1, r+1
+			continue
+		}
+		n, used := unescape(tok[w:], inner[r:])
+		if used == 0 {
+			return nil, false
+		}
+		w, r = w+n, r+used
+	}
+	return tok[:w], true
+}
+
+// hasStray reports a raw control character or quote, which no JSON
+// string holds.
+func hasStray(b []byte) bool {
+	for _, c := range b {
+		if c < ' ' || c == '"' {
+			return true
+		}
+	}
+	return false
+}
+
+// unescape decodes the escape at the start of src into dst as
+// encoding/json does (a pair of \u surrogates is one rune, a lone one
+// U+FFFD) and returns the bytes written and read; read is 0 for an escape
+// that is not JSON's. dst may be src's own bytes, before them: what is
+// written is never longer than what is read.
+func unescape(dst, src []byte) (written, read int) {
+	if len(src) < 2 {
+		return 0, 0
+	}
+	switch src[1] {
+	case '"', '\\', '/':
+		dst[0] = src[1]
+	case 'b':
+		dst[0] = '\b'
+	case 'f':
+		dst[0] = '\f'
+	case 'n':
+		dst[0] = '\n'
+	case 'r':
+		dst[0] = '\r'
+	case 't':
+		dst[0] = '\t'
+	case 'u':
+		r := hex4(src)
+		if r < 0 {
+			return 0, 0
+		}
+		read = 6
+		if utf16.IsSurrogate(r) {
+			if pair := utf16.DecodeRune(r, hex4(src[6:])); pair != unicode.ReplacementChar {
+				r, read = pair, 12
+			} else {
+				r = unicode.ReplacementChar
+			}
+		}
+		return utf8.EncodeRune(dst, r), read
+	default:
+		return 0, 0
+	}
+	return 1, 2
+}
+
+// hex4 is the code unit of a \uXXXX escape at the start of b, or -1.
+func hex4(b []byte) rune {
+	if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
+		return -1
+	}
+	var r rune
+	for _, c := range b[2:6] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
+}
+
+// wrapAnswer makes an answer's message, prefix + body + "}", for a record
+// (a HAR entry of a call-level export, a LogRocket event) that keeps only
+// the body. The caller has decoded every other byte of the record by now,
+// so when body lies in the record with room for prefix before it and a
+// byte after it, the message is written around body in place: a 200 MiB
+// answer is not copied. Else it is made in a buffer of its size.
+func wrapAnswer(entry, body, prefix []byte) []byte {
+	if at, ok := offsetIn(entry, body); ok && at >= len(prefix) && at+len(body) < len(entry) {
+		msg := entry[at-len(prefix) : at+len(body)+1]
+		copy(msg, prefix)
+		msg[len(msg)-1] = '}'
+		return msg
+	}
+	msg := make([]byte, 0, len(prefix)+len(body)+1)
+	return append(append(append(msg, prefix...), body...), '}')
+}
+
+// offsetIn is where part starts in b, when part is a slice of b's bytes
+// (made by slicing b, so that its capacity runs to the end of b's).
+func offsetIn(b, part []byte) (int, bool) {
+	at := cap(b) - cap(part)
+	if len(part) == 0 || at < 0 || at >= len(b) || &b[at] != &part[0] {
+		return 0, false
+	}
+	return at, true
 }

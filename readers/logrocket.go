@@ -192,7 +192,7 @@ func (rd *lrReader) object(js *jsonStream) error {
 				case err != nil:
 					return err
 				}
-				rd.event(at, func(fn func(name, val []byte)) error { return jsonscan.EachMember(raw, fn) })
+				rd.event(at, raw, func(fn func(name, val []byte)) error { return jsonscan.EachMember(raw, fn) })
 				return nil
 			}, rd.broken)
 		}
@@ -212,7 +212,7 @@ func (rd *lrReader) object(js *jsonStream) error {
 	if err != nil || batch {
 		return err
 	}
-	rd.event(line, func(fn func(name, val []byte)) error {
+	rd.event(line, nil, func(fn func(name, val []byte)) error {
 		for _, m := range kept {
 			if !validJSON(m.val) {
 				return fmt.Errorf("member %q is not valid JSON", m.name)
@@ -226,6 +226,7 @@ func (rd *lrReader) object(js *jsonStream) error {
 
 // lrEvent is a RequestEvent, decoded.
 type lrEvent struct {
+	raw             []byte // the event's bytes, when it was read whole (in a batch); its members are slices of them
 	start, duration int64
 	method, target  string
 	requestID       []byte
@@ -239,9 +240,9 @@ type lrEvent struct {
 	seq             int64
 }
 
-func (rd *lrReader) event(line int, each func(fn func(name, val []byte)) error) {
+func (rd *lrReader) event(line int, raw []byte, each func(fn func(name, val []byte)) error) {
 	rd.events++
-	var e lrEvent
+	e := lrEvent{raw: raw}
 	timed, foreign := false, false
 	err := each(func(name, val []byte) {
 		switch string(name) {
@@ -423,7 +424,7 @@ func (rd *lrReader) frames(e *lrEvent, line int) {
 		})
 		res.WriteString(`"result":`)
 		if jsonscan.FirstByte(value) == '{' {
-			res.Write(value)
+			g.Raw = wrapAnswer(e.raw, value, res.Bytes()) // the value is not copied when it can stay where it is
 		} else {
 			// not captured, or cut to a string at the recorder's limit
 			g.Truncated = true
@@ -435,8 +436,10 @@ func (rd *lrReader) frames(e *lrEvent, line int) {
 		}
 		ok = !isError
 	}
-	res.WriteByte('}')
-	g.Raw = res.Bytes()
+	if g.Raw == nil {
+		res.WriteByte('}')
+		g.Raw = res.Bytes()
+	}
 	rd.c.Add(&g)
 	rd.gap.answered(sid, e.method, ok)
 }

@@ -3,6 +3,7 @@ package readers
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -231,11 +232,36 @@ func (rd *rewindReader) readFile(name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, int64(rd.maxEnvelope)+1))
+	b, err := readSized(f, int64(rd.maxEnvelope)+1)
 	if err == nil && len(b) > rd.maxEnvelope {
 		return nil, fmt.Errorf("larger than %s", sizeText(rd.maxEnvelope))
 	}
 	return b, err
+}
+
+// readSized is io.ReadAll of at most limit bytes of f into a buffer of
+// f's size (and one byte, to see the end without growing): grown as
+// append grows it, a 200 MiB file took twice its size.
+func readSized(f *os.File, limit int64) ([]byte, error) {
+	size := int64(512)
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+		size = min(info.Size()+1, limit)
+	}
+	b := make([]byte, 0, size)
+	r := io.LimitReader(f, limit)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // the file grew while it was read
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = nil
+			}
+			return b, err
+		}
+	}
 }
 
 // jsonFile reads a cache file that must hold a JSON value; a file that
@@ -279,8 +305,8 @@ func parseRewindMessage(b []byte) rewindMessage {
 		case "headers":
 			m.headers = headerMap(val)
 		case "body":
-			if s, ok := jsonscan.String(val); ok {
-				m.body = bytes.TrimSpace([]byte(s)) // a body kept as text
+			if text, ok := unquoteInPlace(val); ok {
+				m.body = bytes.TrimSpace(text) // a body kept as text, decoded in the file's bytes
 			} else {
 				m.body = val
 			}
@@ -385,8 +411,8 @@ func (rd *rewindReader) exchange(ex *rewindExchange) error {
 		// Kept as text, or as a JSON string holding the text.
 		wrapped := false
 		if t := bytes.TrimSpace(body); jsonscan.FirstByte(t) == '"' && validJSON(t) {
-			if s, ok := jsonscan.String(t); ok {
-				body, wrapped = []byte(s), true
+			if text, ok := unquoteInPlace(t); ok {
+				body, wrapped = text, true // decoded in the file's bytes
 			}
 		}
 		a := answer{base: ans, body: body,
@@ -420,7 +446,8 @@ func (rd *rewindReader) exchange(ex *rewindExchange) error {
 			if id == nil {
 				id = []byte("null")
 			}
-			g.Raw = fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":%s}`, id, res)
+			prefix := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":`, id)
+			g.Raw = append(append(append(make([]byte, 0, len(prefix)+len(res)+1), prefix...), res...), '}') // one copy, of its size
 		}
 		ok = answeredWell(&g)
 		rd.c.Add(&g)

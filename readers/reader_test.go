@@ -18,7 +18,13 @@ type recorder struct {
 	sessions []*session.Session
 }
 
-func (r *recorder) Frame(s *session.Session, f *session.Frame)  { r.frames = append(r.frames, f) }
+// Frame keeps f with a copy of its bytes: they are the reader's, valid
+// only until the handler returns (a HAR entry's body is decoded in the
+// stream's buffer, which the next entry is read into).
+func (r *recorder) Frame(s *session.Session, f *session.Frame) {
+	f.Raw = bytes.Clone(f.Raw)
+	r.frames = append(r.frames, f)
+}
 func (r *recorder) Damage(s *session.Session, d session.Damage) { r.damage = append(r.damage, d) }
 func (r *recorder) End(s *session.Session)                      { r.sessions = append(r.sessions, s) }
 

@@ -65,11 +65,11 @@ type splitter struct {
 	arrays    []bool // for each open container, whether it is an array (up to maxDepth)
 	prev      byte   // the last structural byte outside strings ('"' for a string)
 	inString  bool
-	escaped   bool   // a backslash ended the previous piece inside a string
-	start     int    // line where the value starts
-	buf       []byte // its bytes from earlier pieces
-	oversized bool   // it outgrew max; its bytes are dropped
-	deep      bool   // it nests deeper than jsonscan.MaxDepth
+	escaped   bool     // a backslash ended the previous piece inside a string
+	start     int      // line where the value starts
+	buf       valueBuf // its bytes from earlier pieces
+	oversized bool     // it outgrew max; its bytes are dropped
+	deep      bool     // it nests deeper than jsonscan.MaxDepth
 
 	// The prelude: an input that shows no record of the format in its
 	// first preludeLimit bytes is given up on (spec §2.1), whether it is
@@ -130,7 +130,7 @@ func (s *splitter) next() (chunk, error) {
 				s.preludeLimit = 0
 				var open []byte
 				if s.depth > 0 {
-					open = s.buf
+					open = s.buf.head // its first bytes
 				}
 				if !s.preludeOK(open) {
 					return chunk{}, errPrelude
@@ -154,7 +154,7 @@ func (s *splitter) endOfInput() (chunk, error) {
 	brokenOff := errors.As(s.err, &gz)
 	switch {
 	case s.depth > 0:
-		c := chunk{data: s.buf, line: s.start, torn: "the file ends inside an envelope"}
+		c := chunk{data: s.buf.bytes(), line: s.start, torn: "the file ends inside an envelope"}
 		if brokenOff {
 			c.torn = "the compressed capture breaks off inside an envelope: " + gz.err.Error()
 			c.brokenOff, s.lost = true, lostToBreak(gz)
@@ -214,15 +214,10 @@ func (s *splitter) startValue() {
 		// as it is long, or move to a new array when it is longer, and a
 		// handler that kept bytes of an earlier envelope would go on
 		// reading them intact.
-		wipe := s.buf[:cap(s.buf)]
-		for i := range wipe {
-			wipe[i] = '#'
-		}
+		s.buf.wipe('#')
 	}
-	if cap(s.buf) > 1<<20 {
-		s.buf = nil // the last envelope was large: do not keep its buffer
-	}
-	s.start, s.buf, s.oversized, s.deep = s.line, s.buf[:0], false, false
+	s.buf.start()
+	s.start, s.oversized, s.deep = s.line, false, false
 }
 
 // dropLine discards the rest of the current line: after a piece that is not
@@ -234,7 +229,8 @@ func (s *splitter) dropLine() {
 }
 
 func (s *splitter) reset() {
-	s.buf, s.depth, s.inString, s.escaped, s.oversized = s.buf[:0], 0, false, false, false
+	s.buf.empty()
+	s.depth, s.inString, s.escaped, s.oversized = 0, false, false, false
 	s.arrays, s.prev = s.arrays[:0], 0
 }
 
@@ -343,7 +339,7 @@ func (s *splitter) value(b []byte, from int) (c chunk, end int, ok bool) {
 			case '\n':
 				// JSON strings cannot hold a raw newline: the value is torn.
 				s.keep(b[from:i])
-				c := chunk{data: s.buf, line: s.start, torn: "an envelope that breaks off inside a string"}
+				c := chunk{data: s.buf.bytes(), line: s.start, torn: "an envelope that breaks off inside a string"}
 				s.reset()
 				s.newline()
 				return c, i + 1, true
@@ -356,7 +352,7 @@ func (s *splitter) value(b []byte, from int) (c chunk, end int, ok bool) {
 			// or one that starts as the format's writer starts them: the
 			// open one was torn.
 			s.keep(b[from:i])
-			c := chunk{data: s.buf, line: s.start, torn: "an envelope that breaks off before it ends"}
+			c := chunk{data: s.buf.bytes(), line: s.start, torn: "an envelope that breaks off before it ends"}
 			s.reset()
 			return c, i, true
 		}
@@ -382,17 +378,17 @@ func (s *splitter) value(b []byte, from int) (c chunk, end int, ok bool) {
 			}
 			s.prev = ch
 			if s.depth == 0 {
-				if startsHere && len(s.buf) == 0 && !s.oversized && i-from <= s.max {
+				if startsHere && s.buf.len() == 0 && !s.oversized && i-from <= s.max {
 					return chunk{data: b[from:i], line: s.start, deep: s.deep}, i, true // the common case: no copy
 				}
 				s.keep(b[from:i])
 				if s.oversized {
-					c := chunk{data: s.buf, line: s.start, torn: fmt.Sprintf("an envelope of more than %s was skipped", sizeText(s.max)), over: true}
+					c := chunk{data: s.buf.bytes(), line: s.start, torn: fmt.Sprintf("an envelope of more than %s was skipped", sizeText(s.max)), over: true}
 					s.reset()
 					return c, i, true
 				}
-				c := chunk{data: s.buf, line: s.start, deep: s.deep}
-				s.buf = s.buf[:0]
+				c := chunk{data: s.buf.bytes(), line: s.start, deep: s.deep}
+				s.buf.empty()
 				return c, i, true
 			}
 		case '\n':
@@ -417,35 +413,122 @@ func (s *splitter) keep(b []byte) {
 	if s.oversized {
 		return
 	}
-	if len(s.buf)+len(b) > s.max {
+	if s.buf.len()+len(b) > s.max {
 		// Keep its first max bytes: a format may read as much of it as
 		// that holds (spec §2.1, fail closed), and the rest is dropped.
 		s.oversized = true
-		growFor(&s.buf, s.max-len(s.buf), s.max)
-		s.buf = append(s.buf, b[:s.max-len(s.buf)]...)
+		s.buf.add(b[:s.max-s.buf.len()])
 		return
 	}
-	growFor(&s.buf, len(b), s.max)
-	s.buf = append(s.buf, b...)
+	s.buf.add(b)
 }
 
-// bigValue is the size past which a value's buffer grows by doubling,
-// the old one collected at once: append's gentler growth for large
-// slices would leave several dead copies of a value of hundreds of MiB
-// for the collector, and one envelope would take several times its size.
-const bigValue = 16 << 20
+// A value's bytes are gathered in parts: its first firstPart bytes in one
+// buffer that is reused from value to value, the rest of a larger value in
+// parts that double up to bigValue and are joined when the value ends.
+// One buffer grown by doubling would hold its old copy and its new one at
+// once while it grows (up to twice the value), and append's gentler
+// growth below that leaves dead copies for the collector (a 20 MiB value
+// took 4 times its size).
+const (
+	firstPart = 1 << 20
+	bigValue  = 16 << 20
+)
 
-// growFor makes room in *buf for n more bytes of a value of at most
-// limit bytes.
-func growFor(buf *[]byte, n, limit int) {
-	need := len(*buf) + n
-	if need <= cap(*buf) || need < bigValue {
+// valueBuf holds the bytes of the value being read.
+type valueBuf struct {
+	head  []byte   // the first bytes: all of a value of up to firstPart
+	parts [][]byte // the rest, each at most bigValue
+	n     int      // bytes in head and parts
+}
+
+func (v *valueBuf) len() int { return v.n }
+
+// add appends b to the value.
+func (v *valueBuf) add(b []byte) {
+	v.n += len(b)
+	if len(v.parts) == 0 && len(v.head)+len(b) <= firstPart {
+		v.head = append(v.head, b...)
 		return
 	}
-	grown := make([]byte, len(*buf), min(max(2*cap(*buf), need), limit))
-	copy(grown, *buf)
-	*buf = grown
-	debug.FreeOSMemory() // the old buffer, now, back to the system; rare: once per doubling past bigValue
+	for len(b) > 0 {
+		if k := len(v.parts); k == 0 || len(v.parts[k-1]) == cap(v.parts[k-1]) {
+			v.parts = append(v.parts, make([]byte, 0, min(max(v.n-len(b), firstPart), bigValue)))
+		}
+		last := &v.parts[len(v.parts)-1]
+		n := min(len(b), cap(*last)-len(*last))
+		*last, b = append(*last, b[:n]...), b[n:]
+	}
+}
+
+// bytes returns the value as one buffer of its exact size, valid until
+// start. The parts are let go as they are copied and, for a value of more
+// than bigValue, their memory is returned every releaseStep: the value is
+// held about once while it is joined, never twice.
+func (v *valueBuf) bytes() []byte {
+	if len(v.parts) == 0 {
+		return v.head
+	}
+	whole := make([]byte, v.n)
+	at, freed := copy(whole, v.head), 0
+	v.head = nil
+	for i := range v.parts {
+		n := copy(whole[at:], v.parts[i])
+		at, freed, v.parts[i] = at+n, freed+n, nil
+		if v.n > bigValue && freed >= releaseStep {
+			debug.FreeOSMemory()
+			freed = 0
+		}
+	}
+	v.head, v.parts = whole, v.parts[:0]
+	return whole
+}
+
+// releaseStep is how much of a large value's parts is let go between
+// returns of their memory: a step more than the value is held while it
+// is joined, and a value of 200 MiB costs a dozen collections.
+const releaseStep = 4 << 20
+
+// truncate keeps the value's first n bytes.
+func (v *valueBuf) truncate(n int) {
+	if n >= v.n {
+		return
+	}
+	if n > len(v.head) {
+		v.bytes() // rare: a head shorter than n, with parts after it
+	}
+	clear(v.parts)
+	v.head, v.parts, v.n = v.head[:n], v.parts[:0], n
+}
+
+// empty ends the value: its bytes stay valid until start.
+func (v *valueBuf) empty() {
+	clear(v.parts)
+	v.parts, v.n, v.head = v.parts[:0], 0, v.head[:0]
+}
+
+// start readies the buffer for the next value. A large value's buffer is
+// not kept for it, and the memory of a very large one is returned now,
+// before the next one gathers its own.
+func (v *valueBuf) start() {
+	big := cap(v.head) > bigValue
+	v.empty()
+	if cap(v.head) > firstPart {
+		v.head = nil
+	}
+	if big {
+		debug.FreeOSMemory()
+	}
+}
+
+// wipe overwrites what the last value left in the reused buffer, all of
+// it (Options.ReadBuffer below ReadBufferSize, in tests): a reader that
+// kept bytes of an earlier value would go on reading them intact.
+func (v *valueBuf) wipe(c byte) {
+	w := v.head[:cap(v.head)]
+	for i := range w {
+		w[i] = c
+	}
 }
 
 func sizeText(n int) string {

@@ -36,6 +36,9 @@ type hostileCase struct {
 	name  string
 	size  caseSize
 	input func() io.Reader
+	// file, when set, is the name the input is written to in the case's
+	// directory, and checked from there instead of from stdin.
+	file string
 	// args follow "check"; OUT in an argument is the case's directory, and
 	// allFormats adds every format: github on stdout (with a step summary),
 	// text, json, junit and sarif as --output files.
@@ -121,6 +124,9 @@ func hostileCases() []hostileCase {
 		c.name, c.size = name, size
 		return c
 	}
+	bigOne := func(name string, size caseSize, file string, r func() io.Reader, rss int64) hostileCase {
+		return hostileCase{name: name, size: size, file: file, input: r, exit: 1, rss: rss, stdout: []string{"(tool-error)", "check failed: error"}}
+	}
 	fast := func(name string, r func() io.Reader, stderr string) hostileCase {
 		return hostileCase{name: name, input: r, exit: exitUsage, within: time.Second, rss: 64 * mib, stderr: []string{stderr}}
 	}
@@ -142,15 +148,24 @@ func hostileCases() []hostileCase {
 		named(pings(100_000), "100k unanswered pings of one session", smallOnly),
 		named(labels(20_000), "20k labels, each a baseline to record", largeOnly),
 		named(labels(1_500), "1,500 labels, each a baseline to record", smallOnly),
-		// one envelope, about 1.5 times its size: measured 297 MiB for
-		// 200 MiB (it was 815 MiB); a HAR entry's body is unquoted from
-		// its JSON string as well, so more (813 MiB, from 1.14 GiB)
-		{name: "an isError answer of 200 MiB in one envelope", size: largeOnly, input: func() io.Reader { return sessiontest.BigAnswer(200 << 20) },
-			exit: 1, rss: 320 * mib, stdout: []string{"(tool-error)", "check failed: error"}},
-		{name: "an isError answer of 200 MiB in one HAR entry", size: largeOnly, input: func() io.Reader { return sessiontest.BigHAR(200 << 20) },
-			exit: 1, rss: 900 * mib, stdout: []string{"(tool-error)", "check failed: error"}},
-		{name: "an isError answer of 20 MiB in one envelope", size: smallOnly, input: func() io.Reader { return sessiontest.BigAnswer(20 << 20) },
-			exit: 1, rss: 100 * mib, stdout: []string{"(tool-error)", "check failed: error"}}, // measured 86 MiB: below 16 MiB a buffer grows as append does
+		// one envelope or HAR entry in at most 1.5 times its size: the
+		// value is gathered in parts joined once, and a HAR body decoded
+		// in the entry's own bytes. Measured 229 MiB for 200 MiB (it was
+		// 299 MiB, and a HAR entry 614 MiB), 43 MiB for 20 MiB (86 MiB,
+		// and 81 MiB)
+		bigOne("an isError answer of 200 MiB in one envelope", largeOnly, "", func() io.Reader { return sessiontest.BigAnswer(200 << 20) }, 300*mib),
+		bigOne("an isError answer of 200 MiB in one envelope, a file", largeOnly, "big.jsonl", func() io.Reader { return sessiontest.BigAnswer(200 << 20) }, 300*mib),
+		bigOne("an isError answer of 200 MiB in one HAR entry", largeOnly, "", func() io.Reader { return sessiontest.BigHAR(200 << 20) }, 300*mib),
+		bigOne("an isError answer of 200 MiB in one HAR entry, a file", largeOnly, "big.har", func() io.Reader { return sessiontest.BigHAR(200 << 20) }, 300*mib),
+		bigOne("an isError answer of 200 MiB in one Claude Desktop log line", largeOnly, "", func() io.Reader { return bigDesktopLine(200 << 20) }, 300*mib),
+		bigOne("an isError answer of 200 MiB in one call of mcpsnoop's HAR export", largeOnly, "", func() io.Reader { return bigCallHAR(200 << 20) }, 300*mib),
+		bigOne("an isError answer of 20 MiB in one call of mcpsnoop's HAR export", smallOnly, "", func() io.Reader { return bigCallHAR(20 << 20) }, 56*mib),
+		bigOne("an isError answer of 200 MiB in one LogRocket event", largeOnly, "", func() io.Reader { return bigLogRocketEvent(200 << 20) }, 300*mib),
+		bigOne("an isError answer of 20 MiB in one LogRocket event", smallOnly, "", func() io.Reader { return bigLogRocketEvent(20 << 20) }, 56*mib),
+		bigOne("an isError answer of 20 MiB in one envelope", smallOnly, "", func() io.Reader { return sessiontest.BigAnswer(20 << 20) }, 56*mib),
+		bigOne("an isError answer of 20 MiB in one Claude Desktop log line", smallOnly, "", func() io.Reader { return bigDesktopLine(20 << 20) }, 56*mib),
+		bigOne("an isError answer of 20 MiB in one HAR entry", smallOnly, "", func() io.Reader { return sessiontest.BigHAR(20 << 20) }, 56*mib),
+		bigOne("an isError answer of 20 MiB in one HAR entry, a file", smallOnly, "big.har", func() io.Reader { return sessiontest.BigHAR(20 << 20) }, 56*mib),
 		{
 			// written indented level by level, a 30 KB capture made a
 			// 4.4 MB baseline (31 KB: 150 MB in the issue)
@@ -331,14 +346,17 @@ func runHostile(t *testing.T, c hostileCase) {
 			"--output", "json="+filepath.Join(dir, "out.json"), "--output", "junit="+filepath.Join(dir, "out.xml"),
 			"--output", "sarif="+filepath.Join(dir, "out.sarif"))
 	}
-	if c.input != nil {
+	switch {
+	case c.file != "":
+		args = append(args, writeInput(t, filepath.Join(dir, c.file), c.input()))
+	case c.input != nil:
 		args = append(args, "-")
 	}
 	peakFile := filepath.Join(dir, "status")
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), runMainEnv+"=1", "NO_COLOR=1", peakFileEnv+"="+peakFile,
 		"MCPCHECK_HOME="+filepath.Join(dir, "home"), "GITHUB_STEP_SUMMARY="+filepath.Join(dir, "summary.md"))
-	if c.input != nil {
+	if c.input != nil && c.file == "" {
 		cmd.Stdin = c.input()
 	}
 	var stdout, stderr bytes.Buffer
@@ -394,6 +412,60 @@ func runHostile(t *testing.T, c hostileCase) {
 		t.Errorf("peak RSS %.1f MiB exceeds %d MiB", float64(peak)/mib, c.rss/mib)
 	}
 	t.Logf("figure: %s | peak RSS %.1f MiB | %.1f s | exit %d", c.name, float64(peak)/mib, elapsed.Seconds(), code)
+}
+
+// bigDesktopLine is a Claude Desktop server log whose tools/call gets an
+// isError answer of about size bytes, logged on one line.
+func bigDesktopLine(size int) io.Reader {
+	const at = "2025-04-02T02:11:32.5%02dZ [big] [info] Message from %s: "
+	msg := func(n int, from, json string) string { return fmt.Sprintf(at, n, from) + json + "\n" }
+	return io.MultiReader(strings.NewReader(
+		msg(1, "client", `{"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"claude-ai","version":"0.1.0"}},"jsonrpc":"2.0","id":0}`)+
+			msg(2, "server", `{"result":{"protocolVersion":"2024-11-05","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}},"jsonrpc":"2.0","id":0}`)+
+			msg(3, "client", `{"method":"notifications/initialized","jsonrpc":"2.0"}`)+
+			msg(4, "client", `{"method":"tools/call","params":{"name":"dump","arguments":{}},"jsonrpc":"2.0","id":1}`)+
+			fmt.Sprintf(at, 5, "server")+`{"result":{"content":[{"type":"text","text":"`),
+		strings.NewReader(strings.Repeat("a", size)), strings.NewReader(`"}],"isError":true},"jsonrpc":"2.0","id":1}`+"\n"))
+}
+
+// bigCallHAR is mcpsnoop's call-level HAR export of a tools/call whose
+// isError answer is about size bytes.
+func bigCallHAR(size int) io.Reader {
+	call := func(started, url, params string, status int, answer string) string {
+		return fmt.Sprintf(`{"startedDateTime":%q,"time":5,"request":{"method":"POST","url":%q,"headers":[],"postData":{"mimeType":"application/json","text":%s}},`+
+			`"response":{"status":%d,"statusText":"","headers":[],"content":{"mimeType":"application/json","text":%s`, started, url, params, status, answer)
+	}
+	return io.MultiReader(strings.NewReader(`{"log":{"version":"1.2","creator":{"name":"mcpsnoop","version":"1"},"entries":[`+
+		call("2026-09-01T10:00:00.000Z", "mcp://big/initialize", `"{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"c\",\"version\":\"1\"}}"`, 200,
+			`"{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"s\",\"version\":\"1\"}}"`)+`}}},`+
+		call("2026-09-01T10:00:01.000Z", "mcp://big/tools/call/dump", `"{\"name\":\"dump\",\"arguments\":{}}"`, 500, `"{\"content\":[{\"type\":\"text\",\"text\":\"`)),
+		strings.NewReader(strings.Repeat("a", size)), strings.NewReader(`\"}],\"isError\":true}"}}}]}}`+"\n"))
+}
+
+// bigLogRocketEvent is a LogRocket batch whose tools/call event has an
+// isError result of about size bytes.
+func bigLogRocketEvent(size int) io.Reader {
+	return io.MultiReader(strings.NewReader(`{"appID":"acme/big","sdk":{"name":"logrocket-mcp-replay-go","version":"0.1.0"},"events":[`+
+		`{"type":"mcp_request","startTime":1788858000000,"durationMs":3,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}},`+
+		`"result":{"value":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}},`+
+		`{"type":"mcp_request","startTime":1788858001000,"durationMs":3,"method":"tools/call","params":{"name":"dump","arguments":{}},"result":{"value":{"content":[{"type":"text","text":"`),
+		strings.NewReader(strings.Repeat("a", size)), strings.NewReader(`"}],"isError":true},"isError":true}}]}`+"\n"))
+}
+
+// writeInput writes a case's input to path, and returns path.
+func writeInput(t *testing.T, path string, r io.Reader) string {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(f, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // checkHostileCounts holds every format of an allFormats run to the exact
