@@ -41,21 +41,7 @@ const spillRecordHead = 8 + 1
 const (
 	spillFrame byte = iota + 1
 	spillDamage
-	spillSession // a deferred session's first record: its id and first line
 )
-
-func encodeSessionRecord(b []byte, id string, line int) []byte {
-	b = binary.AppendVarint(b, int64(line))
-	return append(b, id...)
-}
-
-func decodeSessionRecord(b []byte) (id string, line int, err error) {
-	n, w := binary.Varint(b)
-	if w <= 0 {
-		return "", 0, errors.New("sessions: a damaged session record")
-	}
-	return string(b[w:]), int(n), nil
-}
 
 const spillBuffer = 1 << 20
 
@@ -170,10 +156,11 @@ var spillSkip = map[string]bool{
 
 // damageRecord is a damaged piece of a deferred session as the spill holds it.
 type damageRecord struct {
-	D     Damage
-	Named bool // it named this session: what survived of it is accounted here
-	Dir   Direction
-	Seqs  []int64
+	D       Damage
+	Named   bool // it named this session: what survived of it is accounted here
+	Dir     Direction
+	Seqs    []int64
+	Session string // the session it named, when Named and it may never appear
 }
 
 var errFrameRecord = errors.New("sessions: a damaged frame record")
@@ -294,6 +281,7 @@ func encodeDamage(b []byte, r *damageRecord) []byte {
 			e.Varint(s)
 		}
 	}
+	e.String(r.Session)
 	return e.Bytes()
 }
 
@@ -316,6 +304,7 @@ func decodeDamage(b []byte) (*damageRecord, error) {
 			r.Seqs[i] = d.Varint()
 		}
 	}
+	r.Session = d.String()
 	if d.Err() != nil || d.More() {
 		return nil, errors.New("sessions: a damaged damage record")
 	}
