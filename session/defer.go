@@ -178,11 +178,11 @@ func (c *Correlator) startWaiting(off int64) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := decodeFrame(payload)
+	id, line, err := frameSession(payload)
 	if err != nil || kind != spillFrame {
 		return nil, errors.Join(err, errDamagedSpill)
 	}
-	s := newSession(c.file, f.SessionID, f.Line, c.shared, nil)
+	s := newSession(c.file, id, line, c.shared, nil)
 	s.emit = func(f *Frame) { c.h.Frame(s, f) }
 	return s, nil
 }
