@@ -32,13 +32,15 @@ type Correlator struct {
 
 	// damage naming sessions not seen yet (early.go)
 	early       map[string]int32
-	earlyChains []deferredSession
+	earlyChains []earlyChain
 
-	// sessions past Limits.MaxLiveSessions, correlated after the file (defer.go)
-	deferred  map[string]int32
-	later     []deferredSession
-	lastLater int32 // the previous frame's session when it is deferred, else -1
-	spill     sessionSpill
+	// sessions past Limits.MaxLiveSessions, correlated after the file
+	// (defer.go, waiting.go)
+	waiting    waitingIndex
+	turns      *turnReader // the index sorted, once the file is read
+	lastLater  string      // the previous frame's session, when laterWaits
+	laterWaits bool        // the previous frame's session is waiting
+	spill      sessionSpill
 
 	// overlap lets Add and Damage hand their input to a second goroutine
 	// (pipeline.go), started on the first of them; a format whose reader
@@ -54,7 +56,7 @@ type Correlator struct {
 // correlation's state calls Sequential before adding anything.
 func NewCorrelator(file string, h Handler, l Limits) *Correlator {
 	l = l.orDefaults()
-	c := &Correlator{file: file, h: h, limits: l, sessions: map[string]*Session{}, shared: newFileState(l.MaxHeldBytes), lastLater: -1}
+	c := &Correlator{file: file, h: h, limits: l, sessions: map[string]*Session{}, shared: newFileState(l.MaxHeldBytes)}
 	c.overlap = overlaps(h, l.Pipeline)
 	c.spill.maxLive = l.MaxLiveSessions
 	return c
@@ -115,7 +117,7 @@ func (c *Correlator) addFrame(f *Frame) {
 		c.order = append(c.order, s)
 		c.release(s)
 	}
-	c.last, c.lastLater = s, -1
+	c.last, c.laterWaits = s, false
 	c.correlate(s, f)
 }
 
@@ -213,7 +215,9 @@ func (c *Correlator) Finish() error {
 		return ErrNoSession
 	}
 	c.finished = true
-	if err := c.unclaimedEarly(c.order[0]); err != nil {
+	if err := c.unclaimed(c.order[0]); err != nil {
+		c.waiting.close()
+		c.spill.close()
 		c.finishErr = err
 		return nil
 	}
@@ -224,6 +228,18 @@ func (c *Correlator) Finish() error {
 	c.order, c.last, c.sessions = nil, nil, nil // their state can go
 	c.finishErr = c.finishLater()
 	return nil
+}
+
+// unclaimed delivers to first the damage that named sessions that never
+// appeared, once the index of waiting sessions is sorted.
+func (c *Correlator) unclaimed(first *Session) error {
+	if err := c.unclaimedEarly(first); err != nil {
+		return err
+	}
+	if err := c.sortWaiting(); err != nil {
+		return err
+	}
+	return c.unclaimedWaiting(first)
 }
 
 // Err is what kept the temporary file of deferred sessions and early damage

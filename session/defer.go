@@ -4,123 +4,214 @@ import "errors"
 
 var errDamagedSpill = errors.New("sessions: a damaged record in the temporary file")
 
-// deferredSession is a session past Limits.MaxLiveSessions: its records in the
-// spill file, first to last. The first names it (its id is the map key
-// until then: this index is all a waiting session costs).
-type deferredSession struct {
-	head, tail int64 // offsets of its first and last record
-}
-
-// deferFrame keeps f in the spill when its session is deferred, or is a
-// new session past Limits.MaxLiveSessions; false means f's session is live.
+// deferFrame keeps f in the spill when every live place is taken: its
+// session is waiting, or new past Limits.MaxLiveSessions (the live ones
+// only end with the file, so no session that waits can become live). The
+// index tells them apart when the file has been read (waiting.go); false
+// means f's session can be live.
 func (c *Correlator) deferFrame(f *Frame) bool {
-	i, ok := c.deferred[f.SessionID]
-	if !ok {
-		if len(c.sessions) < c.limits.MaxLiveSessions {
-			return false
-		}
-		if c.deferred == nil {
-			c.deferred = map[string]int32{}
-		}
-		i = int32(len(c.later))
-		c.deferred[f.SessionID] = i
-		c.later = append(c.later, deferredSession{head: -1, tail: -1})
-		c.keep(i, spillSession, encodeSessionRecord(c.spill.scratch(), f.SessionID, f.Line))
-		// what named it before it appeared follows its head record
-		if err := c.takeEarly(f.SessionID, func(pd damage) { c.keepDamage(i, pd, true) }); err != nil && c.spill.err == nil {
+	if len(c.sessions) < c.limits.MaxLiveSessions {
+		return false
+	}
+	// what named it before it appeared, while sessions could still be
+	// live, goes ahead of its first frame
+	if _, ok := c.early[f.SessionID]; ok {
+		id := f.SessionID
+		if err := c.takeEarly(id, func(pd damage) { c.keepDamage(id, pd, true) }); err != nil && c.spill.err == nil {
 			c.spill.err = err
 		}
 	}
-	c.last, c.lastLater = nil, i
-	c.keep(i, spillFrame, encodeFrame(c.spill.scratch(), f))
+	c.last, c.lastLater, c.laterWaits = nil, f.SessionID, true
+	c.wait(f.SessionID, spillFrame, encodeFrame(c.spill.scratch(), f))
 	return true
 }
 
-// deferDamage keeps damage of a deferred session in the spill: damage that
-// names one, or that names none and follows a frame of one.
+// deferDamage keeps damage of a waiting session in the spill: damage that
+// names a session not live when every live place is taken, or that names
+// none and follows a frame of a waiting session. Damage naming a session
+// it already waits for before that session appeared (early.go) joins
+// that damage instead.
 func (c *Correlator) deferDamage(pd damage) bool {
-	i, ok := c.deferred[pd.sessionID]
+	if len(c.sessions) < c.limits.MaxLiveSessions {
+		return false
+	}
 	switch {
-	case ok:
-	case pd.sessionID == "" && c.lastLater >= 0:
-		i = c.lastLater
+	case pd.sessionID != "":
+		if _, ok := c.early[pd.sessionID]; ok {
+			return false
+		}
+		c.keepDamage(pd.sessionID, pd, true)
+	case c.laterWaits:
+		c.keepDamage(c.lastLater, pd, false)
 	default:
 		return false
 	}
-	c.keepDamage(i, pd, pd.sessionID != "")
 	return true
 }
 
-// keepDamage keeps pd in deferred session i; named says pd names i, so
-// what survived of it is accounted there.
-func (c *Correlator) keepDamage(i int32, pd damage, named bool) {
+// keepDamage keeps pd for the waiting session id; named says pd names id,
+// so what survived of it is accounted there.
+func (c *Correlator) keepDamage(id string, pd damage, named bool) {
 	r := damageRecord{D: pd.Damage, Dir: DirUnknown}
 	if named {
-		r.Named, r.Dir, r.Seqs = true, pd.dir, pd.seqs
+		r.Named, r.Dir, r.Seqs, r.Session = true, pd.dir, pd.seqs, id
 	}
-	c.keep(i, spillDamage, encodeDamage(c.spill.scratch(), &r))
+	c.wait(id, spillDamage, encodeDamage(c.spill.scratch(), &r))
 }
 
-func (c *Correlator) keep(i int32, kind byte, payload []byte) {
-	d := &c.later[i]
-	off := c.spill.add(d.tail, kind, payload)
+// wait adds a record of the waiting session id to the spill and the index.
+func (c *Correlator) wait(id string, kind byte, payload []byte) {
+	off := c.spill.add(-1, kind, payload)
 	c.spill.enc = payload[:0] // reused for the next record
-	if d.head < 0 {
-		d.head = off
+	if c.spill.err == nil {
+		c.waiting.add(id, kind, off)
 	}
-	d.tail = off
 }
 
-// finishLater correlates each deferred session on its own, in first-seen
+// turnReader gives back the index's records one at a time, with one held
+// back to look at before it is taken.
+type turnReader struct {
+	m          *sortMerge
+	group, off uint64
+	held       bool
+}
+
+func (t *turnReader) peek() bool {
+	if !t.held && t.m != nil {
+		rec, ok := t.m.next()
+		if !ok {
+			return false
+		}
+		t.group, t.off = splitTurn(rec)
+		t.held = true
+	}
+	return t.held
+}
+
+// sortWaiting sorts the index of waiting sessions, once the file is read.
+func (c *Correlator) sortWaiting() error {
+	if c.waiting.empty() {
+		return nil
+	}
+	c.spill.flush()
+	if c.spill.err != nil {
+		return c.spill.err
+	}
+	m, err := c.waiting.turns()
+	if err != nil {
+		return err
+	}
+	c.turns = &turnReader{m: m}
+	return nil
+}
+
+// unclaimedWaiting delivers to the first session, in file order, the
+// damage that named a session that never sent a frame once every live
+// place was taken (as unclaimedEarly does for the earlier).
+func (c *Correlator) unclaimedWaiting(first *Session) error {
+	t := c.turns
+	for t != nil && t.peek() && t.group&groupClaimed == 0 {
+		t.held = false
+		r, err := c.damageAt(int64(t.off))
+		if err != nil {
+			return err
+		}
+		c.deliver(first, damage{Damage: r.D, sessionID: r.Session, dir: r.Dir, seqs: r.Seqs})
+	}
+	return c.turnErr()
+}
+
+func (c *Correlator) turnErr() error {
+	if c.turns != nil && c.turns.m.err != nil {
+		return c.turns.m.err
+	}
+	return nil
+}
+
+// damageAt reads the damage record at off.
+func (c *Correlator) damageAt(off int64) (*damageRecord, error) {
+	kind, payload, _, err := c.spill.record(off)
+	if err != nil {
+		return nil, err
+	}
+	r, err := decodeDamage(payload)
+	if err != nil || kind != spillDamage {
+		return nil, errors.Join(err, errDamagedSpill)
+	}
+	return r, nil
+}
+
+// finishLater correlates each waiting session on its own, in first-seen
 // order, from its records.
 func (c *Correlator) finishLater() error {
 	defer c.spill.close()
-	c.deferred, c.lastLater = nil, -1
-	for i := range c.later {
-		d := &c.later[i]
-		var s *Session
-		for off := d.head; ; {
-			kind, payload, next, err := c.spill.record(off)
-			if err != nil {
+	defer c.waiting.close()
+	c.lastLater, c.laterWaits = "", false
+	t := c.turns
+	if t == nil {
+		return c.spill.err
+	}
+	for t.peek() {
+		s, err := c.startWaiting(int64(t.group &^ groupClaimed))
+		if err != nil {
+			return err
+		}
+		for group := t.group; t.peek() && t.group == group; {
+			t.held = false
+			if err := c.replay(s, int64(t.off)); err != nil {
 				return err
 			}
-			switch kind {
-			case spillSession:
-				id, line, err := decodeSessionRecord(payload)
-				if err != nil {
-					return err
-				}
-				s = newSession(c.file, id, line, c.shared, nil)
-				s.emit = func(f *Frame) { c.h.Frame(s, f) }
-			case spillFrame:
-				f, err := decodeFrame(payload)
-				if err != nil || s == nil {
-					return errors.Join(err, errDamagedSpill)
-				}
-				c.correlate(s, f)
-			case spillDamage:
-				r, err := decodeDamage(payload)
-				if err != nil || s == nil {
-					return errors.Join(err, errDamagedSpill)
-				}
-				pd := damage{Damage: r.D, dir: r.Dir, seqs: r.Seqs}
-				if r.Named {
-					pd.sessionID = s.ID
-				}
-				c.deliver(s, pd)
-			}
-			if next == 0 {
-				break
-			}
-			off = next
-		}
-		if s == nil {
-			return errDamagedSpill
 		}
 		s.finish()
 		c.h.End(s)
-		*d = deferredSession{}
 	}
-	c.later = nil
+	if err := c.turnErr(); err != nil {
+		return err
+	}
+	c.turns = nil
 	return c.spill.err
+}
+
+// startWaiting makes the session whose first frame is at off.
+func (c *Correlator) startWaiting(off int64) (*Session, error) {
+	kind, payload, _, err := c.spill.record(off)
+	if err != nil {
+		return nil, err
+	}
+	id, line, err := frameSession(payload)
+	if err != nil || kind != spillFrame {
+		return nil, errors.Join(err, errDamagedSpill)
+	}
+	s := newSession(c.file, id, line, c.shared, nil)
+	s.emit = func(f *Frame) { c.h.Frame(s, f) }
+	return s, nil
+}
+
+// replay correlates the record at off in s, the waiting session it belongs to.
+func (c *Correlator) replay(s *Session, off int64) error {
+	kind, payload, _, err := c.spill.record(off)
+	if err != nil {
+		return err
+	}
+	switch kind {
+	case spillFrame:
+		f, err := decodeFrame(payload)
+		if err != nil {
+			return errors.Join(err, errDamagedSpill)
+		}
+		c.correlate(s, f)
+	case spillDamage:
+		r, err := decodeDamage(payload)
+		if err != nil {
+			return errors.Join(err, errDamagedSpill)
+		}
+		pd := damage{Damage: r.D, dir: r.Dir, seqs: r.Seqs}
+		if r.Named {
+			pd.sessionID = s.ID
+		}
+		c.deliver(s, pd)
+	default:
+		return errDamagedSpill
+	}
+	return nil
 }

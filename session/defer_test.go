@@ -57,6 +57,8 @@ func TestDeferredSessionsCorrelateAsLiveOnes(t *testing.T) {
 		env("B", 4, "c2s", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`),
 		`{"session_id":"B","seq":5,"direction":"s2c","raw":{"jsonrpc":"2.0","id":1,"res`, // names B
 		env("A", 3, "c2s", `{"jsonrpc":"2.0","id":1,"method":"ping"}`),
+		`{"session_id":"Z","seq":1,"direction":"c2s","raw":{"jsonrpc":"2.0","id":4,"me`, // Z never appears: A's at the end
+		`{"session_id":"D","seq":6,"direction":"c2s","raw":{"jsonrpc":"2.0","id":3,"me`, // D's, before D appears
 		env("D", 7, "c2s", `{"jsonrpc":"2.0","id":1,"method":"ping"}`),
 		env("B", 6, "c2s", `{"jsonrpc":"2.0","method":"notifications/initialized"}`),
 	}, "\n") + "\n"
@@ -69,13 +71,18 @@ func TestDeferredSessionsCorrelateAsLiveOnes(t *testing.T) {
 		}
 		return &l
 	}
-	normal, deferred := read(session.MaxLiveSessions), read(1)
-	if !slices.Equal(normal.ends, deferred.ends) || !slices.Equal(normal.ends, []string{"A", "B", "C", "D"}) {
-		t.Errorf("sessions end in %v deferred, %v live; want A B C D", deferred.ends, normal.ends)
-	}
-	for id, want := range normal.bySession {
-		if got := deferred.bySession[id]; !slices.Equal(got, want) {
-			t.Errorf("session %s deferred:\n  %s\nlive:\n  %s", id, strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	normal := read(session.MaxLiveSessions)
+	// 1: every other session waits; 2: C's early damage waits in memory
+	// first, then with C
+	for _, live := range []int{1, 2, 3} {
+		deferred := read(live)
+		if !slices.Equal(normal.ends, deferred.ends) || !slices.Equal(normal.ends, []string{"A", "B", "C", "D"}) {
+			t.Errorf("%d live: sessions end in %v deferred, %v live; want A B C D", live, deferred.ends, normal.ends)
+		}
+		for id, want := range normal.bySession {
+			if got := deferred.bySession[id]; !slices.Equal(got, want) {
+				t.Errorf("%d live: session %s deferred:\n  %s\nlive:\n  %s", live, id, strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+			}
 		}
 	}
 	// the events prove what is compared: damage in B, a paired early answer
@@ -85,5 +92,9 @@ func TestDeferredSessionsCorrelateAsLiveOnes(t *testing.T) {
 	}
 	if c := strings.Join(normal.bySession["C"], "\n"); !strings.Contains(c, "damage 2") || !strings.Contains(c, "missing 0") {
 		t.Errorf("session C:\n%s", c)
+	}
+	if a, d := strings.Join(normal.bySession["A"], "\n"), strings.Join(normal.bySession["D"], "\n"); !strings.Contains(a, "damage 11") ||
+		!strings.Contains(d, "damage 12") || !strings.Contains(d, "missing 5") {
+		t.Errorf("session A:\n%s\nsession D:\n%s", a, d)
 	}
 }

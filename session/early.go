@@ -9,6 +9,12 @@ import "fmt"
 // session appears. Damage that names no session and comes before any
 // frame waits in memory up to maxEarlyDamage, then is only counted.
 
+// earlyChain is the damage kept for one session not seen yet: its records
+// in the spill, first to last, each linked to the next.
+type earlyChain struct {
+	head, tail int64 // offsets of its first and last record
+}
+
 // maxEarlyDamage bounds the damage kept in memory before the first session.
 const maxEarlyDamage = 1000
 
@@ -29,7 +35,7 @@ func (c *Correlator) keepEarly(pd damage) bool {
 		}
 		i = int32(len(c.earlyChains))
 		c.early[pd.sessionID] = i
-		c.earlyChains = append(c.earlyChains, deferredSession{head: -1, tail: -1})
+		c.earlyChains = append(c.earlyChains, earlyChain{head: -1, tail: -1})
 	}
 	ch := &c.earlyChains[i]
 	r := damageRecord{D: pd.Damage, Named: true, Dir: pd.dir, Seqs: pd.seqs}
@@ -52,7 +58,7 @@ func (c *Correlator) takeEarly(id string, fn func(pd damage)) error {
 	return c.eachEarly(&c.earlyChains[i], id, fn)
 }
 
-func (c *Correlator) eachEarly(ch *deferredSession, id string, fn func(pd damage)) error {
+func (c *Correlator) eachEarly(ch *earlyChain, id string, fn func(pd damage)) error {
 	for off := ch.head; off >= 0; {
 		_, payload, next, err := c.spill.record(off)
 		if err != nil {
@@ -69,7 +75,7 @@ func (c *Correlator) eachEarly(ch *deferredSession, id string, fn func(pd damage
 		}
 		off = next
 	}
-	*ch = deferredSession{head: -1, tail: -1}
+	*ch = earlyChain{head: -1, tail: -1}
 	return nil
 }
 

@@ -24,7 +24,8 @@ type Limits struct {
 // as the file is read. The frames of later sessions wait in a temporary
 // file, and each of those sessions is correlated on its own once the file
 // has been read: a file of any number of sessions keeps the state of at
-// most this many, plus a small index entry per later session (spec §2.4).
+// most this many; which record belongs to which later session is in that
+// file too (waiting.go), so they cost no memory (spec §2.4).
 const MaxLiveSessions = 256
 
 // MaxHeldBytes is the default Limits.MaxHeldBytes.

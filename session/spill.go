@@ -21,13 +21,15 @@ import (
 // record of its session. Recent records stay in a buffer, where the link of
 // the previous record is patched in place; older ones are patched on disk.
 type sessionSpill struct {
-	file    spill.File
-	buf     []byte // records not written yet; they start at offset flushed
-	flushed int64
-	read    []byte // reused to read records back
-	enc     []byte // reused to encode a record
-	err     error
-	maxLive int // Limits.MaxLiveSessions, for messages
+	file      spill.File
+	buf       []byte // records not written yet; they start at offset flushed
+	flushed   int64
+	window    []byte // a stretch of the file read back, from windowOff
+	windowOff int64
+	big       []byte // reused for a record longer than the window
+	enc       []byte // reused to encode a record
+	err       error
+	maxLive   int // Limits.MaxLiveSessions, for messages
 }
 
 // scratch is a buffer to encode a record into.
@@ -41,21 +43,7 @@ const spillRecordHead = 8 + 1
 const (
 	spillFrame byte = iota + 1
 	spillDamage
-	spillSession // a deferred session's first record: its id and first line
 )
-
-func encodeSessionRecord(b []byte, id string, line int) []byte {
-	b = binary.AppendVarint(b, int64(line))
-	return append(b, id...)
-}
-
-func decodeSessionRecord(b []byte) (id string, line int, err error) {
-	n, w := binary.Varint(b)
-	if w <= 0 {
-		return "", 0, errors.New("sessions: a damaged session record")
-	}
-	return string(b[w:]), int(n), nil
-}
 
 const spillBuffer = 1 << 20
 
@@ -93,6 +81,7 @@ func (sp *sessionSpill) link(at, next int64) {
 		copy(sp.buf[at-sp.flushed:], b[:])
 		return
 	}
+	sp.window = sp.window[:0] // it may hold the old link
 	if err := sp.file.WriteAt(b[:], at); err != nil {
 		sp.fail(err)
 	}
@@ -121,13 +110,11 @@ func (sp *sessionSpill) record(off int64) (kind byte, payload []byte, next int64
 	if sp.err != nil {
 		return 0, nil, 0, sp.err
 	}
-	if cap(sp.read) < 4096 {
-		sp.read = make([]byte, 4096)
-	}
-	n, err := sp.file.ReadAt(sp.read[:cap(sp.read)][:min(int64(cap(sp.read)), sp.flushed-off)], off)
-	head := sp.read[:n]
-	if n < spillRecordHead+1 {
-		return 0, nil, 0, fmt.Errorf("sessions past the first %d: reading back: %v", sp.maxLive, errors.Join(err, errors.New("short record")))
+	head, whole := sp.fromWindow(off)
+	if !whole {
+		if head, err = sp.readWindow(off); err != nil {
+			return 0, nil, 0, err
+		}
 	}
 	next = int64(binary.LittleEndian.Uint64(head))
 	kind = head[8]
@@ -137,22 +124,58 @@ func (sp *sessionSpill) record(off int64) (kind byte, payload []byte, next int64
 	}
 	start := int64(spillRecordHead + w)
 	end := start + int64(size)
-	if end <= int64(n) {
+	if end <= int64(len(head)) {
 		return kind, head[start:end], next, nil
 	}
-	if int64(cap(sp.read)) < int64(size) {
-		sp.read = make([]byte, size)
+	if int64(cap(sp.big)) < int64(size) {
+		sp.big = make([]byte, size)
 	}
-	payload = sp.read[:size]
+	payload = sp.big[:size]
 	if _, err := sp.file.ReadAt(payload, off+start); err != nil {
 		return 0, nil, 0, fmt.Errorf("sessions past the first %d: reading back: %w", sp.maxLive, err)
+	}
+	if cap(sp.big) > spillBuffer {
+		sp.big = nil // one huge record does not keep its buffer
 	}
 	return kind, payload, next, nil
 }
 
+// spillWindow is how much of the file one read brings back: records are
+// mostly read in the order they were written (a session's, and sessions in
+// first-seen order), so the next one is often in it already.
+const spillWindow = 8 << 10
+
+// fromWindow is the file from off as far as the window holds it, and
+// whether the record at off is whole in it.
+func (sp *sessionSpill) fromWindow(off int64) ([]byte, bool) {
+	if off < sp.windowOff || off >= sp.windowOff+int64(len(sp.window)) {
+		return nil, false
+	}
+	b := sp.window[off-sp.windowOff:]
+	if len(b) < spillRecordHead+1 {
+		return nil, false
+	}
+	size, w := binary.Uvarint(b[spillRecordHead:])
+	return b, w > 0 && uint64(len(b)-spillRecordHead-w) >= size
+}
+
+// readWindow reads the window from off.
+func (sp *sessionSpill) readWindow(off int64) ([]byte, error) {
+	if sp.window == nil {
+		sp.window = make([]byte, spillWindow)
+	}
+	sp.window = sp.window[:cap(sp.window)]
+	n, err := sp.file.ReadAt(sp.window[:min(int64(len(sp.window)), max(sp.flushed-off, 0))], off)
+	sp.window, sp.windowOff = sp.window[:n], off
+	if n < spillRecordHead+1 {
+		return nil, fmt.Errorf("sessions past the first %d: reading back: %v", sp.maxLive, errors.Join(err, errors.New("short record")))
+	}
+	return sp.window, nil
+}
+
 func (sp *sessionSpill) close() {
 	sp.file.Close()
-	sp.buf, sp.read = nil, nil
+	sp.buf, sp.window, sp.big = nil, nil, nil
 }
 
 // The records hold frames as formats make them, before correlation, and
@@ -170,10 +193,11 @@ var spillSkip = map[string]bool{
 
 // damageRecord is a damaged piece of a deferred session as the spill holds it.
 type damageRecord struct {
-	D     Damage
-	Named bool // it named this session: what survived of it is accounted here
-	Dir   Direction
-	Seqs  []int64
+	D       Damage
+	Named   bool // it named this session: what survived of it is accounted here
+	Dir     Direction
+	Seqs    []int64
+	Session string // the session it named, when Named and it may never appear
 }
 
 var errFrameRecord = errors.New("sessions: a damaged frame record")
@@ -276,6 +300,19 @@ func decodeFrame(b []byte) (*Frame, error) {
 	return f, nil
 }
 
+// frameSession reads only the session id and line of a frame record, which
+// lead it.
+func frameSession(b []byte) (id string, line int, err error) {
+	d := spill.NewDecoder(b)
+	_ = d.String() // its file
+	line = d.Int()
+	id = d.String()
+	if d.Err() != nil {
+		return "", 0, errFrameRecord
+	}
+	return id, line, nil
+}
+
 func encodeDamage(b []byte, r *damageRecord) []byte {
 	e := spill.NewEncoder(b)
 	e.String(r.D.File)
@@ -294,6 +331,7 @@ func encodeDamage(b []byte, r *damageRecord) []byte {
 			e.Varint(s)
 		}
 	}
+	e.String(r.Session)
 	return e.Bytes()
 }
 
@@ -316,6 +354,7 @@ func decodeDamage(b []byte) (*damageRecord, error) {
 			r.Seqs[i] = d.Varint()
 		}
 	}
+	r.Session = d.String()
 	if d.Err() != nil || d.More() {
 		return nil, errors.New("sessions: a damaged damage record")
 	}
