@@ -1,0 +1,34 @@
+package readers
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// An entry whose "time" is missing or not a number has no known duration:
+// its answer is dated when the request started, not a guessed moment
+// later, so no duration is invented for it.
+func TestHARUnknownDurationDatesTheAnswerAtTheStart(t *testing.T) {
+	t.Parallel()
+	doc := harOf("WebInspector",
+		harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search"}}`,
+			status: 200, mime: "application/json", text: `{"jsonrpc":"2.0","id":2,"result":{"content":[]}}`},
+	)
+	const recorded = `"time": 12.5,`
+	if !strings.Contains(doc, recorded) {
+		t.Fatalf("the document has no %s to replace", recorded)
+	}
+	start := time.Date(2026, 9, 1, 10, 0, 0, 0, time.UTC)
+	for name, replacement := range map[string]string{"missing": "", "a string": `"time": "12.5",`, "null": `"time": null,`} {
+		rec := readHAR(t, strings.Replace(doc, recorded, replacement, 1))
+		if len(rec.frames) != 2 {
+			t.Fatalf("time %s: %d frames", name, len(rec.frames))
+		}
+		for i, f := range rec.frames {
+			if !f.Time.Equal(start) {
+				t.Errorf("time %s: frame %d dated %v, want the entry's start %v", name, i, f.Time, start)
+			}
+		}
+	}
+}
