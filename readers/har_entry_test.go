@@ -1,6 +1,7 @@
 package readers
 
 import (
+	"encoding/base64"
 	"strings"
 	"testing"
 	"time"
@@ -29,6 +30,27 @@ func TestHARUnknownDurationDatesTheAnswerAtTheStart(t *testing.T) {
 			if !f.Time.Equal(start) {
 				t.Errorf("time %s: frame %d dated %v, want the entry's start %v", name, i, f.Time, start)
 			}
+		}
+	}
+}
+
+// A base64 response body is decoded whether its writer padded it or not;
+// a body whose length is not a multiple of three is where the two differ.
+func TestHARBase64BodyPaddedOrNot(t *testing.T) {
+	t.Parallel()
+	const body = `{"jsonrpc":"2.0","id":17,"result":{"content":[]}}`
+	padded := base64.StdEncoding.EncodeToString([]byte(body))
+	if !strings.HasSuffix(padded, "=") {
+		t.Fatalf("%q has no padding to test", padded)
+	}
+	doc := harOf("mitmproxy",
+		harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: `{"jsonrpc":"2.0","id":17,"method":"tools/call","params":{"name":"search"}}`,
+			status: 200, resHeaders: [][2]string{{"Content-Type", "application/json"}}, mime: "application/json", base64: true, text: body},
+	)
+	for name, encoded := range map[string]string{"padded": padded, "unpadded": strings.TrimRight(padded, "=")} {
+		rec := readHAR(t, strings.Replace(doc, `"`+padded+`"`, `"`+encoded+`"`, 1))
+		if len(rec.frames) != 2 || string(rec.frames[1].Raw) != body {
+			t.Errorf("%s: frames\n%s\nwant the answer %s", name, frameSummary(rec), body)
 		}
 	}
 }
