@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpcheck/mcpcheck/session"
 )
 
 // An entry whose "time" is missing or not a number has no known duration:
@@ -51,6 +53,39 @@ func TestHARBase64BodyPaddedOrNot(t *testing.T) {
 		rec := readHAR(t, strings.Replace(doc, `"`+padded+`"`, `"`+encoded+`"`, 1))
 		if len(rec.frames) != 2 || string(rec.frames[1].Raw) != body {
 			t.Errorf("%s: frames\n%s\nwant the answer %s", name, frameSummary(rec), body)
+		}
+	}
+}
+
+// An answer's content type is its Content-Type header when recorded, else
+// the content's mimeType when there is content: a writer's mimeType for an
+// empty body (devtools' "x-unknown", or a type copied from elsewhere)
+// describes nothing.
+func TestHARAnswerContentType(t *testing.T) {
+	t.Parallel()
+	call := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search"}}`
+	answer := `{"jsonrpc":"2.0","id":3,"result":{"content":[]}}`
+	for _, c := range []struct {
+		name string
+		x    harX
+		want string
+	}{
+		{"header", harX{resHeaders: [][2]string{{"Content-Type", "application/json; charset=utf-8"}}, mime: "application/json", text: answer}, "application/json; charset=utf-8"},
+		{"mimeType", harX{mime: "application/json", text: answer}, "application/json"},
+		{"x-unknown", harX{mime: "x-unknown", text: answer}, ""},
+		{"no content", harX{mime: "application/json", noText: true}, ""},
+	} {
+		x := c.x
+		x.method, x.url, x.reqHeaders, x.post, x.status = "POST", mcpURL, withSession(), call, 200
+		rec := readHAR(t, harOf("WebInspector", x))
+		var got []string
+		for _, f := range rec.frames {
+			if f.Direction == session.ServerToClient {
+				got = append(got, f.ContentType)
+			}
+		}
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("%s: answer content types %q, want [%q]\n%s", c.name, got, c.want, frameSummary(rec))
 		}
 	}
 }
