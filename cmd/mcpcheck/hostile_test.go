@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
@@ -483,69 +484,34 @@ func writeInput(t *testing.T, path string, r io.Reader) string {
 // counts: text, json and junit count every finding; the step summary too.
 func checkHostileCounts(t *testing.T, dir string, counts map[string]int) {
 	t.Helper()
-	text, _ := os.ReadFile(filepath.Join(dir, "out.txt"))
-	var doc jsonDoc
-	data, _ := os.ReadFile(filepath.Join(dir, "out.json"))
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatalf("json: %v", err)
-	}
-	var suites junit.Testsuites
-	data, _ = os.ReadFile(filepath.Join(dir, "out.xml"))
-	if err := xml.Unmarshal(data, &suites); err != nil {
-		t.Fatalf("junit: %v", err)
-	}
+	// Every report is read a session (or suite, or line) at a time: a report
+	// of a million sessions decoded whole took the test, not mcpcheck, to
+	// tens of GiB.
+	jsonCounts, jsonSessions := streamJSONCounts(t, filepath.Join(dir, "out.json"))
+	junitCounts, suites := streamJUnitCounts(t, filepath.Join(dir, "out.xml"))
+	textCounts := streamTextCounts(t, filepath.Join(dir, "out.txt"))
 	var log struct {
 		Runs []struct {
 			Results []json.RawMessage `json:"results"`
 		} `json:"runs"`
 	}
-	data, _ = os.ReadFile(filepath.Join(dir, "out.sarif"))
+	data, _ := os.ReadFile(filepath.Join(dir, "out.sarif")) // at most 5,000 results
 	if err := json.Unmarshal(data, &log); err != nil || len(log.Runs) != 1 {
 		t.Fatalf("sarif: %v", err)
 	}
 	for sig, want := range counts {
-		got := 0
-		for _, s := range doc.Sessions {
-			got += s.Counts[sig]
-		}
-		if got != want {
+		if got := jsonCounts[sig]; got != want {
 			t.Errorf("json counts %d %s findings, want %d", got, sig, want)
 		}
-		textGot := 0
-		for _, m := range summaryLine.FindAllStringSubmatch(string(text), -1) {
-			var n int
-			switch sig {
-			case "invalid":
-				fmt.Sscan(m[2], &n)
-			case "pending":
-				fmt.Sscan(m[5], &n)
-			}
-			textGot += n
+		if got := textCounts[sig]; got != want {
+			t.Errorf("text counts %d %s findings, want %d", got, sig, want)
 		}
-		if textGot != want {
-			t.Errorf("text counts %d %s findings, want %d", textGot, sig, want)
-		}
-		junitGot := 0
-		for _, s := range suites.Suites {
-			for _, tc := range s.Testcases {
-				if tc.Name != sig {
-					continue
-				}
-				if tc.Failure != nil {
-					var n int
-					fmt.Sscan(tc.Failure.Message, &n)
-					junitGot += n
-				} else if tc.SystemOut != nil {
-					junitGot += strings.Count(tc.SystemOut.Data, "\n") // listed ones; folded ones below
-				}
-			}
-		}
-		if junitGot == 0 && want > 0 {
+		if junitCounts[sig] == 0 && want > 0 {
 			t.Errorf("junit shows no %s findings", sig)
 		}
 	}
-	if len(doc.Sessions) != len(suites.Suites) {
-		t.Errorf("json has %d sessions, junit %d suites", len(doc.Sessions), len(suites.Suites))
+	if jsonSessions != suites {
+		t.Errorf("json has %d sessions, junit %d suites", jsonSessions, suites)
 	}
 	if n := len(log.Runs[0].Results); n == 0 || n > 5000 {
 		t.Errorf("sarif has %d results", n)
@@ -554,4 +520,122 @@ func checkHostileCounts(t *testing.T, dir string, counts map[string]int) {
 	if len(summary) == 0 || len(summary) > mib {
 		t.Errorf("step summary of %d bytes", len(summary))
 	}
+}
+
+// streamJSONCounts adds up the JSON report's counts per signal, one session
+// at a time, and counts its sessions.
+func streamJSONCounts(t *testing.T, path string) (map[string]int, int) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("json: %v", err)
+	}
+	defer f.Close()
+	dec := json.NewDecoder(bufio.NewReader(f))
+	counts, sessions := map[string]int{}, 0
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		t.Fatalf("json: not an object: %v", err)
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			t.Fatalf("json: %v", err)
+		}
+		if key != "sessions" {
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				t.Fatalf("json: %s: %v", key, err)
+			}
+			continue
+		}
+		if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+			t.Fatalf("json: sessions is not an array: %v", err)
+		}
+		for dec.More() {
+			var s struct {
+				Counts map[string]int `json:"counts"`
+			}
+			if err := dec.Decode(&s); err != nil {
+				t.Fatalf("json: session %d: %v", sessions, err)
+			}
+			sessions++
+			for sig, n := range s.Counts {
+				counts[sig] += n
+			}
+		}
+		if _, err := dec.Token(); err != nil {
+			t.Fatalf("json: %v", err)
+		}
+	}
+	return counts, sessions
+}
+
+// streamJUnitCounts adds up, per signal, the findings the JUnit report
+// shows (a failure's count, or the lines of a passing case's output), one
+// test case at a time, and counts its suites.
+func streamJUnitCounts(t *testing.T, path string) (map[string]int, int) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("junit: %v", err)
+	}
+	defer f.Close()
+	dec := xml.NewDecoder(bufio.NewReader(f))
+	counts, suites := map[string]int{}, 0
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return counts, suites
+		}
+		if err != nil {
+			t.Fatalf("junit: %v", err)
+		}
+		start, ok := tok.(xml.StartElement)
+		if !ok {
+			continue
+		}
+		switch start.Name.Local {
+		case "testsuite":
+			suites++
+		case "testcase":
+			var tc junit.Testcase
+			if err := dec.DecodeElement(&tc, &start); err != nil {
+				t.Fatalf("junit: %v", err)
+			}
+			if tc.Failure != nil {
+				var n int
+				fmt.Sscan(tc.Failure.Message, &n)
+				counts[tc.Name] += n
+			} else if tc.SystemOut != nil {
+				counts[tc.Name] += strings.Count(tc.SystemOut.Data, "\n") // listed ones; folded ones below
+			}
+		}
+	}
+}
+
+// streamTextCounts adds up the invalid and pending findings of the text
+// report's summary lines, a line at a time.
+func streamTextCounts(t *testing.T, path string) map[string]int {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("text: %v", err)
+	}
+	defer f.Close()
+	counts := map[string]int{}
+	lines := bufio.NewScanner(f)
+	lines.Buffer(make([]byte, 64<<10), 16<<20)
+	for lines.Scan() {
+		for _, m := range summaryLine.FindAllStringSubmatch(lines.Text(), -1) {
+			var invalid, pending int
+			fmt.Sscan(m[2], &invalid)
+			fmt.Sscan(m[5], &pending)
+			counts["invalid"] += invalid
+			counts["pending"] += pending
+		}
+	}
+	if err := lines.Err(); err != nil {
+		t.Fatalf("text: %v", err)
+	}
+	return counts
 }
