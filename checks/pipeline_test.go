@@ -101,13 +101,19 @@ func TestCapturesPipelined(t *testing.T) {
 			}
 		}
 	}
+	onRepositoryAndShared(t, paths, "*.jsonl", check)
+}
+
+// onRepositoryAndShared runs check, in parallel, on the repository's paths
+// and on the shared real captures that match glob.
+func onRepositoryAndShared(t *testing.T, paths []string, glob string, check func(*testing.T, []string)) {
 	t.Run("repository", func(t *testing.T) {
 		t.Parallel()
 		check(t, paths)
 	})
 	t.Run("shared", func(t *testing.T) {
 		t.Parallel()
-		shared, _ := filepath.Glob(filepath.Join(sharedtest.Path(t, "captures"), "*.jsonl"))
+		shared, _ := filepath.Glob(filepath.Join(sharedtest.Path(t, "captures"), glob))
 		if len(shared) == 0 {
 			t.Fatal("no real captures found")
 		}

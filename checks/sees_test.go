@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/mcpcheck/mcpcheck/engine"
-	"github.com/mcpcheck/mcpcheck/internal/sharedtest"
 	"github.com/mcpcheck/mcpcheck/readers"
 	"github.com/mcpcheck/mcpcheck/report"
 	"github.com/mcpcheck/mcpcheck/result"
@@ -63,18 +62,7 @@ func TestSeesChangesNothing(t *testing.T) {
 			}
 		}
 	}
-	t.Run("repository", func(t *testing.T) {
-		t.Parallel()
-		check(t, paths)
-	})
-	t.Run("shared", func(t *testing.T) {
-		t.Parallel()
-		shared, _ := filepath.Glob(filepath.Join(sharedtest.Path(t, "captures"), "*"))
-		if len(shared) == 0 {
-			t.Fatal("no real captures found")
-		}
-		check(t, shared)
-	})
+	onRepositoryAndShared(t, paths, "*", check) // pipeline_test.go
 }
 
 // jsonReport is the JSON report of src with every rule on.

@@ -1,7 +1,6 @@
 package readers
 
 import (
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -22,14 +21,7 @@ func TestRewindReadsALargeAnswerOnce(t *testing.T) {
 	files["2 tools_list.res.json"] = `"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"` + strings.Repeat("a", size) + `\"}],\"isError\":true}}"`
 	writeFiles(t, dir, files)
 	read := func() {
-		srcs, err := Resolve([]string{dir}, nil, os.Getenv)
-		if err != nil || len(srcs) != 1 {
-			t.Fatalf("Resolve: %v %v", srcs, err)
-		}
-		rc, err := srcs[0].Open()
-		if err != nil {
-			t.Fatal(err)
-		}
+		rc := openCache(t, dir)
 		defer rc.Close()
 		h := &lineCounter{}
 		if err := Read(dir, rc, h, Options{}); err != nil || h.frames == 0 {

@@ -3,6 +3,7 @@ package readers
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -45,10 +46,10 @@ var rewindCache = map[string]string{
 	"notes.txt": "recorded with mcp-rewind --url http://localhost:8080/mcp",
 }
 
-func TestRewindCacheIsOneCapture(t *testing.T) {
-	t.Parallel()
-	dir := filepath.Join(t.TempDir(), "weather")
-	writeFiles(t, dir, rewindCache)
+// openCache resolves dir as one capture (an mcp-rewind cache directory)
+// and opens it.
+func openCache(t *testing.T, dir string) io.ReadCloser {
+	t.Helper()
 	srcs, err := Resolve([]string{dir}, nil, os.Getenv)
 	if err != nil || len(srcs) != 1 || srcs[0].Name != dir {
 		t.Fatalf("Resolve: %v %v", srcs, err)
@@ -57,8 +58,17 @@ func TestRewindCacheIsOneCapture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rc
+}
+
+func TestRewindCacheIsOneCapture(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "weather")
+	writeFiles(t, dir, rewindCache)
+	rc := openCache(t, dir)
+	defer rc.Close()
 	rec := &recorder{}
-	if err := Read(srcs[0].Name, rc, rec, Options{}); err != nil {
+	if err := Read(dir, rc, rec, Options{}); err != nil {
 		t.Fatalf("Read: %v", err)
 	}
 	var got []string
@@ -230,16 +240,10 @@ func TestRewindUnnamedExchanges(t *testing.T) {
 		"1 tools_call_fail_9efd976b5b25a5ea.res-head.json": head(200, "B"),
 		"1 tools_call_fail_9efd976b5b25a5ea.res.json":      sse(`{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":true}}`),
 	})
-	srcs, err := Resolve([]string{dir}, nil, os.Getenv)
-	if err != nil || len(srcs) != 1 {
-		t.Fatalf("Resolve: %v %v", srcs, err)
-	}
-	rc, err := srcs[0].Open()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rc := openCache(t, dir)
+	defer rc.Close()
 	rec := &recorder{}
-	if err := Read(srcs[0].Name, rc, rec, Options{}); err != nil {
+	if err := Read(dir, rc, rec, Options{}); err != nil {
 		t.Fatalf("Read: %v", err)
 	}
 	var got []string
