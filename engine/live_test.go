@@ -25,7 +25,11 @@ import (
 type openCapture struct {
 	sessions, calls int
 	failing         bool // every call is answered with a tool error
-	tokens          bool // every call carries a progress token
+	// caused: every call lacks the argument read_file's schema (a listing
+	// the test gives) requires and is answered with -32602: a jsonrpc-error
+	// that names its cause, the input-schema finding.
+	caused bool
+	tokens bool // every call carries a progress token
 	// listing, when set, is the tools/list result session s records
 	// before its calls.
 	listing func(s int) string
@@ -54,13 +58,21 @@ func (c openCapture) bytes() []byte {
 	if c.failing {
 		isError = "true "
 	}
+	arg := "path"
+	if c.caused {
+		arg = "file"
+	}
 	for i := 1; i <= c.calls; i++ {
 		meta := fmt.Sprintf(`"_nota":{"progressToken":"p-%06d"}`, i)
 		if c.tokens {
 			meta = fmt.Sprintf(`"_meta":{"progressToken":"p-%06d"}`, i)
 		}
 		for s := 0; s < c.sessions; s++ {
-			line(s, "c2s", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"/srv/work/module-%d/file.go"},%s}}`, i, i, meta))
+			line(s, "c2s", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"read_file","arguments":{"%s":"/srv/work/module-%d/file.go"},%s}}`, i, arg, i, meta))
+			if c.caused {
+				line(s, "s2c", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"error":{"code":-32602,"message":"Invalid params: path is required"}}`, i))
+				continue
+			}
 			line(s, "s2c", fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":"ENOENT: no such file or directory, open '/srv/work/module-%d/file.go'"}],"isError":%s}}`, i, i, isError))
 		}
 	}
@@ -137,6 +149,28 @@ func TestOpenSessionsHoldFindingsCompactly(t *testing.T) {
 	t.Logf("%d findings in %d open sessions: %d bytes each (%d KiB in all)", found, sessions, per, (int64(failing)-int64(clean))>>10)
 	if per > 32 {
 		t.Errorf("open sessions hold %d bytes per finding; want at most 32", per)
+	}
+}
+
+// A finding that names its cause (a -32602 answer after the input-schema
+// finding on its request) is held as compactly as any other: they were
+// once kept whole (445 bytes a finding here), and a server that answers
+// every bad call so grew the heap with the calls (issue 26). What is left,
+// about 110 bytes a finding, is mostly the cause marked on each request.
+func TestOpenSessionsHoldCausedFindingsCompactly(t *testing.T) {
+	const sessions, calls = 20, 1000
+	listing := func(int) string {
+		return `{"tools":[{"name":"read_file","inputSchema":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}}]}`
+	}
+	clean, none := heldAtEOF(t, openCapture{sessions: sessions, calls: calls, listing: listing})
+	caused, found := heldAtEOF(t, openCapture{sessions: sessions, calls: calls, listing: listing, caused: true})
+	if none != 0 || found != 2*sessions*calls {
+		t.Fatalf("%d findings on the clean capture, %d on the other; want 0 and %d", none, found, 2*sessions*calls)
+	}
+	per := (int64(caused) - int64(clean)) / found
+	t.Logf("%d findings in %d open sessions: %d bytes each (%d KiB in all)", found, sessions, per, (int64(caused)-int64(clean))>>10)
+	if per > 160 {
+		t.Errorf("open sessions hold %d bytes per finding; want at most 160", per)
 	}
 }
 
