@@ -193,9 +193,11 @@ func hostileCases() []hostileCase {
 		},
 		named(calls(1_000_000), "1M calls with three --output files", largeOnly),
 		named(calls(100_000), "100k calls with three --output files", smallOnly),
-		// measured: 31 MiB at 1M calls, 20 MiB at 100k
+		// measured: 31 MiB at 1M calls; at 100k 27–29 MiB alone and up to
+		// 33.1 MiB while CI's other test binaries load both cores (the
+		// collector runs late): the bound catches growth, not a budget
 		named(busy(1_000_000, 40*mib), "1M calls of a busy CI run (20k findings) with three --output files", largeOnly),
-		named(busy(100_000, 32*mib), "100k calls of a busy CI run (2k findings) with three --output files", smallOnly),
+		named(busy(100_000, 40*mib), "100k calls of a busy CI run (2k findings) with three --output files", smallOnly),
 
 		// Input that can never be a capture ends fast, however long.
 		fast("endless zero bytes on stdin", func() io.Reader { return sessiontest.Endless("", 0) }, "not a capture"),
