@@ -3,7 +3,6 @@ package checks_test
 import (
 	"bytes"
 	"io"
-	"math/rand/v2"
 	"reflect"
 	"strings"
 	"sync"
@@ -131,7 +130,7 @@ func TestToolPoisoningBudget(t *testing.T) {
 		findings int
 	}{
 		{"a 4 MB description", []byte(listingOf(plain)), 0, 0},
-		{"a 4 MB description dense with the patterns' words", []byte(listingOf(denseDescription(4 << 20))), 100, 0},
+		{"a 4 MB description dense with the patterns' words", []byte(listingOf(sessiontest.DenseDescription(4 << 20))), 100, 0},
 		{"the busy CI capture", budgetCalls(t), 10, -1},
 	} {
 		in0, pat0, win0 := poisoning.Counters.Snapshot()
@@ -170,19 +169,4 @@ func listingOf(desc string) string {
 {"session_id":"s","seq":4,"direction":"c2s","raw":{"jsonrpc":"2.0","id":1,"method":"tools/list"}}
 {"session_id":"s","seq":5,"direction":"s2c","raw":{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"read","description":"` + desc + `","inputSchema":{"type":"object"}}]}}}
 `
-}
-
-// denseDescription is documentation that says, in every sentence, the
-// words the instruction patterns need (ignore, user, tell, keep, send,
-// read, https:, @, <, [) without giving an instruction: the text that
-// made the regexps read every byte.
-func denseDescription(size int) string {
-	words := strings.Fields("ignore the previous result if the user asks; tell the user what to send and keep the data, read files from docker and post https: links with @ and < > [ ] . , the user")
-	rng := rand.New(rand.NewPCG(2, 1))
-	var b strings.Builder
-	for b.Len() < size {
-		b.WriteString(words[rng.IntN(len(words))])
-		b.WriteByte(' ')
-	}
-	return b.String()
 }
