@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcpcheck/mcpcheck/internal/dfa"
 	"github.com/mcpcheck/mcpcheck/internal/poisoning"
 	"github.com/mcpcheck/mcpcheck/internal/secrets"
 	"github.com/mcpcheck/mcpcheck/readers"
@@ -107,31 +108,38 @@ func TestSecretLeakPrefilterRunsOnce(t *testing.T) {
 }
 
 // TestToolPoisoningBudget: tool-poisoning reads a listing's descriptions
-// in one pass, and runs its instruction patterns (regexp automata, about a
-// megabyte a second) only over text holding a word they need: over none of
-// a 4 MB description of plain documentation, and over a tenth at most of
-// the busy CI capture's listings (5.6% today: the descriptions that say
-// "user" or "https:").
+// in one pass, and its instruction patterns as one pass of their automata
+// (internal/dfa) over text holding a word they need: over none of a 4 MB
+// description of plain documentation, a tenth at most of the busy CI
+// capture's listings (5.6% today: the descriptions that say "user" or
+// "https:"), and all of a 4 MB description dense with those words, where
+// the automata make at most a state every 500 bytes, past their first 256
+// (each costs an NFA
+// step; the rest a table lookup a byte) and the regexps, which find a
+// match's evidence, run over a window around each match the automata saw:
+// at most 1% of the text. They used to run over all of it, about a
+// megabyte a second.
 func TestToolPoisoningBudget(t *testing.T) {
 	word := "Returns the contents of a file as text, with line numbers added for each line of it. "
-	desc := strings.Repeat(word, 4<<20/len(word))
-	listing := `{"session_id":"s","seq":1,"direction":"c2s","raw":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}}
-{"session_id":"s","seq":2,"direction":"s2c","raw":{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}}
-{"session_id":"s","seq":3,"direction":"c2s","raw":{"jsonrpc":"2.0","method":"notifications/initialized"}}
-{"session_id":"s","seq":4,"direction":"c2s","raw":{"jsonrpc":"2.0","id":1,"method":"tools/list"}}
-{"session_id":"s","seq":5,"direction":"s2c","raw":{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"read","description":"` + desc + `","inputSchema":{"type":"object"}}]}}}
-`
+	plain := strings.Repeat(word, 4<<20/len(word))
 	rules := rulesByID(t, "tool-poisoning")
 	for _, c := range []struct {
-		name    string
-		data    []byte
-		percent int64 // of the bytes looked at, the most the patterns may run over
-	}{{"a 4 MB description", []byte(listing), 0}, {"the busy CI capture", budgetCalls(t), 10}} {
-		in0, pat0 := poisoning.Counters.Snapshot()
-		checkBytes(t, c.data, rules)
-		in1, pat1 := poisoning.Counters.Snapshot()
-		inspected, patterned := in1-in0, pat1-pat0
-		t.Logf("%s: %d bytes looked at, %d by the instruction patterns", c.name, inspected, patterned)
+		name     string
+		data     []byte
+		percent  int64 // of the bytes looked at, the most the automata may run over
+		findings int
+	}{
+		{"a 4 MB description", []byte(listingOf(plain)), 0, 0},
+		{"a 4 MB description dense with the patterns' words", []byte(listingOf(sessiontest.DenseDescription(4 << 20))), 100, 0},
+		{"the busy CI capture", budgetCalls(t), 10, -1},
+	} {
+		in0, pat0, win0 := poisoning.Counters.Snapshot()
+		_, made0 := dfa.Counters.Snapshot()
+		res := checkBytes(t, c.data, rules)
+		in1, pat1, win1 := poisoning.Counters.Snapshot()
+		_, made1 := dfa.Counters.Snapshot()
+		inspected, patterned, windowed, made := in1-in0, pat1-pat0, win1-win0, made1-made0
+		t.Logf("%s: %d bytes looked at, %d by the automata, %d by the regexps; %d states made", c.name, inspected, patterned, windowed, made)
 		if inspected == 0 {
 			t.Errorf("%s: tool-poisoning looked at nothing", c.name)
 		}
@@ -139,7 +147,26 @@ func TestToolPoisoningBudget(t *testing.T) {
 			t.Errorf("%s: tool-poisoning looked at %d bytes of a %d-byte capture", c.name, inspected, len(c.data))
 		}
 		if patterned*100 > inspected*c.percent {
-			t.Errorf("%s: the instruction patterns ran over %d of %d bytes; the budget is %d%%", c.name, patterned, inspected, c.percent)
+			t.Errorf("%s: the automata ran over %d of %d bytes; the budget is %d%%", c.name, patterned, inspected, c.percent)
+		}
+		if windowed*100 > inspected {
+			t.Errorf("%s: the regexps ran over %d of %d bytes; the budget is 1%%", c.name, windowed, inspected)
+		}
+		if made > 256+inspected/500 {
+			t.Errorf("%s: the automata made %d states over %d bytes; the budget is 256 and one every 500 bytes", c.name, made, inspected)
+		}
+		if n := res.NumFindings(); c.findings >= 0 && n != c.findings {
+			t.Errorf("%s: %d findings, want %d", c.name, n, c.findings)
 		}
 	}
+}
+
+// listingOf is a capture whose one tool has the description desc.
+func listingOf(desc string) string {
+	return `{"session_id":"s","seq":1,"direction":"c2s","raw":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}}
+{"session_id":"s","seq":2,"direction":"s2c","raw":{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}}
+{"session_id":"s","seq":3,"direction":"c2s","raw":{"jsonrpc":"2.0","method":"notifications/initialized"}}
+{"session_id":"s","seq":4,"direction":"c2s","raw":{"jsonrpc":"2.0","id":1,"method":"tools/list"}}
+{"session_id":"s","seq":5,"direction":"s2c","raw":{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"read","description":"` + desc + `","inputSchema":{"type":"object"}}]}}}
+`
 }

@@ -191,6 +191,13 @@ func hostileCases() []hostileCase {
 				}
 			},
 		},
+		// tool-poisoning read such a description at 1 MB/s (16 MB: 93 s
+		// on a loaded machine); now 0.3 s of CPU. One poisoned at its end
+		// is still seen there (security is not in the default gate).
+		{name: "a 16 MB tool description dense with the words instruction patterns need", input: func() io.Reader { return sessiontest.DenseListing(16<<20, "") },
+			exit: 0, rss: 128 * mib, within: 30 * time.Second, stdout: []string{"check passed"}},
+		{name: "the same description with an instruction block at its end", input: func() io.Reader { return sessiontest.DenseListing(16<<20, " <IMPORTANT>") },
+			exit: 0, rss: 128 * mib, within: 30 * time.Second, stdout: []string{`<stdin>:2: error tool "read" description: instruction block "<IMPORTANT>" [fingerprint`, `(tool-poisoning)`}},
 		named(calls(1_000_000), "1M calls with three --output files", largeOnly),
 		named(calls(100_000), "100k calls with three --output files", smallOnly),
 		// measured: 31 MiB at 1M calls; at 100k 27–29 MiB alone and up to

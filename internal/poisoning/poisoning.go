@@ -16,6 +16,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/mcpcheck/mcpcheck/internal/dfa"
 )
 
 // Text is what Inspect found in one field.
@@ -214,6 +216,13 @@ var (
 	credentialPath = `(?:~/|\$HOME/|%USERPROFILE%\\)?(?:\.ssh/id_[\w-]+(?:\.pub)?|\bid_(?:rsa|dsa|ecdsa|ed25519)(?:\.pub)?\b|\.ssh/[\w.-]+\.pem\b|` +
 		`\.aws/credentials\b|\.netrc\b|\.git-credentials\b|\.docker/config\.json\b|\.kube/config\b|/etc/shadow\b|\.gnupg\b|` +
 		`\.config/gcloud\b|\bclaude_desktop_config\.json\b|\.cursor/mcp\.json\b|\.npmrc\b|\.pypirc\b)`
+	// credentialVerb reads or moves a file: a credential path at most 60
+	// runes after one, on its line, is asked for.
+	credentialVerb = `\b(?:read|cat|include|attach|pass|send|upload|copy|provide|dump|print|output|extract|leak|grab|collect|exfiltrate)\b`
+	// sendVerb sends something; sendTarget is where, at most 80 runes later
+	// within its sentence.
+	sendVerb   = `\b(?:send|post|upload|forward|transmit|exfiltrate|leak|copy|report|submit|deliver|share|mail|email|bcc)\b`
+	sendTarget = `\b(?:to|at|into)\s+(https?://[^\s"'<>)\]]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)`
 	// passAlong is moving data somewhere; a weak credential path (.env) counts
 	// only next to it, since a dotenv tool may read .env for a living.
 	passAlong = regexp.MustCompile(`(?i)\b(?:pass|send|include|attach|upload|copy|provide|forward|leak|exfiltrate|post|transmit|append|embed)\b`)
@@ -246,7 +255,7 @@ var instructionKinds = []instructionKind{
 		regexp.MustCompile(`(?i)\b(?:do\s+not|don'?t|never)\s+mention\s+(?:that|this|it)\b`),
 	}},
 	{label: "credential file", res: []*regexp.Regexp{
-		regexp.MustCompile(`(?i)\b(?:read|cat|include|attach|pass|send|upload|copy|provide|dump|print|output|extract|leak|grab|collect|exfiltrate)\b[^\n]{0,60}?(` + credentialPath + `)`),
+		regexp.MustCompile(`(?i)` + credentialVerb + `[^\n]{0,60}?(` + credentialPath + `)`),
 		regexp.MustCompile(`(?i)(?:^|[\s'"` + "`" + `(~/])(\.env(?:\.[\w-]+)?|/etc/passwd)\b`),
 	}, evidence: func(text string, m []int) (string, bool) {
 		path := text[m[2]:m[3]]
@@ -258,49 +267,272 @@ var instructionKinds = []instructionKind{
 			return path, passAlong.MatchString(around)
 		}
 		// "the key is read from ~/.ssh/id_rsa" documents the tool.
-		return path, !passive.MatchString(text[:m[0]])
+		return path, !passiveBefore(text, m[0])
 	}},
 	{label: "data sent to", res: []*regexp.Regexp{
-		regexp.MustCompile(`(?i)\b(?:send|post|upload|forward|transmit|exfiltrate|leak|copy|report|submit|deliver|share|mail|email|bcc)\b((?:[^\n.!?]|[.!?]\S){0,80}?)\b(?:to|at|into)\s+(https?://[^\s"'<>)\]]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)`),
+		regexp.MustCompile(`(?i)` + sendVerb + `((?:[^\n.!?]|[.!?]\S){0,80}?)` + sendTarget),
 	}, evidence: func(text string, m []int) (string, bool) {
 		return strings.TrimRight(text[m[4]:m[5]], ".,;:"), dataWords.MatchString(text[m[2]:m[3]])
 	}},
 }
 
+// patterns is every kind's expressions in order, each with the automaton
+// that finds where its matches end: most share one set; the two with a
+// long gap (credential file's verb and path, data sent to's verb and
+// target) have a gated set each, which follows only the latest verb.
+var patterns, patternSets = func() ([]pattern, []*dfa.Set) {
+	gapped := map[string]*dfa.Set{
+		instructionKinds[3].res[0].String(): dfa.MustCompileGated(dfa.LineGate(0, 1<<1, 60), `(?i)`+credentialVerb, `(?i)(?:`+credentialPath+`)`),
+		instructionKinds[4].res[0].String(): dfa.MustCompileGated(sentenceGate(0, 1<<1, 80), `(?i)`+sendVerb, `(?i)`+sendTarget),
+	}
+	var out []pattern
+	var plain []string
+	for i, k := range instructionKinds {
+		for _, re := range k.res {
+			p := pattern{kind: i, re: re, expr: 1}
+			if p.set = gapped[re.String()]; p.set == nil {
+				p.expr = len(plain)
+				plain = append(plain, re.String())
+			}
+			out = append(out, p)
+		}
+	}
+	if len(gapped) != 2 {
+		panic("poisoning: a gapped pattern is not among the kinds")
+	}
+	shared := dfa.MustCompile(plain...)
+	sets := []*dfa.Set{shared}
+	for i := range out {
+		if out[i].set == nil {
+			out[i].set = shared
+		} else {
+			sets = append(sets, out[i].set)
+		}
+	}
+	return out, sets
+}()
+
+// A pattern is one expression of a kind and its place in an automaton.
+type pattern struct {
+	kind int
+	re   *regexp.Regexp
+	set  *dfa.Set
+	expr int // its index in set
+}
+
+// sentenceGate is the gate of data sent to's gap,
+// (?:[^\n.!?]|[.!?]\S){0,n}?: at most n units, a unit a rune that ends
+// no sentence or line, or a sentence's punctuation followed by a rune that
+// is not white space. State 1+2u+p is u units since the verb, p whether
+// the last rune was punctuation still waiting for its second.
+func sentenceGate(opener int, gated uint16, n int) *dfa.Gate {
+	return &dfa.Gate{
+		Opener: opener,
+		Gated:  gated,
+		Next: func(s uint8, r rune) uint8 {
+			units, waiting := int(s-1)/2, (s-1)%2 == 1
+			switch {
+			case waiting && isSpaceClass(r):
+				return 0 // "[.!?]" then white space: the sentence ended
+			case waiting:
+				return uint8(1 + 2*units)
+			case r == '\n' || units == n:
+				return 0
+			case r == '.' || r == '!' || r == '?':
+				return uint8(1 + 2*(units+1) + 1)
+			}
+			return uint8(1 + 2*(units+1))
+		},
+		Admits: func(s uint8) bool { return (s-1)%2 == 0 },
+	}
+}
+
+// isSpaceClass is \s as regexp reads it.
+func isSpaceClass(r rune) bool {
+	return r == ' ' || r == '\t' || r == '\n' || r == '\f' || r == '\r'
+}
+
+// Each match a pattern's automaton reports is looked at by its regexp in
+// a window around the match's end: windowBefore bytes before it (grown
+// when the match is longer) and windowAfter after it. A text no longer
+// than windowBefore+windowAfter-windowMargin is looked at whole, as the
+// regexps alone would.
+const (
+	windowBefore    = 512
+	windowAfter     = 128
+	windowMargin    = 64 // a match ending this near the window's end is not known whole
+	triesPerPattern = 8  // matches of one pattern looked at before it is given up
+)
+
+// patternSearch is the state of one pattern's search in one text.
+type patternSearch struct {
+	tries    int          // matches looked at
+	lastEnd  int          // the end of the last of them: later ones may not overlap it
+	examined int          // the end of the last window: matches ending before it were seen
+	found    *Instruction // the first match that shows the kind
+}
+
 // findInstructions adds each kind of instruction in text once, with the
-// first evidence of it.
+// first evidence of it: for each kind, the first pattern of it (in order)
+// that has a match showing it, and that pattern's first such match.
+//
+// The patterns' automata read the text once together (a table lookup a
+// byte); a pattern's regexp runs only where its automaton saw a match end,
+// over a window around it, to find the match's groups and judge it. So a
+// long text dense with the words the patterns need costs one pass, not a
+// regexp pass per pattern.
 func (pt *Text) findInstructions(text string) {
 	Counters.inspected.Add(int64(len(text)))
 	if !mayInstructText(text) {
 		return // most documentation: one pass over the bytes
 	}
 	Counters.patterned.Add(int64(len(text)))
-	for i, k := range instructionKinds {
-		if pt.hasKind(i) {
-			continue
+	search := make([]patternSearch, len(patterns))
+	var live uint32 // the patterns still searched for
+	for j, p := range patterns {
+		if !pt.hasKind(p.kind) {
+			live |= 1 << j
 		}
-	patterns:
-		for _, re := range k.res {
-			if !re.MatchString(text) {
-				continue
-			}
-			for _, m := range re.FindAllStringSubmatchIndex(text, 8) {
-				if quotedMention(text, m[0], m[1]) {
-					continue
+	}
+	for _, set := range patternSets {
+		setLive := func() uint16 {
+			var m uint16
+			for j, p := range patterns {
+				if p.set == set && live&(1<<j) != 0 {
+					m |= 1 << p.expr
 				}
-				ev := strings.TrimSpace(text[m[0]:m[1]])
-				if k.evidence != nil {
-					var ok bool
-					if ev, ok = k.evidence(text, m); !ok {
-						continue
-					}
-				}
-				pt.Instructions = append(pt.Instructions, Instruction{Kind: k.label, Evidence: ev, kind: i})
-				break patterns
 			}
+			return m
+		}
+		index := make([]int, set.Len()) // expression → pattern
+		for j, p := range patterns {
+			if p.set == set {
+				index[p.expr] = j + 1
+			}
+		}
+		set.Scan(text, setLive(), func(expr, end int) uint16 {
+			j := index[expr] - 1
+			if j < 0 {
+				return setLive() // a gate's opener
+			}
+			ps := &search[j]
+			if end < ps.examined {
+				return setLive() // its match was looked at in an earlier window
+			}
+			pt.examine(text, j, end, ps)
+			switch {
+			case ps.found != nil:
+				// a later pattern of the kind can no longer be the first
+				for later := j; later < len(patterns) && patterns[later].kind == patterns[j].kind; later++ {
+					live &^= 1 << later
+				}
+			case ps.tries >= triesPerPattern:
+				live &^= 1 << j
+			}
+			return setLive()
+		})
+	}
+	for j := range search {
+		if in := search[j].found; in != nil && !pt.hasKind(in.kind) {
+			pt.Instructions = append(pt.Instructions, *in)
 		}
 	}
 	slices.SortStableFunc(pt.Instructions, func(a, b Instruction) int { return a.kind - b.kind })
+}
+
+// examine runs pattern j's regexp over a window around a match that ends
+// at end, and judges each match in it that is whole there and overlaps
+// none judged before: quoted mentions and matches the kind's evidence
+// rejects do not show it.
+func (pt *Text) examine(text string, j, end int, ps *patternSearch) {
+	kind := patterns[j].kind
+	k, re := &instructionKinds[kind], patterns[j].re
+	for before := windowBefore; ; before *= 4 {
+		from, to := runeStart(text, max(0, end-before)), runeStart(text, min(len(text), end+windowAfter))
+		Counters.windowed.Add(int64(to - from))
+		reached := false // a match in the window ends at end or later, or runs past it
+		for _, m := range re.FindAllStringSubmatchIndex(text[from:to], -1) {
+			for i := range m {
+				if m[i] >= 0 {
+					m[i] += from
+				}
+			}
+			// A match at the window's start may begin before it; one near
+			// its end may be one a longer text would make longer (an
+			// optional ".pub" cut off): both are judged in a later window.
+			if m[0] == from && from > 0 || m[1] > to-windowMargin && to < len(text) {
+				reached = reached || m[1] >= end
+				continue
+			}
+			if m[1] >= end {
+				reached = true
+			}
+			if m[0] < ps.lastEnd || m[1] <= ps.examined && ps.examined > 0 {
+				continue // judged before
+			}
+			ps.tries++
+			ps.lastEnd = m[1]
+			if in, ok := k.judge(text, m, kind); ok {
+				ps.found = &in
+				break
+			}
+			if ps.tries >= triesPerPattern {
+				break
+			}
+		}
+		if reached || from == 0 || ps.found != nil || ps.tries >= triesPerPattern {
+			ps.examined = to // every match ending before it was judged
+			if to < len(text) {
+				ps.examined = to - windowMargin
+			}
+			return
+		}
+	}
+}
+
+// judge decides whether match m of one of the kind's patterns shows it.
+func (k *instructionKind) judge(text string, m []int, kind int) (Instruction, bool) {
+	if quotedMention(text, m[0], m[1]) {
+		return Instruction{}, false
+	}
+	ev := strings.TrimSpace(text[m[0]:m[1]])
+	if k.evidence != nil {
+		var ok bool
+		if ev, ok = k.evidence(text, m); !ok {
+			return Instruction{}, false
+		}
+	}
+	return Instruction{Kind: k.label, Evidence: ev, kind: kind}, true
+}
+
+// passiveBefore reports passive.MatchString(text[:at]) reading only the
+// tail it can match: the white space before at and the few runes before
+// that, not the whole text once a match.
+func passiveBefore(text string, at int) bool {
+	space := at
+	for space > 0 && strings.IndexByte("\t\n\f\r ", text[space-1]) >= 0 {
+		space--
+	}
+	if space == at {
+		return false
+	}
+	// The longest word is five runes ("being"); eight keep the rune before
+	// it, which its word boundary reads.
+	from := space
+	for n := 0; n < 8 && from > 0; n++ {
+		_, size := utf8.DecodeLastRuneInString(text[:from])
+		from -= size
+	}
+	return passive.MatchString(text[from:at])
+}
+
+// runeStart moves i forward to the start of a rune, so that a window does
+// not begin or end inside one.
+func runeStart(s string, i int) int {
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	return i
 }
 
 // quotedMention reports a match that is quoted whole: a description that
@@ -349,16 +581,16 @@ func MayInstruct(text []byte) bool {
 }
 
 // Counters count the work of the instruction search, for the budget
-// tests: bytes of text looked at, and bytes the instruction patterns (the
-// regexp automata) then ran over.
+// tests.
 var Counters counters
 
-type counters struct{ inspected, patterned atomic.Int64 }
+type counters struct{ inspected, patterned, windowed atomic.Int64 }
 
-// Snapshot returns the bytes looked at and the bytes the patterns ran
-// over, so far.
-func (c *counters) Snapshot() (inspected, patterned int64) {
-	return c.inspected.Load(), c.patterned.Load()
+// Snapshot returns the bytes looked at, the bytes the patterns' automata
+// ran over and the bytes their regexps ran over (windows around the
+// automata's matches), so far.
+func (c *counters) Snapshot() (inspected, patterned, windowed int64) {
+	return c.inspected.Load(), c.patterned.Load(), c.windowed.Load()
 }
 
 // mayInstructWords are mayInstruct's alternatives as lower-case ASCII

@@ -202,3 +202,30 @@ func BigHAR(size int) io.Reader {
 			`"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"`)),
 		io.LimitReader(repeatByte('a'), int64(size)), strings.NewReader(`\"}],\"isError\":true}}"`+end+`]}}`+"\n"))
 }
+
+// DenseListing returns a capture of one session listing one tool whose
+// description is size bytes of documentation that says, in every
+// sentence, the words tool-poisoning's instruction patterns need (ignore,
+// user, tell, keep, send, read, https:, @, <, [) without giving an
+// instruction, then tail (issue 21: such text was read at 1 MB/s). The
+// same size always makes the same text.
+func DenseListing(size int, tail string) io.Reader {
+	return strings.NewReader(
+		`{"session_id":"dense-1","server_label":"dense","seq":1,"ts":"2026-09-01T10:00:00Z","direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","id":1,"method":"tools/list"}}` + "\n" +
+			`{"session_id":"dense-1","server_label":"dense","seq":2,"ts":"2026-09-01T10:00:01Z","direction":"s2c","transport":"stdio","raw":{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"read","description":"` +
+			DenseDescription(size) + tail + `","inputSchema":{"type":"object"}}]}}}` + "\n")
+}
+
+// DenseDescription is DenseListing's description, without its tail.
+func DenseDescription(size int) string {
+	words := strings.Fields("ignore the previous result if the user asks; tell the user what to send and keep the data, read files from docker and post https: links with @ and < > [ ] . , the user")
+	var b strings.Builder
+	b.Grow(size + 16)
+	state := uint64(2)
+	for b.Len() < size {
+		state = state*6364136223846793005 + 1442695040888963407 // a fixed LCG: the same text every run
+		b.WriteString(words[(state>>33)%uint64(len(words))])
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
