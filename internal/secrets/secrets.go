@@ -682,6 +682,9 @@ func nameBefore[T ~string | ~[]byte](b T, i int) (password, ok bool) {
 	if j > 0 && (b[j-1] == '"' || b[j-1] == '\'') {
 		j--
 	}
+	if !endsLikeSecretName(b, j) {
+		return false, false // most names: decided by their last three letters
+	}
 	k := j
 	for k > 0 && j-k < 64 && identC[b[k-1]] {
 		k--
@@ -691,6 +694,59 @@ func nameBefore[T ~string | ~[]byte](b T, i int) (password, ok bool) {
 	}
 	return secretName(b[k:j])
 }
+
+// endsLikeSecretName reports whether the name that ends at j (the
+// identifier nameBefore reads, at most 64 bytes back) may name a secret:
+// its last three letters or digits, as secretName normalises them, end
+// one of the secret names. False means secretName says no; it is the
+// cheap answer for the member names of every JSON object, which it reads
+// from the end and stops after three.
+func endsLikeSecretName[T ~string | ~[]byte](b T, j int) bool {
+	if j >= 3 && alnum[b[j-1]] && alnum[b[j-2]] && alnum[b[j-3]] {
+		return secretEnds.has(b[j-3], b[j-2], b[j-1]) // most names end in three letters
+	}
+	var last [3]byte
+	n := 0
+	for k := j; k > 0 && j-k < 64 && n < len(last); k-- {
+		c := b[k-1]
+		if !identC[c] {
+			break
+		}
+		if alnum[c] {
+			n++
+			last[len(last)-n] = c
+		}
+	}
+	return n == len(last) && secretEnds.has(last[0], last[1], last[2])
+}
+
+// suffixSet holds three-byte endings, each byte by its low five bits: a
+// letter's place in the alphabet in either case. A digit shares its bits
+// with a letter, which only lets more names through to the full check.
+type suffixSet [1 << 15 / 64]uint64
+
+func (t *suffixSet) add(a, b, c byte) {
+	i := suffixIndex(a, b, c)
+	t[i>>6] |= 1 << (i & 63)
+}
+
+func (t *suffixSet) has(a, b, c byte) bool {
+	i := suffixIndex(a, b, c)
+	return t[i>>6]>>(i&63)&1 != 0
+}
+
+func suffixIndex(a, b, c byte) uint { return uint(a&31)<<10 | uint(b&31)<<5 | uint(c&31) }
+
+// secretEnds are the last three bytes of every secret name.
+var secretEnds = func() (t suffixSet) {
+	for _, names := range [][]string{passwordNames, secretNames, keyNames} {
+		for _, s := range names {
+			n := len(s)
+			t.add(s[n-3], s[n-2], s[n-1])
+		}
+	}
+	return t
+}()
 
 // assignment matches NAME=VALUE or "NAME": "VALUE" in text when NAME names a
 // secret and VALUE looks like one.
