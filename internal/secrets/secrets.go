@@ -157,8 +157,16 @@ func Suspect[T ~string | ~[]byte](b T) bool {
 }
 
 func suspect(s string) bool {
+	blocks, found := pairStage(s)
 	Counters.suspectCalls.Add(1)
 	Counters.suspectBytes.Add(int64(len(s)))
+	Counters.blocks.Add(blocks)
+	return found
+}
+
+// pairStage is Suspect's two stages over s; blocks counts the steps of
+// eight bytes it looked at closely.
+func pairStage(s string) (blocks int64, found bool) {
 	t := &anchors.pair
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
@@ -167,19 +175,20 @@ func suspect(s string) bool {
 			t[uint16(w[4])|uint16(w[5])<<8]|t[uint16(w[6])|uint16(w[7])<<8] == 0 {
 			continue
 		}
+		blocks++
 		if closer(s, i, w) {
-			return true
+			return blocks, true
 		}
 	}
 	if i == len(s) {
-		return false
+		return blocks, false
 	}
 	// The last bytes, padded with zeros: no pattern needs a zero, and a
 	// pair a pattern implies starts with a byte of the text, so the pairs
 	// the padding makes imply only starts startAt turns away.
 	var tail [8]byte
 	copy(tail[:], s[i:])
-	return closer(s, i, unsafe.String(&tail[0], len(tail)))
+	return blocks + 1, closer(s, i, unsafe.String(&tail[0], len(tail)))
 }
 
 // closer looks closely at the pattern starts the pairs of block, the
@@ -342,16 +351,19 @@ var startPairs = func() (t [1 << 16 / 64]uint64) {
 	return t
 }()
 
-// Counters count the prefilter's work, for the budget tests: calls, bytes
-// looked at and closer looks (a position where a pattern may start).
+// Counters count the prefilter's work, for the budget tests.
 var Counters counters
 
-type counters struct{ suspectCalls, suspectBytes, closer atomic.Int64 }
+type counters struct{ suspectCalls, suspectBytes, blocks, closer atomic.Int64 }
 
-// Snapshot returns the counts so far: calls of Suspect, bytes it scanned
-// and positions it looked at closely.
-func (c *counters) Snapshot() (calls, bytes, closer int64) {
-	return c.suspectCalls.Load(), c.suspectBytes.Load(), c.closer.Load()
+// Work is what the prefilter did: calls of Suspect, bytes it scanned,
+// steps of eight bytes its second stage looked at, and positions where
+// that stage checked a pattern's start (suspectAt).
+type Work struct{ Calls, Bytes, Blocks, Closer int64 }
+
+// Snapshot returns the counts so far.
+func (c *counters) Snapshot() Work {
+	return Work{c.suspectCalls.Load(), c.suspectBytes.Load(), c.blocks.Load(), c.closer.Load()}
 }
 
 // trigger marks the bytes a pattern is looked for at: where it starts, or
