@@ -14,6 +14,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -141,13 +142,14 @@ func Find(s string) []Match {
 // of a JSON object has a secret-named key. True only asks for a closer look.
 //
 // It is a prefilter in two stages, as credential scanners do it. The
-// first looks only for anchors, the few bytes every pattern's start
-// implies at a fixed offset (the '_' of ghp_ or sk_live_, the '-' of glpat-
-// or sk-, the 'A' of AKIA, ':' and '=' after a name, …), eight bytes at a
-// time without a branch. Only around a block that holds one does the
-// second run: the loose check of each pattern start (suspectAt) at the
-// positions up to seven bytes before it. In ordinary text and JSON most
-// blocks hold no anchor, so most bytes cost a table lookup.
+// first reads the text two bytes at a time, at even offsets, eight bytes
+// a step without a branch, and looks each pair up in a table of the pairs
+// that some pattern's start implies at a fixed distance (the "AK" of
+// AKIA, the "t-" of glagent-, the "EG" of -----BEGIN, any pair with a ':'
+// or '=', …). Only around a pair it knows does the second run: the loose
+// check of each pattern start (suspectAt) at the distances the pair
+// implies. In ordinary text and JSON most steps hold no such pair, so most
+// bytes cost half a table lookup.
 func Suspect[T ~string | ~[]byte](b T) bool {
 	// A string and a slice begin with the same pointer and length: one
 	// implementation reads both without a copy.
@@ -155,37 +157,46 @@ func Suspect[T ~string | ~[]byte](b T) bool {
 }
 
 func suspect(s string) bool {
+	blocks, found := pairStage(s)
 	Counters.suspectCalls.Add(1)
 	Counters.suspectBytes.Add(int64(len(s)))
+	Counters.blocks.Add(blocks)
+	return found
+}
+
+// pairStage is Suspect's two stages over s; blocks counts the steps of
+// eight bytes it looked at closely.
+func pairStage(s string) (blocks int64, found bool) {
+	t := &anchors.pair
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
 		w := s[i : i+8] // one bounds check for the block
-		if anchorPair[uint16(w[0])|uint16(w[1])<<8]|anchorPair[uint16(w[2])|uint16(w[3])<<8]|
-			anchorPair[uint16(w[4])|uint16(w[5])<<8]|anchorPair[uint16(w[6])|uint16(w[7])<<8] == 0 {
+		if t[uint16(w[0])|uint16(w[1])<<8]|t[uint16(w[2])|uint16(w[3])<<8]|
+			t[uint16(w[4])|uint16(w[5])<<8]|t[uint16(w[6])|uint16(w[7])<<8] == 0 {
 			continue
 		}
-		if closer(s, i, i+8) {
-			return true
+		blocks++
+		if closer(s, i, w) {
+			return blocks, true
 		}
 	}
-	return closer(s, i, len(s))
+	if i == len(s) {
+		return blocks, false
+	}
+	// The last bytes, padded with zeros: no pattern needs a zero, and a
+	// pair a pattern implies starts with a byte of the text, so the pairs
+	// the padding makes imply only starts startAt turns away.
+	var tail [8]byte
+	copy(tail[:], s[i:])
+	return blocks + 1, closer(s, i, unsafe.String(&tail[0], len(tail)))
 }
 
-// closer looks closely at the pattern starts the anchors in s[from:to]
-// imply.
-func closer(s string, from, to int) bool {
-	for a := from; a < to; a++ {
-		switch anchor[s[a]] {
-		case anchorStart:
-			if startAt(s, a) {
-				return true
-			}
-		case anchorUnderscore:
-			if startAt(s, a-1) || startAt(s, a-3) || startAt(s, a-6) {
-				return true
-			}
-		case anchorDash:
-			if startAt(s, a) || startAt(s, a-1) || startAt(s, a-4) || startAt(s, a-5) || startAt(s, a-6) || startAt(s, a-7) {
+// closer looks closely at the pattern starts the pairs of block, the
+// eight bytes at s[i:], imply.
+func closer(s string, i int, block string) bool {
+	for p := 0; p < len(block); p += 2 {
+		for at := anchors.starts[anchors.pair[uint16(block[p])|uint16(block[p+1])<<8]]; at != 0; at &= at - 1 {
+			if startAt(s, i+p-(bits.TrailingZeros32(at)-startBias)) {
 				return true
 			}
 		}
@@ -198,36 +209,121 @@ func startAt(s string, t int) bool {
 	return t >= 0 && t+1 < len(s) && pairAt(s, t) && suspectAt(s, t)
 }
 
-// anchor classes the bytes of which suspectAt needs one at a fixed offset
-// after the position it is true at: the trigger itself where that is rare
-// enough (A, x, B, b, '.', ':', '=', '-'), and for the common letters g and
-// k the '_' or '-' of their prefixes (gh?_ at 3, github_pat_ at 6,
-// GitLab's gl…- at 4 to 7, sk_/rk_/sk- at 1). closer knows, per class, how
-// far before the anchor a start can be. TestAnchorsCoverEveryStart holds
-// the tables to suspectAt.
-var anchor = func() (t [256]uint8) {
-	for _, c := range "AxBb.:=" {
-		t[c] = anchorStart
-	}
-	t['_'], t['-'] = anchorUnderscore, anchorDash
-	return t
-}()
+// pairAnchors is the first stage's table. pair, indexed by two bytes as a
+// little-endian uint16, is 0 or an index into starts; starts[k] has bit
+// d+startBias set when a pattern may start d bytes before the pair.
+type pairAnchors struct {
+	pair   [1 << 16]uint8
+	starts [256]uint32
+}
 
-// The anchor classes.
-const (
-	anchorStart      = 1 + iota // a start itself
-	anchorUnderscore            // '_': 1, 3 or 6 bytes after a start
-	anchorDash                  // '-': a start, or 1 or 4 to 7 bytes after one
-)
+// startBias lets starts hold distances from -startBias on.
+const startBias = 8
 
-// anchorPair is whether either of two bytes is an anchor, indexed by the
-// two as a little-endian uint16: the first stage looks up a block of eight
-// bytes in four loads.
-var anchorPair = func() (t [1 << 16]uint8) {
-	for p := range t {
-		t[p] = anchor[p&0xff] | anchor[p>>8]
+var anchors = newPairAnchors(patternStarts)
+
+// newPairAnchors chooses, for each pattern start and each parity of the
+// offset it is at, the pair inside it (or just around it: the byte before
+// a start at an odd offset is in the text, and so is the byte after its
+// last, or the padding) that ordinary text holds least often, and marks
+// every byte pair of that choice with its distance to the start.
+func newPairAnchors(ps []patternStart) *pairAnchors {
+	var dists [1 << 16]uint32
+	for _, p := range ps {
+		sets := append(append([]string{anyByte}, p.sets...), anyByte)
+		for parity := range 2 {
+			best, bestCost := 0, math.Inf(1)
+			// sets[k] is at t+p.from+k-1; the pair at k must sit at an even
+			// offset when t+p.from has this parity.
+			for k := 1 - parity; k+1 < len(sets); k += 2 {
+				if c := pairCost(sets[k], sets[k+1]); c < bestCost {
+					best, bestCost = k, c
+				}
+			}
+			d := best - 1 + p.from
+			for a := 0; a < len(sets[best]); a++ {
+				for b := 0; b < len(sets[best+1]); b++ {
+					dists[uint16(sets[best][a])|uint16(sets[best+1][b])<<8] |= 1 << (d + startBias)
+				}
+			}
+		}
+	}
+	t := new(pairAnchors)
+	index := map[uint32]uint8{0: 0}
+	for p, d := range dists {
+		k, ok := index[d]
+		if !ok {
+			k = uint8(len(index))
+			if int(k) != len(index) {
+				panic("secrets: too many pair anchors")
+			}
+			index[d], t.starts[k] = k, d
+		}
+		t.pair[p] = k
 	}
 	return t
+}
+
+// pairCost is how often ordinary text holds a byte of a followed by one
+// of b, roughly: the product of the bytes' shares, more for pairs of
+// letters, the ends of words and most for the commonest pairs of English
+// letters (in either case). It only steers the choice of anchors, never
+// the answer.
+func pairCost(a, b string) float64 {
+	c := setWeight(a) * setWeight(b)
+	x, y := lower(a[0]), lower(b[0])
+	switch {
+	case slices.Contains(commonPairs, string([]byte{x, y})):
+		c *= 6
+	case isLetter(x) && y == ' ', x == ' ' && isLetter(y):
+		c *= 4 // the ends of words
+	case isLetter(x) && isLetter(y):
+		c *= 3 // the letters of words are not independent
+	}
+	return c
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' }
+
+func setWeight(set string) float64 {
+	w := 0.0
+	for i := 0; i < len(set); i++ {
+		w += byteWeight(set[i])
+	}
+	return w
+}
+
+// byteWeight is a byte's share of ordinary text and JSON, in percent:
+// letters by their English frequencies.
+func byteWeight(c byte) float64 {
+	switch {
+	case c >= 'a' && c <= 'z':
+		return 0.8 * letterShare[c-'a']
+	case c == ' ':
+		return 15
+	case c >= 'A' && c <= 'Z':
+		return 0.3
+	case c >= '0' && c <= '9', c == '.', c == '/', c == '_', c == '-':
+		return 0.5
+	case c == '"', c == ':', c == ',':
+		return 2
+	}
+	return 0.1
+}
+
+// letterShare is each letter's share of English text, in percent.
+var letterShare = [26]float64{8.2, 1.5, 2.8, 4.3, 12.7, 2.2, 2.0, 6.1, 7.0, 0.15, 0.8, 4.0, 2.4,
+	6.7, 7.5, 1.9, 0.1, 6.0, 6.3, 9.1, 2.8, 1.0, 2.4, 0.15, 2.0, 0.07}
+
+var commonPairs = strings.Fields("th he in er an re on at en nd ti es or te of ed is it al ar st to nt ng se ha as ou io le ve co me de hi ri ro ic ne ea ra ce")
+
+// anyByte is the set of every byte.
+var anyByte = func() string {
+	b := make([]byte, 256)
+	for i := range b {
+		b[i] = byte(i)
+	}
+	return string(b)
 }()
 
 // pairAt reports whether a pattern can start at s[i] (i+1 < len(s)).
@@ -255,16 +351,19 @@ var startPairs = func() (t [1 << 16 / 64]uint64) {
 	return t
 }()
 
-// Counters count the prefilter's work, for the budget tests: calls, bytes
-// looked at and closer looks (a position where a pattern may start).
+// Counters count the prefilter's work, for the budget tests.
 var Counters counters
 
-type counters struct{ suspectCalls, suspectBytes, closer atomic.Int64 }
+type counters struct{ suspectCalls, suspectBytes, blocks, closer atomic.Int64 }
 
-// Snapshot returns the counts so far: calls of Suspect, bytes it scanned
-// and positions it looked at closely.
-func (c *counters) Snapshot() (calls, bytes, closer int64) {
-	return c.suspectCalls.Load(), c.suspectBytes.Load(), c.closer.Load()
+// Work is what the prefilter did: calls of Suspect, bytes it scanned,
+// steps of eight bytes its second stage looked at, and positions where
+// that stage checked a pattern's start (suspectAt).
+type Work struct{ Calls, Bytes, Blocks, Closer int64 }
+
+// Snapshot returns the counts so far.
+func (c *counters) Snapshot() Work {
+	return Work{c.suspectCalls.Load(), c.suspectBytes.Load(), c.blocks.Load(), c.closer.Load()}
 }
 
 // trigger marks the bytes a pattern is looked for at: where it starts, or
@@ -294,11 +393,13 @@ var pairs = func() (t [256][256]bool) {
 	return t
 }()
 
+const b64urlBytes = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
 // Character classes.
 var (
 	alnum   = class("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 	upperD  = class("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-	b64url  = class("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+	b64url  = class(b64urlBytes)
 	slackC  = class("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-")
 	patC    = class("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 	hookC   = class("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/")
@@ -374,6 +475,41 @@ var (
 	stripePrefixes = []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_"}
 	openAIPrefixes = []string{"sk-proj-", "sk-svcacct-", "sk-admin-"}
 )
+
+// A patternStart is what suspectAt needs around a start t to be true:
+// sets[k] holds the bytes it allows at t+from+k. The first stage finds
+// starts by these; TestAnchorsCoverEveryStart holds them to suspectAt.
+type patternStart struct {
+	from int
+	sets []string
+}
+
+// literal is a start that needs the bytes of s from t+from on.
+func literal(from int, s string) patternStart {
+	sets := make([]string, len(s))
+	for i := range s {
+		sets[i] = s[i : i+1]
+	}
+	return patternStart{from, sets}
+}
+
+var patternStarts = func() []patternStart {
+	var ps []patternStart
+	for _, p := range append(append(slices.Clone(awsPrefixes), "AIza", "github_pat_", "xox", "xapp-", "-----BEGIN ", ":", "="), gitlabPrefixes...) {
+		ps = append(ps, literal(0, p))
+	}
+	for _, c := range "pousr" {
+		ps = append(ps, literal(0, "gh"+string(c)+"_"))
+	}
+	for _, p := range append(slices.Clone(stripePrefixes), "sk-") {
+		ps = append(ps, literal(-1, p)) // at the k
+	}
+	ps = append(ps, literal(-5, "hooks.slack.com/"))
+	// A JWT's payload after a header of base64url.
+	ps = append(ps, patternStart{-1, []string{b64urlBytes, ".", "e", "y", "J"}})
+	ps = append(ps, patternStart{0, []string{"bB", "eE", "aA", "rR", "eE", "rR", " \t"}})
+	return ps
+}()
 
 // suspectAt is the loose look of Suspect: a pattern's start, or a
 // secret-named key before ':' or '='.
@@ -682,6 +818,9 @@ func nameBefore[T ~string | ~[]byte](b T, i int) (password, ok bool) {
 	if j > 0 && (b[j-1] == '"' || b[j-1] == '\'') {
 		j--
 	}
+	if !endsLikeSecretName(b, j) {
+		return false, false // most names: decided by their last three letters
+	}
 	k := j
 	for k > 0 && j-k < 64 && identC[b[k-1]] {
 		k--
@@ -691,6 +830,59 @@ func nameBefore[T ~string | ~[]byte](b T, i int) (password, ok bool) {
 	}
 	return secretName(b[k:j])
 }
+
+// endsLikeSecretName reports whether the name that ends at j (the
+// identifier nameBefore reads, at most 64 bytes back) may name a secret:
+// its last three letters or digits, as secretName normalises them, end
+// one of the secret names. False means secretName says no; it is the
+// cheap answer for the member names of every JSON object, which it reads
+// from the end and stops after three.
+func endsLikeSecretName[T ~string | ~[]byte](b T, j int) bool {
+	if j >= 3 && alnum[b[j-1]] && alnum[b[j-2]] && alnum[b[j-3]] {
+		return secretEnds.has(b[j-3], b[j-2], b[j-1]) // most names end in three letters
+	}
+	var last [3]byte
+	n := 0
+	for k := j; k > 0 && j-k < 64 && n < len(last); k-- {
+		c := b[k-1]
+		if !identC[c] {
+			break
+		}
+		if alnum[c] {
+			n++
+			last[len(last)-n] = c
+		}
+	}
+	return n == len(last) && secretEnds.has(last[0], last[1], last[2])
+}
+
+// suffixSet holds three-byte endings, each byte by its low five bits: a
+// letter's place in the alphabet in either case. A digit shares its bits
+// with a letter, which only lets more names through to the full check.
+type suffixSet [1 << 15 / 64]uint64
+
+func (t *suffixSet) add(a, b, c byte) {
+	i := suffixIndex(a, b, c)
+	t[i>>6] |= 1 << (i & 63)
+}
+
+func (t *suffixSet) has(a, b, c byte) bool {
+	i := suffixIndex(a, b, c)
+	return t[i>>6]>>(i&63)&1 != 0
+}
+
+func suffixIndex(a, b, c byte) uint { return uint(a&31)<<10 | uint(b&31)<<5 | uint(c&31) }
+
+// secretEnds are the last three bytes of every secret name.
+var secretEnds = func() (t suffixSet) {
+	for _, names := range [][]string{passwordNames, secretNames, keyNames} {
+		for _, s := range names {
+			n := len(s)
+			t.add(s[n-3], s[n-2], s[n-1])
+		}
+	}
+	return t
+}()
 
 // assignment matches NAME=VALUE or "NAME": "VALUE" in text when NAME names a
 // secret and VALUE looks like one.

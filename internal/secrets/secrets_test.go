@@ -282,3 +282,65 @@ func FuzzSuspectPrefilter(f *testing.F) {
 		}
 	})
 }
+
+// nameBeforeEveryByte is nameBefore as it was before it looked at a
+// name's last three letters first: the whole name read and normalised.
+func nameBeforeEveryByte(b string, i int) (password, ok bool) {
+	j := i
+	for j > 0 && b[j-1] == ' ' {
+		j--
+	}
+	if j > 0 && (b[j-1] == '"' || b[j-1] == '\'') {
+		j--
+	}
+	k := j
+	for k > 0 && j-k < 64 && identC[b[k-1]] {
+		k--
+	}
+	if k == j || k > 0 && identC[b[k-1]] {
+		return false, false
+	}
+	return secretName(b[k:j])
+}
+
+// TestNameBeforeEndsFirst: the look at a name's last three letters
+// turns away only names that are no secret's, whatever the case, the
+// separators inside or after the name and its length.
+func TestNameBeforeEndsFirst(t *testing.T) {
+	t.Parallel()
+	var names []string
+	for _, list := range [][]string{passwordNames, secretNames, keyNames, notSecretNames} {
+		names = append(names, list...)
+	}
+	names = append(names, "DB_PASSWORD", "X-Api-Key", "client.secret", "token_", "api_key__", "apikey9", "path", "description", "pwd", "wd", "")
+	long := strings.Repeat("a", 60)
+	for _, name := range names {
+		for _, n := range []string{name, strings.ToUpper(name), long + name, "a" + long + name, "x_" + name + "-"} {
+			for _, s := range []string{`"` + n + `": 1`, n + "=1", n + " :1", "{'" + n + "':1", n + ":"} {
+				checkNameBefore(t, s)
+			}
+		}
+	}
+}
+
+// FuzzNameBefore: nameBefore answers as the full read of the name does,
+// at every colon and equals sign of any input.
+func FuzzNameBefore(f *testing.F) {
+	for _, s := range []string{`{"api_key":"x"}`, "PASSWORD=hunter2", `"path":"/srv"`, `"Authorization" : "x"`, "a_b_c.d-e:"} {
+		f.Add(s)
+	}
+	f.Fuzz(checkNameBefore)
+}
+
+func checkNameBefore(t *testing.T, s string) {
+	for i := 0; i < len(s); i++ {
+		if s[i] != ':' && s[i] != '=' {
+			continue
+		}
+		gotP, got := nameBefore(s, i)
+		wantP, want := nameBeforeEveryByte(s, i)
+		if gotP != wantP || got != want {
+			t.Fatalf("nameBefore(%q, %d) = %v, %v; the full read of the name %v, %v", s, i, gotP, got, wantP, want)
+		}
+	}
+}
