@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/mcpcheck/mcpcheck/session"
 )
 
 // A cache file of mcp-rewind is read into a buffer of its size, and an
@@ -35,6 +37,68 @@ func TestRewindReadsALargeAnswerOnce(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	if got := after.TotalAlloc - before.TotalAlloc; got > size*3/2 {
 		t.Errorf("reading an answer of %d MiB allocated %.1f MiB", size>>20, float64(got)/(1<<20))
+	}
+	t.Logf("%.1f MiB allocated", float64(after.TotalAlloc-before.TotalAlloc)/(1<<20))
+}
+
+// answerProbe is a Handler that keeps the size and the ends of the last
+// answer handed on, without copying it.
+type answerProbe struct {
+	size       int
+	head, tail string
+}
+
+func (p *answerProbe) Frame(_ *session.Session, f *session.Frame) {
+	if f.Direction == session.ServerToClient {
+		p.size, p.head, p.tail = len(f.Raw), string(f.Raw[:min(len(f.Raw), 64)]), string(f.Raw[max(0, len(f.Raw)-64):])
+	}
+}
+func (p *answerProbe) Damage(*session.Session, session.Damage) {}
+func (p *answerProbe) End(*session.Session)                    {}
+
+// wantAnswer checks that the last answer p saw is prefix + value + "}",
+// the value being size bytes of 'a' inside text.
+func (p *answerProbe) wantAnswer(t *testing.T, prefix, text string, size int) {
+	t.Helper()
+	before, after, _ := strings.Cut(text, "%s")
+	want := prefix + before + strings.Repeat("a", size) + after + "}"
+	if p.size != len(want) || p.head != want[:64] || p.tail != want[len(want)-64:] {
+		t.Errorf("the answer: %d bytes %q…%q, want %d bytes %q…%q", p.size, p.head, p.tail, len(want), want[:64], want[len(want)-64:])
+	}
+}
+
+// A distilled mcp-rewind result is read after room for the start of its
+// answer, which is written around it in the bytes it was read in: reading
+// an 8 MiB result allocates about its size once (copied into its message,
+// it was twice: 16 MiB).
+func TestRewindWrapsALargeDistilledResultOnce(t *testing.T) {
+	const size = 8 << 20
+	const text = `{"content":[{"type":"text","text":"%s"}],"isError":true}`
+	dir := filepath.Join(t.TempDir(), "weather")
+	files := map[string]string{}
+	for name, text := range rewindCache {
+		files[name] = text
+	}
+	files["3 tools_call_get_alerts_0123456789abcdef.json"] = "\n  " + strings.Replace(text, "%s", strings.Repeat("a", size), 1) + "\n"
+	delete(files, "10 tools_call_get_alerts_fedcba9876543210.req.json") // the big answer is the last one
+	delete(files, "10 tools_call_get_alerts_fedcba9876543210.res-head.json")
+	writeFiles(t, dir, files)
+	probe := &answerProbe{}
+	read := func() {
+		rc := openCache(t, dir)
+		defer rc.Close()
+		if err := Read(dir, rc, probe, Options{}); err != nil {
+			t.Fatalf("Read: %v", err)
+		}
+	}
+	read() // warm: what a first read sets up once
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	read()
+	runtime.ReadMemStats(&after)
+	probe.wantAnswer(t, `{"jsonrpc":"2.0","id":3,"result":`, text, size)
+	if got := after.TotalAlloc - before.TotalAlloc; got > size*3/2 {
+		t.Errorf("reading a distilled result of %d MiB allocated %.1f MiB", size>>20, float64(got)/(1<<20))
 	}
 	t.Logf("%.1f MiB allocated", float64(after.TotalAlloc-before.TotalAlloc)/(1<<20))
 }
