@@ -1,6 +1,7 @@
 package readers
 
 import (
+	"bytes"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -101,4 +102,67 @@ func TestRewindWrapsALargeDistilledResultOnce(t *testing.T) {
 		t.Errorf("reading a distilled result of %d MiB allocated %.1f MiB", size>>20, float64(got)/(1<<20))
 	}
 	t.Logf("%.1f MiB allocated", float64(after.TotalAlloc-before.TotalAlloc)/(1<<20))
+}
+
+// A single LogRocket event (not one of a batch) keeps its members each in
+// a buffer of its own, its result after room for the start of its answer,
+// which is written around the result's value there: reading one with an
+// 8 MiB answer allocates what the same event in a batch does, read whole
+// and wrapped in place (24 MiB: the parts it is gathered in, doubling,
+// then the value joined once). Kept apart, copied and copied again into
+// its message, it was 16 MiB more.
+func TestLogRocketReadsALargeSingleEventOnce(t *testing.T) {
+	const size = 8 << 20
+	const text = `{"content":[{"type":"text","text":"%s"}],"isError":true}`
+	first := lrEv(1, "initialize", `"params":{"protocolVersion":"2025-06-18","capabilities":{}},"result":{"value":{"protocolVersion":"2025-06-18","capabilities":{}}},`)
+	big := lrEv(2, "tools/call", `"params":{"name":"dump","arguments":{}},"result":{"value":`+strings.Replace(text, "%s", strings.Repeat("a", size), 1)+`,"isError":true},`)
+	allocated := func(doc []byte) uint64 {
+		probe := &answerProbe{}
+		read := func() {
+			if err := Read("events.logrocket.jsonl", bytes.NewReader(doc), probe, Options{}); err != nil {
+				t.Fatalf("Read: %v", err)
+			}
+		}
+		read() // warm: what a first read sets up once
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		read()
+		runtime.ReadMemStats(&after)
+		probe.wantAnswer(t, `{"jsonrpc":"2.0","id":2,"result":`, text, size)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	single := allocated([]byte(lines(first, big)))
+	batch := allocated([]byte(`{"appID":"a","sdk":{"name":"logrocket-mcp-replay-go"},"events":[` + first + "," + big + "]}\n"))
+	if single > batch+size/8 {
+		t.Errorf("reading a single event with an answer of %d MiB allocated %.1f MiB, in a batch %.1f MiB", size>>20, float64(single)/(1<<20), float64(batch)/(1<<20))
+	}
+	t.Logf("%.1f MiB allocated, in a batch %.1f MiB", float64(single)/(1<<20), float64(batch)/(1<<20))
+}
+
+// take hands out the value, joined once after room spare bytes, in a
+// buffer the valueBuf no longer holds: the next value, and the wipe that
+// a tiny read buffer makes before it, leave it as it was.
+func TestValueBufTakeHandsOutItsOwnBuffer(t *testing.T) {
+	t.Parallel()
+	piece := bytes.Repeat([]byte("0123456789abcdef"), 16<<10) // 256 KiB
+	for _, size := range []int{100, firstPart, 20<<20 + 3} {
+		var v valueBuf
+		v.start()
+		var want []byte
+		for len(want) < size {
+			p := piece[:min(len(piece), size-len(want))]
+			v.add(p)
+			want = append(want, p...)
+		}
+		got := v.take(40)
+		if len(got) != 40+size || !bytes.Equal(got[40:], want) || v.len() != 0 || len(v.parts) != 0 {
+			t.Errorf("%d bytes: took %d bytes (room 40), %d left in the buffer", size, len(got), v.len())
+		}
+		v.wipe('x')
+		v.start()
+		v.add([]byte("next"))
+		if string(v.bytes()) != "next" || !bytes.Equal(got[40:], want) {
+			t.Errorf("%d bytes: the next value %q, or it changed what was taken", size, v.bytes())
+		}
+	}
 }

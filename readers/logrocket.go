@@ -167,10 +167,15 @@ type keptMember struct {
 	val  []byte
 }
 
-// object reads a batch (its events one by one) or a single event.
+// object reads a batch (its events one by one) or a single event. A
+// single event's members are kept each in a buffer of its own, its result
+// after room for the answer's start, so that the answer is written around
+// the result's value where it was read (wrapAnswer): a 200 MiB answer is
+// held once, not copied.
 func (rd *lrReader) object(js *jsonStream) error {
 	line := js.line
 	var kept []keptMember
+	var answerBuf []byte // the result's buffer, room first
 	batch := false
 	err := js.object(func(name string) error {
 		if name == "events" {
@@ -196,23 +201,31 @@ func (rd *lrReader) object(js *jsonStream) error {
 				return nil
 			}, rd.broken)
 		}
-		val, err := js.capture(rd.maxEnvelope)
+		room := 0
+		if name == "result" {
+			room = answerRoom(kept)
+		}
+		buf, err := js.captureOwn(rd.maxEnvelope, room)
 		if errors.Is(err, errValueTooLarge) {
 			return nil
 		}
 		if err != nil {
 			return err
 		}
-		if name == "appID" {
+		val := buf[room:]
+		switch name {
+		case "appID":
 			rd.appID, _ = jsonscan.String(val)
+		case "result":
+			answerBuf = buf
 		}
-		kept = append(kept, keptMember{name, bytes.Clone(val)})
+		kept = append(kept, keptMember{name, val})
 		return nil
 	})
 	if err != nil || batch {
 		return err
 	}
-	rd.event(line, nil, func(fn func(name, val []byte)) error {
+	rd.event(line, answerBuf, func(fn func(name, val []byte)) error {
 		for _, m := range kept {
 			if !validJSON(m.val) {
 				return fmt.Errorf("member %q is not valid JSON", m.name)
@@ -224,9 +237,22 @@ func (rd *lrReader) object(js *jsonStream) error {
 	return nil
 }
 
+// answerRoom is the room a single event's result is read after: the start
+// of the answer frames writes around its value, with the recorded id when
+// it came first (the recorder writes it first), else one rd.ids counts.
+func answerRoom(kept []keptMember) int {
+	id := len("-9223372036854775808") // the longest id rd.ids counts
+	for _, m := range kept {
+		if m.name == "requestID" {
+			id = max(id, len(m.val))
+		}
+	}
+	return len(`{"jsonrpc":"2.0","id":,"result":`) + id
+}
+
 // lrEvent is a RequestEvent, decoded.
 type lrEvent struct {
-	raw             []byte // the event's bytes, when it was read whole (in a batch); its members are slices of them
+	raw             []byte // what the answer's value lies in: the event's bytes, read whole in a batch, or a single event's result buffer (object)
 	start, duration int64
 	method, target  string
 	requestID       []byte

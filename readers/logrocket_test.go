@@ -174,3 +174,48 @@ func TestLogRocketLargeEventIsDamageOnItsLine(t *testing.T) {
 		t.Errorf("damage %+v, want one on line 3", rec.damage)
 	}
 }
+
+// A single event's answer is written around its result's value in the
+// buffer the result was read into, after room for the answer's start
+// (the recorded id when it comes first, else one mcpcheck counts): the
+// frames are those the same events make in a batch, with a long id before
+// the result or after it (then the value is copied), white space about
+// the value, and a tiny read buffer that overwrites what a reader keeps of
+// a reused one.
+func TestLogRocketSingleEventsAnswerAsInABatch(t *testing.T) {
+	t.Parallel()
+	long := `"` + strings.Repeat("id-", 40) + `"`
+	events := []string{
+		lrEv(1, "initialize", `"requestID":"r-1","params":{"protocolVersion":"2025-06-18","capabilities":{}},"result":{"value":{"protocolVersion":"2025-06-18","capabilities":{}}},`),
+		lrEv(2, "tools/call", `"requestID":`+long+`,"params":{"name":"a"},"result":{"value":{"content":[{"type":"text","text":"before"}],"isError":true},"isError":true},`),
+		lrEv(3, "tools/call", `"params":{"name":"b"},"result": { "value" : {"content":[{"type":"text","text":"after"}]} },"requestID":`+long+`,`),
+		lrEv(4, "tools/call", `"params":{"name":"c"},"result":{"value":{"content":[]}},`),
+	}
+	want := strings.Join([]string{
+		`inst-1 c2s 0 {"jsonrpc":"2.0","id":"r-1","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}`,
+		`inst-1 s2c 0 {"jsonrpc":"2.0","id":"r-1","result":{"protocolVersion":"2025-06-18","capabilities":{}}}`,
+		`inst-1 c2s 0 {"jsonrpc":"2.0","id":` + long + `,"method":"tools/call","params":{"name":"a"}}`,
+		`inst-1 s2c 0 {"jsonrpc":"2.0","id":` + long + `,"result":{"content":[{"type":"text","text":"before"}],"isError":true}}`,
+		`inst-1 c2s 0 {"jsonrpc":"2.0","id":` + long + `,"method":"tools/call","params":{"name":"b"}}`,
+		`inst-1 s2c 0 {"jsonrpc":"2.0","id":` + long + `,"result":{"content":[{"type":"text","text":"after"}]}}`,
+		`inst-1 c2s 0 {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"c"}}`,
+		`inst-1 s2c 0 {"jsonrpc":"2.0","id":1,"result":{"content":[]}}`,
+	}, "\n")
+	for _, c := range []struct {
+		name string
+		doc  string
+		o    Options
+	}{
+		{"single events", lines(events...), Options{}},
+		{"single events, a tiny read buffer", lines(events...), Options{ReadBuffer: 16}},
+		{"a batch", `{"appID":"a","sdk":{"name":"logrocket-mcp-replay-go"},"events":[` + strings.Join(events, ",") + "]}\n", Options{}},
+	} {
+		rec := &recorder{}
+		if err := Read("events.logrocket.json", strings.NewReader(c.doc), rec, c.o); err != nil {
+			t.Fatalf("%s: Read: %v", c.name, err)
+		}
+		if got := frameSummary(rec); got != want {
+			t.Errorf("%s: frames:\n%s\nwant:\n%s", c.name, got, want)
+		}
+	}
+}
