@@ -167,15 +167,10 @@ type keptMember struct {
 	val  []byte
 }
 
-// object reads a batch (its events one by one) or a single event. A
-// single event's members are kept each in a buffer of its own, its result
-// after room for the answer's start, so that the answer is written around
-// the result's value where it was read (wrapAnswer): a 200 MiB answer is
-// held once, not copied.
+// object reads a batch (its events one by one) or a single event.
 func (rd *lrReader) object(js *jsonStream) error {
 	line := js.line
-	var kept []keptMember
-	var answerBuf []byte // the result's buffer, room first
+	var single singleEvent
 	batch := false
 	err := js.object(func(name string) error {
 		if name == "events" {
@@ -201,39 +196,73 @@ func (rd *lrReader) object(js *jsonStream) error {
 				return nil
 			}, rd.broken)
 		}
-		room := 0
-		if name == "result" {
-			room = answerRoom(kept)
-		}
-		buf, err := js.captureOwn(rd.maxEnvelope, room)
-		if errors.Is(err, errValueTooLarge) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		val := buf[room:]
-		switch name {
-		case "appID":
+		val, err := single.keep(js, name, rd.maxEnvelope)
+		if name == "appID" && val != nil {
 			rd.appID, _ = jsonscan.String(val)
-		case "result":
-			answerBuf = buf
 		}
-		kept = append(kept, keptMember{name, val})
-		return nil
-	})
-	if err != nil || batch {
 		return err
-	}
-	rd.event(line, answerBuf, func(fn func(name, val []byte)) error {
-		for _, m := range kept {
-			if !validJSON(m.val) {
-				return fmt.Errorf("member %q is not valid JSON", m.name)
-			}
-			fn([]byte(m.name), m.val)
-		}
-		return nil
 	})
+	switch {
+	case err != nil || batch:
+		return err
+	case single.over:
+		// as an event of a batch past the limit: not read without what
+		// the limit left out, and the gate fails (spec §2.1)
+		rd.c.Damage(session.Damage{File: rd.name, Line: line, Reason: fmt.Sprintf("an event of more than %s was skipped", sizeText(rd.maxEnvelope)),
+			Lost: tooLargeLost("an event", rd.maxEnvelope)}, session.Survived{})
+		return nil
+	}
+	rd.event(line, single.answerBuf, single.each)
+	return nil
+}
+
+// singleEvent is what object keeps of a single event: its members, each
+// in a buffer of its own, the result's after room for the answer's start,
+// so that the answer is written around the result's value where it was
+// read (wrapAnswer): a 200 MiB answer is held once, not copied. Its
+// members together are held to the size limit of one event.
+type singleEvent struct {
+	members   []keptMember
+	answerBuf []byte // the result's buffer, room first
+	size      int    // the bytes of the members kept
+	over      bool   // the members went past the size limit: the rest are skipped
+}
+
+// keep reads the value of the member name, and returns it (nil past the
+// size limit max).
+func (ev *singleEvent) keep(js *jsonStream, name string, max int) ([]byte, error) {
+	if ev.over {
+		return nil, js.skip()
+	}
+	room := 0
+	if name == "result" {
+		room = answerRoom(ev.members)
+	}
+	buf, err := js.captureOwn(max-ev.size, room)
+	if errors.Is(err, errValueTooLarge) {
+		ev.over = true
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	val := buf[room:]
+	if name == "result" {
+		ev.answerBuf = buf
+	}
+	ev.members = append(ev.members, keptMember{name, val})
+	ev.size += len(val)
+	return val, nil
+}
+
+// each hands the event's members to fn, as jsonscan.EachMember would.
+func (ev *singleEvent) each(fn func(name, val []byte)) error {
+	for _, m := range ev.members {
+		if !validJSON(m.val) {
+			return fmt.Errorf("member %q is not valid JSON", m.name)
+		}
+		fn([]byte(m.name), m.val)
+	}
 	return nil
 }
 

@@ -219,3 +219,43 @@ func TestLogRocketSingleEventsAnswerAsInABatch(t *testing.T) {
 		}
 	}
 }
+
+// A single event past MaxEnvelope, in one member or in all of them
+// together, is skipped as an event of a batch is, and fails the gate
+// (spec §2.1): read without what the limit left out, its isError answer
+// became an empty result that passed. The next event is read.
+func TestLogRocketLargeSingleEventIsDamageOnItsLine(t *testing.T) {
+	t.Parallel()
+	answer := func(n int) string {
+		return `"result":{"value":{"content":[{"type":"text","text":"` + strings.Repeat("a", n) + `"}],"isError":true},"isError":true},`
+	}
+	for _, c := range []struct{ name, rest string }{
+		{"one member", `"params":{"name":"dump"},` + answer(8192)},
+		{"all of them", `"params":{"name":"dump","arguments":{"q":"` + strings.Repeat("q", 2500) + `"}},` + answer(2500)},
+	} {
+		doc := lines(
+			lrEv(1, "initialize", `"params":{"protocolVersion":"2025-06-18","capabilities":{}},"result":{"value":{"protocolVersion":"2025-06-18","capabilities":{}}},`),
+			lrEv(2, "tools/call", c.rest),
+			lrEv(3, "tools/list", `"result":{"value":{"tools":[]}},`))
+		rec := &recorder{}
+		if err := Read("events.logrocket.jsonl", strings.NewReader(doc), rec, Options{MaxEnvelope: 4096}); err != nil {
+			t.Fatal(err)
+		}
+		var lines []int
+		for _, f := range rec.frames {
+			lines = append(lines, f.Line)
+		}
+		if fmt.Sprint(lines) != "[1 1 3 3]" {
+			t.Errorf("%s: frames on lines %v, want the events of lines 1 and 3", c.name, lines)
+		}
+		var skipped []session.Damage
+		for _, d := range rec.damage {
+			if !d.ByDesign {
+				skipped = append(skipped, d)
+			}
+		}
+		if len(skipped) != 1 || skipped[0].Line != 2 || skipped[0].Reason != "an event of more than 4096 bytes was skipped" || skipped[0].Lost != tooLargeLost("an event", 4096) {
+			t.Errorf("%s: damage %+v, want one on line 2 that fails the gate", c.name, skipped)
+		}
+	}
+}
