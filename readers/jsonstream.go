@@ -198,6 +198,24 @@ func (s *jsonStream) skip() error {
 // capture. A value of more than max bytes is consumed and dropped
 // (errValueTooLarge).
 func (s *jsonStream) capture(max int) ([]byte, error) {
+	if err := s.gather(max); err != nil {
+		return nil, err
+	}
+	return s.val.bytes(), nil
+}
+
+// captureOwn is capture for a value kept past the next capture: its bytes
+// in a buffer of their own, after room spare bytes, joined there once
+// (capture's would be joined into the reused buffer, then copied).
+func (s *jsonStream) captureOwn(max, room int) ([]byte, error) {
+	if err := s.gather(max); err != nil {
+		return nil, err
+	}
+	return s.val.take(room), nil
+}
+
+// gather consumes one value into s.val, for capture and captureOwn.
+func (s *jsonStream) gather(max int) error {
 	if s.wipe {
 		// Overwrite what the previous value left, so that a test run with a
 		// tiny buffer catches anyone keeping those bytes.
@@ -206,12 +224,12 @@ func (s *jsonStream) capture(max int) ([]byte, error) {
 	s.val.start()
 	over, err := s.scan(true, max)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if over {
-		return nil, errValueTooLarge
+		return errValueTooLarge
 	}
-	return s.val.bytes(), nil
+	return nil
 }
 
 // scan consumes the next value, tracking strings and nesting only, and,

@@ -170,7 +170,7 @@ type keptMember struct {
 // object reads a batch (its events one by one) or a single event.
 func (rd *lrReader) object(js *jsonStream) error {
 	line := js.line
-	var kept []keptMember
+	var single singleEvent
 	batch := false
 	err := js.object(func(name string) error {
 		if name == "events" {
@@ -196,37 +196,92 @@ func (rd *lrReader) object(js *jsonStream) error {
 				return nil
 			}, rd.broken)
 		}
-		val, err := js.capture(rd.maxEnvelope)
-		if errors.Is(err, errValueTooLarge) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if name == "appID" {
+		val, err := single.keep(js, name, rd.maxEnvelope)
+		if name == "appID" && val != nil {
 			rd.appID, _ = jsonscan.String(val)
 		}
-		kept = append(kept, keptMember{name, bytes.Clone(val)})
-		return nil
-	})
-	if err != nil || batch {
 		return err
-	}
-	rd.event(line, nil, func(fn func(name, val []byte)) error {
-		for _, m := range kept {
-			if !validJSON(m.val) {
-				return fmt.Errorf("member %q is not valid JSON", m.name)
-			}
-			fn([]byte(m.name), m.val)
-		}
-		return nil
 	})
+	switch {
+	case err != nil || batch:
+		return err
+	case single.over:
+		// as an event of a batch past the limit: not read without what
+		// the limit left out, and the gate fails (spec §2.1)
+		rd.c.Damage(session.Damage{File: rd.name, Line: line, Reason: fmt.Sprintf("an event of more than %s was skipped", sizeText(rd.maxEnvelope)),
+			Lost: tooLargeLost("an event", rd.maxEnvelope)}, session.Survived{})
+		return nil
+	}
+	rd.event(line, single.answerBuf, single.each)
 	return nil
+}
+
+// singleEvent is what object keeps of a single event: its members, each
+// in a buffer of its own, the result's after room for the answer's start,
+// so that the answer is written around the result's value where it was
+// read (wrapAnswer): a 200 MiB answer is held once, not copied. Its
+// members together are held to the size limit of one event.
+type singleEvent struct {
+	members   []keptMember
+	answerBuf []byte // the result's buffer, room first
+	size      int    // the bytes of the members kept
+	over      bool   // the members went past the size limit: the rest are skipped
+}
+
+// keep reads the value of the member name, and returns it (nil past the
+// size limit max).
+func (ev *singleEvent) keep(js *jsonStream, name string, max int) ([]byte, error) {
+	if ev.over {
+		return nil, js.skip()
+	}
+	room := 0
+	if name == "result" {
+		room = answerRoom(ev.members)
+	}
+	buf, err := js.captureOwn(max-ev.size, room)
+	if errors.Is(err, errValueTooLarge) {
+		ev.over = true
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	val := buf[room:]
+	if name == "result" {
+		ev.answerBuf = buf
+	}
+	ev.members = append(ev.members, keptMember{name, val})
+	ev.size += len(val)
+	return val, nil
+}
+
+// each hands the event's members to fn, as jsonscan.EachMember would.
+func (ev *singleEvent) each(fn func(name, val []byte)) error {
+	for _, m := range ev.members {
+		if !validJSON(m.val) {
+			return fmt.Errorf("member %q is not valid JSON", m.name)
+		}
+		fn([]byte(m.name), m.val)
+	}
+	return nil
+}
+
+// answerRoom is the room a single event's result is read after: the start
+// of the answer frames writes around its value, with the recorded id when
+// it came first (the recorder writes it first), else one rd.ids counts.
+func answerRoom(kept []keptMember) int {
+	id := len("-9223372036854775808") // the longest id rd.ids counts
+	for _, m := range kept {
+		if m.name == "requestID" {
+			id = max(id, len(m.val))
+		}
+	}
+	return len(`{"jsonrpc":"2.0","id":,"result":`) + id
 }
 
 // lrEvent is a RequestEvent, decoded.
 type lrEvent struct {
-	raw             []byte // the event's bytes, when it was read whole (in a batch); its members are slices of them
+	raw             []byte // what the answer's value lies in: the event's bytes, read whole in a batch, or a single event's result buffer (object)
 	start, duration int64
 	method, target  string
 	requestID       []byte

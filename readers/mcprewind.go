@@ -225,29 +225,31 @@ type rewindExchange struct {
 }
 
 // readFile reads a cache file whole (they are one message each), up to
-// the largest envelope.
-func (rd *rewindReader) readFile(name string) ([]byte, error) {
+// the largest envelope, after room spare bytes: the buffer holds them,
+// then the file's bytes.
+func (rd *rewindReader) readFile(name string, room int) ([]byte, error) {
 	f, err := os.Open(filepath.Join(rd.dir, name))
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	b, err := readSized(f, int64(rd.maxEnvelope)+1)
-	if err == nil && len(b) > rd.maxEnvelope {
+	b, err := readSized(f, int64(rd.maxEnvelope)+1, room)
+	if err == nil && len(b)-room > rd.maxEnvelope {
 		return nil, fmt.Errorf("larger than %s", sizeText(rd.maxEnvelope))
 	}
 	return b, err
 }
 
-// readSized is io.ReadAll of at most limit bytes of f into a buffer of
-// f's size (and one byte, to see the end without growing): grown as
-// append grows it, a 200 MiB file took twice its size.
-func readSized(f *os.File, limit int64) ([]byte, error) {
+// readSized is io.ReadAll of at most limit bytes of f, after room spare
+// bytes, into a buffer of their size and f's (and one byte, to see the
+// end without growing, which also leaves room for a byte after them):
+// grown as append grows it, a 200 MiB file took twice its size.
+func readSized(f *os.File, limit int64, room int) ([]byte, error) {
 	size := int64(512)
 	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
 		size = min(info.Size()+1, limit)
 	}
-	b := make([]byte, 0, size)
+	b := make([]byte, room, int64(room)+size)
 	r := io.LimitReader(f, limit)
 	for {
 		if len(b) == cap(b) {
@@ -264,19 +266,21 @@ func readSized(f *os.File, limit int64) ([]byte, error) {
 	}
 }
 
-// jsonFile reads a cache file that must hold a JSON value; a file that
-// does not is damage, reported against the exchange's session.
-func (rd *rewindReader) jsonFile(name string, dir session.Direction) []byte {
-	b, err := rd.readFile(name)
+// jsonFile reads a cache file that must hold a JSON value, after room
+// spare bytes (readFile), and returns the value and the buffer it lies
+// in; a file that does not hold one is damage, reported against the
+// exchange's session.
+func (rd *rewindReader) jsonFile(name string, room int, dir session.Direction) (val, buf []byte) {
+	b, err := rd.readFile(name, room)
 	switch {
 	case err != nil:
 		rd.damage(name, 1, "unreadable cache file: "+err.Error(), dir)
-		return nil
-	case !validJSON(b):
+		return nil, nil
+	case !validJSON(b[room:]):
 		rd.damage(name, 1, "a cache file that is not JSON", dir)
-		return nil
+		return nil, nil
 	}
-	return bytes.TrimSpace(b)
+	return bytes.TrimSpace(b[room:]), b
 }
 
 func (rd *rewindReader) damage(file string, line int, reason string, dir session.Direction) {
@@ -319,12 +323,12 @@ func (rd *rewindReader) exchange(ex *rewindExchange) error {
 	conn := "exchange " + strconv.FormatInt(ex.n, 10)
 	var req, head rewindMessage
 	if ex.req != "" {
-		if b := rd.jsonFile(ex.req, session.ClientToServer); b != nil {
+		if b, _ := rd.jsonFile(ex.req, 0, session.ClientToServer); b != nil {
 			req = parseRewindMessage(b)
 		}
 	}
 	if ex.head != "" {
-		if b := rd.jsonFile(ex.head, session.ServerToClient); b != nil {
+		if b, _ := rd.jsonFile(ex.head, 0, session.ServerToClient); b != nil {
 			head = parseRewindMessage(b)
 		}
 	}
@@ -391,7 +395,7 @@ func (rd *rewindReader) exchange(ex *rewindExchange) error {
 	ok := false
 	switch {
 	case ex.res != "":
-		body, err := rd.readFile(ex.res)
+		body, err := rd.readFile(ex.res, 0)
 		if err != nil {
 			rd.damage(ex.res, 1, "unreadable cache file: "+err.Error(), session.ServerToClient)
 			break
@@ -431,23 +435,10 @@ func (rd *rewindReader) exchange(ex *rewindExchange) error {
 			rd.c.Damage(d, session.Survived{SessionID: rd.session, Direction: session.ServerToClient})
 		})
 	case ex.distilled != "":
-		res := rd.jsonFile(ex.distilled, session.ServerToClient)
-		if res == nil {
-			break
-		}
 		g := ans
 		g.File = filepath.Join(rd.dir, ex.distilled)
-		full := false
-		jsonscan.Top(res, func(name string, _ []byte) { full = full || name == "jsonrpc" })
-		if full {
-			g.Raw = res
-		} else {
-			id := reqID
-			if id == nil {
-				id = []byte("null")
-			}
-			prefix := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":`, id)
-			g.Raw = append(append(append(make([]byte, 0, len(prefix)+len(res)+1), prefix...), res...), '}') // one copy, of its size
+		if g.Raw = rd.distilledAnswer(ex.distilled, reqID); g.Raw == nil {
+			break
 		}
 		ok = answeredWell(&g)
 		rd.c.Add(&g)
@@ -458,6 +449,29 @@ func (rd *rewindReader) exchange(ex *rewindExchange) error {
 	}
 	rd.gap.answered(rd.session, method, ok)
 	return nil
+}
+
+// distilledAnswer is the message of a distilled result: the file's value
+// when it is a whole JSON-RPC message, else an answer to id with the value
+// as its result. The file is read after room for the answer's start, so
+// that the answer is written around the value in the bytes it was read
+// in (wrapAnswer): a 200 MiB result is held once, not copied. Nil when the
+// file is damage.
+func (rd *rewindReader) distilledAnswer(name string, id []byte) []byte {
+	if id == nil {
+		id = []byte("null")
+	}
+	prefix := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":`, id)
+	res, buf := rd.jsonFile(name, len(prefix), session.ServerToClient)
+	if res == nil {
+		return nil
+	}
+	full := false
+	jsonscan.Top(res, func(name string, _ []byte) { full = full || name == "jsonrpc" })
+	if full {
+		return res
+	}
+	return wrapAnswer(buf[:cap(buf)], res, prefix)
 }
 
 // answeredWell reports a frame that is a JSON-RPC result (not an error),

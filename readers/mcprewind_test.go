@@ -280,3 +280,46 @@ func TestRewindUnnamedExchanges(t *testing.T) {
 		t.Errorf("the refused setLevel is not said to have lost its answer: %+v", rec.damage)
 	}
 }
+
+// A distilled result is the result of an answer to its request, written
+// around it where it was read (white space about it left out); one that is
+// a whole JSON-RPC message is kept as it is, and one that is not JSON is
+// damage.
+func TestRewindDistilledAnswers(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "cache")
+	writeFiles(t, dir, map[string]string{
+		"1 initialize.req.json": `{"url":"http://localhost:8080/mcp","body":{"jsonrpc":"2.0","id":"init-1","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}}`,
+		"1 initialize.json":     "\n  {\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"serverInfo\":{\"name\":\"s\",\"version\":\"1\"}}\n\n",
+		"2 tools_list.json":     `{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}`,
+		"3 ping.json":           `{"unclosed":`,
+		"4 ping.json":           "{}",
+	})
+	rc := openCache(t, dir)
+	defer rc.Close()
+	rec := &recorder{}
+	if err := Read(dir, rc, rec, Options{}); err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	var answers []string
+	for _, f := range rec.frames {
+		if f.Direction == session.ServerToClient {
+			answers = append(answers, string(f.Raw))
+		}
+	}
+	want := []string{
+		`{"jsonrpc":"2.0","id":"init-1","result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`,
+		`{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}`,
+		`{"jsonrpc":"2.0","id":4,"result":{}}`,
+	}
+	if strings.Join(answers, "\n") != strings.Join(want, "\n") {
+		t.Errorf("answers:\n%s\nwant:\n%s", strings.Join(answers, "\n"), strings.Join(want, "\n"))
+	}
+	found := false
+	for _, d := range rec.damage {
+		found = found || (strings.HasSuffix(d.File, "3 ping.json") && d.Reason == "a cache file that is not JSON")
+	}
+	if !found {
+		t.Errorf("no damage for the distilled file that is not JSON: %+v", rec.damage)
+	}
+}

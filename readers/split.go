@@ -461,27 +461,46 @@ func (v *valueBuf) add(b []byte) {
 	}
 }
 
-// bytes returns the value as one buffer of its exact size, valid until
-// start. The parts are let go as they are copied and, for a value of more
-// than bigValue, their memory is returned every releaseStep: the value is
-// held about once while it is joined, never twice.
+// bytes returns the value as one buffer of its exact size (join), valid
+// until start.
 func (v *valueBuf) bytes() []byte {
 	if len(v.parts) == 0 {
 		return v.head
 	}
 	whole := make([]byte, v.n)
-	at, freed := copy(whole, v.head), 0
+	v.join(whole)
+	v.head = whole
+	return whole
+}
+
+// take returns the value in a buffer of its own, after room spare bytes,
+// and ends it: for a value kept past the next one, joined there once
+// instead of joined by bytes and copied by the keeper.
+func (v *valueBuf) take(room int) []byte {
+	own := make([]byte, room+v.n)
+	head := v.head // reused for the next value, as empty reuses it
+	v.join(own[room:])
+	v.head = head
+	v.empty()
+	return own
+}
+
+// join copies the value into dst, of its size. The parts are let go as
+// they are copied and, for a value of more than bigValue, their memory is
+// returned every releaseStep: the value is held about once while it is
+// joined, never twice.
+func (v *valueBuf) join(dst []byte) {
+	at, freed := copy(dst, v.head), 0
 	v.head = nil
 	for i := range v.parts {
-		n := copy(whole[at:], v.parts[i])
+		n := copy(dst[at:], v.parts[i])
 		at, freed, v.parts[i] = at+n, freed+n, nil
 		if v.n > bigValue && freed >= releaseStep {
 			debug.FreeOSMemory()
 			freed = 0
 		}
 	}
-	v.head, v.parts = whole, v.parts[:0]
-	return whole
+	v.parts = v.parts[:0]
 }
 
 // releaseStep is how much of a large value's parts is let go between

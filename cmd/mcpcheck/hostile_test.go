@@ -40,6 +40,9 @@ type hostileCase struct {
 	// file, when set, is the name the input is written to in the case's
 	// directory, and checked from there instead of from stdin.
 	file string
+	// cache, when set, is the files of a directory (an mcp-rewind cache)
+	// written in the case's directory and checked instead of input.
+	cache map[string]func() io.Reader
 	// args follow "check"; OUT in an argument is the case's directory, and
 	// allFormats adds every format: github on stdout (with a step summary),
 	// text, json, junit and sarif as --output files.
@@ -323,7 +326,22 @@ func hostileCases() []hostileCase {
 			args: []string{"--fail-on", "none"}, exit: 0, rss: 64 * mib,
 			stdout: []string{"<stdin>:2: warning 1 frame is missing before seq 3: seq 2 was not recorded", "missing_frames=1"},
 		},
+
+		// One value held about once more (issue 21): a distilled mcp-rewind
+		// result was copied into its answer (414 MiB for 200 MiB), a single
+		// LogRocket event kept apart and copied twice (613 MiB).
+		bigCache("an isError answer of 200 MiB in one distilled result of an mcp-rewind cache", largeOnly, bigRewindCache(200<<20), 300*mib),
+		bigCache("an isError answer of 20 MiB in one distilled result of an mcp-rewind cache", smallOnly, bigRewindCache(20<<20), 56*mib),
+		bigOne("an isError answer of 200 MiB in one single LogRocket event", largeOnly, "", func() io.Reader { return bigLogRocketLine(200 << 20) }, 300*mib),
+		bigOne("an isError answer of 200 MiB in one single LogRocket event, a file", largeOnly, "big.logrocket.jsonl", func() io.Reader { return bigLogRocketLine(200 << 20) }, 300*mib),
+		bigOne("an isError answer of 20 MiB in one single LogRocket event", smallOnly, "", func() io.Reader { return bigLogRocketLine(20 << 20) }, 56*mib),
 	}
+}
+
+// bigCache is a case of an mcp-rewind cache whose tools/call is answered
+// with an isError result: exit 1 with the tool's error.
+func bigCache(name string, size caseSize, files map[string]func() io.Reader, rss int64) hostileCase {
+	return hostileCase{name: name, size: size, cache: files, exit: 1, rss: rss, stdout: []string{"(tool-error)", "check failed: error"}}
 }
 
 func repeatString(s string, n int) io.Reader {
@@ -368,6 +386,8 @@ func runHostile(t *testing.T, c hostileCase) {
 			"--output", "sarif="+filepath.Join(dir, "out.sarif"))
 	}
 	switch {
+	case c.cache != nil:
+		args = append(args, writeCache(t, filepath.Join(dir, "cache"), c.cache))
 	case c.file != "":
 		args = append(args, writeInput(t, filepath.Join(dir, c.file), c.input()))
 	case c.input != nil:
@@ -471,6 +491,47 @@ func bigLogRocketEvent(size int) io.Reader {
 		`"result":{"value":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}},`+
 		`{"type":"mcp_request","startTime":1788858001000,"durationMs":3,"method":"tools/call","params":{"name":"dump","arguments":{}},"result":{"value":{"content":[{"type":"text","text":"`),
 		strings.NewReader(strings.Repeat("a", size)), strings.NewReader(`"}],"isError":true},"isError":true}}]}`+"\n"))
+}
+
+// bigRewindCache is an mcp-rewind cache whose tools/call is kept as its
+// distilled result only (the file replay serves), an isError result of
+// about size bytes.
+func bigRewindCache(size int) map[string]func() io.Reader {
+	text := func(s string) func() io.Reader { return func() io.Reader { return strings.NewReader(s) } }
+	req := func(id int, method, params string) func() io.Reader {
+		return text(fmt.Sprintf(`{"url":"http://localhost:8080/mcp","method":"POST","headers":{"content-type":"application/json"},"body":{"jsonrpc":"2.0","id":%d,"method":%q,"params":%s}}`, id, method, params))
+	}
+	return map[string]func() io.Reader{
+		"1 initialize.req.json":                       req(0, "initialize", `{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}`),
+		"1 initialize.json":                           text(`{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}`),
+		"2 tools_call_dump_0123456789abcdef.req.json": req(1, "tools/call", `{"name":"dump","arguments":{}}`),
+		"2 tools_call_dump_0123456789abcdef.json": func() io.Reader {
+			return io.MultiReader(strings.NewReader(`{"content":[{"type":"text","text":"`), strings.NewReader(strings.Repeat("a", size)), strings.NewReader(`"}],"isError":true}`+"\n"))
+		},
+	}
+}
+
+// bigLogRocketLine is LogRocket events one per line, each a single event
+// rather than one of a batch, the tools/call one with an isError result
+// of about size bytes.
+func bigLogRocketLine(size int) io.Reader {
+	return io.MultiReader(strings.NewReader(`{"type":"mcp_request","startTime":1788858000000,"durationMs":3,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}},`+
+		`"result":{"value":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}}`+"\n"+
+		`{"type":"mcp_request","startTime":1788858001000,"durationMs":3,"method":"tools/call","params":{"name":"dump","arguments":{}},"result":{"value":{"content":[{"type":"text","text":"`),
+		strings.NewReader(strings.Repeat("a", size)), strings.NewReader(`"}],"isError":true},"isError":true}}`+"\n"))
+}
+
+// writeCache writes the files of an mcp-rewind cache in dir, and returns
+// dir.
+func writeCache(t *testing.T, dir string, files map[string]func() io.Reader) string {
+	t.Helper()
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, r := range files {
+		writeInput(t, filepath.Join(dir, name), r())
+	}
+	return dir
 }
 
 // writeInput writes a case's input to path, and returns path.
