@@ -8,9 +8,9 @@ import (
 
 // Interner returns the same string for the same short JSON string value,
 // so that the members every envelope repeats (session id, server label,
-// transport) cost no allocation once seen. It is a direct-mapped table of
-// a fixed size: memory stays bounded whatever the capture holds, and a
-// value evicted by another is only allocated again. Not safe for
+// transport) cost no allocation once seen. It is a table of a fixed size,
+// two slots to choose from a value: memory stays bounded whatever the
+// capture holds, and a value evicted by another is only allocated again. Not safe for
 // concurrent use; the zero value is ready.
 type Interner struct {
 	seed   maphash.Seed
@@ -36,11 +36,27 @@ func (in *Interner) String(val []byte) (string, bool) {
 	if !in.seeded {
 		in.seed, in.seeded = maphash.MakeSeed(), true
 	}
-	slot := &in.table[maphash.Bytes(in.seed, inner)%internSlots]
-	if *slot != string(inner) { // compares without allocating
-		*slot = string(inner)
+	first, second := slotsOf(maphash.Bytes(in.seed, inner))
+	a, b := &in.table[first], &in.table[second]
+	switch {
+	case *a == string(inner): // compares without allocating
+		return *a, true
+	case *b == string(inner):
+		return *b, true
+	case *a == "":
+		*a = string(inner)
+		return *a, true
 	}
-	return *slot, true
+	*b = string(inner)
+	return *b, true
+}
+
+// slotsOf is the two slots a string may take, from its hash: two strings
+// that share one slot rarely share the other, so that two values a capture
+// alternates between (two tool names, two session ids) are both kept,
+// whatever the process's seed, instead of evicting each other every time.
+func slotsOf(h uint64) (first, second uint64) {
+	return h % internSlots, (h >> 32) % internSlots
 }
 
 // Names is an interner shared by every reader, safe for concurrent use, for
@@ -66,11 +82,17 @@ func (in *sharedInterner) String(val []byte) (string, bool) {
 	if bytes.IndexByte(inner, '\\') >= 0 {
 		return String(val)
 	}
-	slot := &in.table[maphash.Bytes(in.seed, inner)%internSlots]
-	if p := slot.Load(); p != nil && *p == string(inner) {
+	first, second := slotsOf(maphash.Bytes(in.seed, inner))
+	a, b := &in.table[first], &in.table[second]
+	if p := a.Load(); p != nil && *p == string(inner) {
+		return *p, true
+	}
+	if p := b.Load(); p != nil && *p == string(inner) {
 		return *p, true
 	}
 	s := string(inner)
-	slot.Store(&s)
+	if !a.CompareAndSwap(nil, &s) {
+		b.Store(&s)
+	}
 	return s, true
 }
