@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -554,6 +555,31 @@ func TestCloseRecordEveryCut(t *testing.T) {
 		} else if !strings.HasPrefix(body, *text) || strings.ContainsRune(*text, utf8.RuneError) {
 			t.Errorf("cut at %d in body %d: text %q, not a prefix of the body", n, at, *text)
 		}
+	}
+}
+
+// An entry nested past the depth limit cannot be read: it is damage that
+// fails the gate (unread-capture), and reading resumes at the next entry.
+func TestHAREntryNestedTooDeeply(t *testing.T) {
+	t.Parallel()
+	doc := harOf("WebInspector",
+		harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dump"}}`, status: 200, mime: "application/json", text: `{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[]}}`},
+		harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: `{"jsonrpc":"2.0","id":2,"method":"ping"}`, status: 200, mime: "application/json", text: `{"jsonrpc":"2.0","id":2,"result":{}}`},
+	)
+	deep := strings.Repeat("[", jsonscan.MaxDepth+1) + strings.Repeat("]", jsonscan.MaxDepth+1)
+	if strings.Count(doc, `"cache": {}`) != 2 {
+		t.Fatalf("the entries have no cache member to nest in:\n%s", doc)
+	}
+	doc = strings.Replace(doc, `"cache": {}`, `"cache": `+deep, 1)
+	lines := entryLines(doc)
+	rec := readHAR(t, doc)
+	want := "s-1 c2s 0 {\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\ns-1 s2c 200 {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}"
+	if got := frameSummary(rec); got != want {
+		t.Errorf("frames:\n%s\nwant:\n%s", got, want)
+	}
+	lost := fmt.Sprintf("1 HAR entry could not be read: it nests deeper than the %d levels mcpcheck reads; reading resumed at the next one, line %d", jsonscan.MaxDepth, lines[1])
+	if len(rec.damage) != 1 || rec.damage[0].Line != lines[0] || rec.damage[0].Reason != "a HAR entry nested too deeply" || rec.damage[0].Lost != lost {
+		t.Errorf("damage %+v, want one on line %d: %s", rec.damage, lines[0], lost)
 	}
 }
 
