@@ -3,28 +3,34 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mcpcheck/mcpcheck/session/sessiontest"
 )
 
 // overLimitHAR is a HAR whose tools/call answer, an isError result, makes
 // its entry about pad bytes larger: the flag comes before the text, as
 // servers that write it first send it. A ping follows, answered.
-func overLimitHAR(pad int) string {
+func overLimitHAR(pad int) io.Reader {
 	entry := func(started, post, answer string) string {
 		return `{"startedDateTime":"` + started + `","time":5,"request":{"method":"POST","url":"http://localhost:3000/mcp","httpVersion":"HTTP/1.1",` +
 			`"headers":[{"name":"Content-Type","value":"application/json"},{"name":"Mcp-Session-Id","value":"s-1"}],"postData":{"mimeType":"application/json","text":` + strconv.Quote(post) + `}},` +
-			`"response":{"status":200,"statusText":"OK","httpVersion":"HTTP/1.1","headers":[{"name":"Content-Type","value":"application/json"}],"content":{"mimeType":"application/json","text":` + strconv.Quote(answer) + `}}}`
+			`"response":{"status":200,"statusText":"OK","httpVersion":"HTTP/1.1","headers":[{"name":"Content-Type","value":"application/json"}],"content":{"mimeType":"application/json","text":` + answer + `}}}`
 	}
-	return `{"log":{"version":"1.2","creator":{"name":"WebInspector","version":"537.36"},"pages":[],"entries":[` + "\n" +
+	quote := func(s string) string { return strconv.Quote(s) }
+	big := entry("2026-09-01T10:00:01.000Z", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dump","arguments":{}}}`,
+		strings.TrimSuffix(quote(`{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text","text":"`), `"`)+"PAD"+strings.TrimPrefix(quote(`"}]}}`), `"`))
+	head, tail, _ := strings.Cut(`{"log":{"version":"1.2","creator":{"name":"WebInspector","version":"537.36"},"pages":[],"entries":[`+"\n"+
 		entry("2026-09-01T10:00:00.000Z", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
-			`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}`) + ",\n" +
-		entry("2026-09-01T10:00:00.100Z", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, "") + ",\n" +
-		entry("2026-09-01T10:00:01.000Z", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dump","arguments":{}}}`,
-			`{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text","text":"`+strings.Repeat("a", pad)+`"}]}}`) + ",\n" +
-		entry("2026-09-01T10:00:02.000Z", `{"jsonrpc":"2.0","id":2,"method":"ping"}`, `{"jsonrpc":"2.0","id":2,"result":{}}`) + "\n]}}\n"
+			quote(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}`))+",\n"+
+		entry("2026-09-01T10:00:00.100Z", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, `""`)+",\n"+
+		big+",\n"+
+		entry("2026-09-01T10:00:02.000Z", `{"jsonrpc":"2.0","id":2,"method":"ping"}`, quote(`{"jsonrpc":"2.0","id":2,"result":{}}`))+"\n]}}\n", "PAD")
+	return io.MultiReader(strings.NewReader(head), io.LimitReader(sessiontest.Endless("", 'a'), int64(pad)), strings.NewReader(tail))
 }
 
 // overLimitEvents is the same exchange as LogRocket events.
@@ -54,24 +60,26 @@ func TestRecordPastTheSizeLimit(t *testing.T) {
 	toolError := func(id, line int) pinned {
 		return pinned{"tool-error", fmt.Sprintf(`tool "dump" (id %d) reported an error: (no text content)`, id), "tools/call dump", "error", line, true}
 	}
-	deepHAR := strings.Replace(overLimitHAR(10), `"time":5,`, `"time":5,"cache":`+strings.Repeat("[", 10_001)+strings.Repeat("]", 10_001)+",", 1)
+	small, _ := io.ReadAll(overLimitHAR(10))
+	deepHAR := strings.Replace(string(small), `"time":5,`, `"time":5,"cache":`+strings.Repeat("[", 10_001)+strings.Repeat("]", 10_001)+",", 1)
 	for _, c := range []struct {
-		name, capture string
-		want          []pinned
-		absent        []string
+		name    string
+		capture io.Reader
+		want    []pinned
+		absent  []string
 	}{
 		{"an isError answer in a HAR entry", overLimitHAR(10_000), []pinned{tooLarge("HAR entry", 4), toolError(1, 4)}, []string{"pending-request", "truncated-capture"}},
 		// the cut event's instanceID lies past the cut: its session is the
 		// file's, where its request id is the first
-		{"an isError answer in a LogRocket event", overLimitEvents(10_000), []pinned{tooLarge("event", 3), toolError(1, 3)}, []string{"pending-request", "truncated-capture"}},
-		{"a HAR entry nested too deeply", deepHAR, []pinned{{"unread-capture",
+		{"an isError answer in a LogRocket event", strings.NewReader(overLimitEvents(10_000)), []pinned{tooLarge("event", 3), toolError(1, 3)}, []string{"pending-request", "truncated-capture"}},
+		{"a HAR entry nested too deeply", strings.NewReader(deepHAR), []pinned{{"unread-capture",
 			"1 HAR entry could not be read: it nests deeper than the 10000 levels mcpcheck reads; reading resumed at the next one, line 3",
 			"capture not read to its end", "error", 2, true}}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			var stdout, stderr bytes.Buffer
-			code := cli.run([]string{"check", "--output", "json=" + filepath.Join(dir, "out.json"), "-"}, strings.NewReader(c.capture), &stdout, &stderr)
+			code := cli.run([]string{"check", "--output", "json=" + filepath.Join(dir, "out.json"), "-"}, c.capture, &stdout, &stderr)
 			if code != 1 {
 				t.Fatalf("exit %d, want 1; stderr %q\n%s", code, stderr.String(), stdout.String())
 			}
