@@ -1,6 +1,7 @@
 package readers
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -431,7 +432,7 @@ func TestHAREntryPastTheSizeLimit(t *testing.T) {
 				`big s2c 0 {"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text"}]}}` + problem},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			rec := readHARWith(t, harOf("WebInspector", c.entry, next), Options{MaxEnvelope: 4096})
+			rec := readHARWith(t, harOf("WebInspector", c.entry, next), Options{MaxEnvelope: 4096, ReadBuffer: 16})
 			want := c.want + "\n" + nextFrames
 			if got := overLimitFrames(rec); got != want {
 				t.Errorf("frames:\n%s\nwant:\n%s", got, want)
@@ -491,7 +492,7 @@ func TestHAREntryPastTheSizeLimitInAnyOrder(t *testing.T) {
 			"", skipped},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			rec := readHARWith(t, entries(c.entry), Options{MaxEnvelope: 4096})
+			rec := readHARWith(t, entries(c.entry), Options{MaxEnvelope: 4096, ReadBuffer: 16})
 			want := strings.TrimPrefix(c.frames+"\n"+nextFrames, "\n")
 			if got := overLimitFrames(rec); got != want {
 				t.Errorf("frames:\n%s\nwant:\n%s", got, want)
@@ -659,4 +660,63 @@ func TestHARChromeHarParams(t *testing.T) {
 	if got := frameSummary(rec); got != want {
 		t.Errorf("frames:\n%s\nwant:\n%s", got, want)
 	}
+}
+
+// FuzzCloseRecord: every prefix of a valid JSON text closes to valid JSON
+// (or nil), in its own bytes when it has room for the closers.
+func FuzzCloseRecord(f *testing.F) {
+	f.Add([]byte(`{"request":{"url":"u","postData":{"text":"{\"a\":\"\\u00e9\\ud83d\\ude00 \\\"x\\\"\"}"}},"response":{"content":{"text":"é✓"}}}`), uint16(40))
+	f.Add([]byte(`{"a":[1,2,{"b":"c"}],"response":{"content":{"text":"\\\\\\n"}}}`), uint16(50))
+	f.Fuzz(func(t *testing.T, data []byte, cut uint16) {
+		if !json.Valid(data) || len(data) == 0 {
+			return
+		}
+		n := int(cut) % (len(data) + 1)
+		b := append([]byte(nil), data[:n]...)
+		b = b[:n:n]
+		closed, _ := closeRecord(b, harBodies[:]...)
+		if closed != nil && !json.Valid(closed) {
+			t.Fatalf("%q cut at %d closes to %q", data, n, closed)
+		}
+	})
+}
+
+// FuzzReadPastTheSizeLimit: HAR and LogRocket documents read with a
+// limit of a few hundred bytes, so that most entries and events are past
+// it, give frames, damage or a clean error; every frame's message is a
+// whole JSON value, and a frame past the limit is marked truncated.
+func FuzzReadPastTheSizeLimit(f *testing.F) {
+	pad := strings.Repeat("x", 300)
+	f.Add([]byte(harOf("WebInspector",
+		harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dump"}}`, status: 200, mime: "text/event-stream",
+			text: "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"isError\":true,\"content\":[{\"type\":\"text\",\"text\":\"" + pad + "\"}]}}\n\n"},
+		harX{method: "POST", url: "mcp://big/tools/call/dump", post: `{"name":"dump"}`, status: 500, mime: "application/json", base64: true, text: `{"isError":true,"content":[{"type":"text","text":"` + pad + `"}]}`})), uint16(200))
+	f.Add([]byte(`{"events":[`+lrEv(1, "tools/call", `"params":{"name":"dump"},"result":{"isError":true,"value":{"content":[{"type":"text","text":"`+pad+`"}]}},`)+`]}`), uint16(100))
+	f.Fuzz(func(t *testing.T, data []byte, limit uint16) {
+		if !(har{}).Detect(data) && !(logRocket{}).Detect(data) {
+			return // another format's, whose frames may be any text
+		}
+		rec := &recorder{}
+		if err := Read("fuzz", bytes.NewReader(data), rec, Options{MaxEnvelope: 64 + int(limit)%1024, ReadBuffer: 16}); err != nil {
+			return
+		}
+		for _, fr := range rec.frames {
+			if fr.Line < 1 || fr.SessionID == "" {
+				t.Fatalf("frame without a location or session: %+v", fr)
+			}
+			if len(fr.Raw) > 0 && !json.Valid(fr.Raw) {
+				t.Fatalf("a frame whose message is not JSON: %q", fr.Raw)
+			}
+			for _, p := range fr.EnvelopeProblems {
+				if p.Fault == session.OverLimit && !fr.Truncated {
+					t.Fatalf("a frame past the limit not marked truncated: %+v", fr)
+				}
+			}
+		}
+		for _, d := range rec.damage {
+			if d.Line < 1 || d.Reason == "" {
+				t.Fatalf("damage without a location or reason: %+v", d)
+			}
+		}
+	})
 }

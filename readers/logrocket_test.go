@@ -168,7 +168,7 @@ func TestLogRocketLargeEventIsDamageOnItsLine(t *testing.T) {
 		lrEv(1, "initialize", `"params":{"protocolVersion":"2025-06-18","capabilities":{}},"result":{"value":{"protocolVersion":"2025-06-18","capabilities":{}}},`) + ",\n" +
 		`{"type":"mcp_request","note":"` + strings.Repeat("a", 8192) + `","startTime":1788858000200,"durationMs":4,"method":"tools/call"}` + "\n]}\n"
 	rec := &recorder{}
-	if err := Read("events.logrocket.json", strings.NewReader(doc), rec, Options{MaxEnvelope: 4096}); err != nil {
+	if err := Read("events.logrocket.json", strings.NewReader(doc), rec, Options{MaxEnvelope: 4096, ReadBuffer: 16}); err != nil {
 		t.Fatal(err)
 	}
 	if len(rec.damage) != 1 || rec.damage[0].Line != 3 || rec.damage[0].Reason != "an event of more than 4096 bytes was skipped: its first 4096 bytes hold no RequestEvent" ||
@@ -205,7 +205,7 @@ func TestLogRocketEventPastTheSizeLimit(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			rec := &recorder{}
 			doc := "{\"events\": [\n" + initialize + ",\n" + c.event + ",\n" + after + "\n]}\n"
-			if err := Read("events.logrocket.json", strings.NewReader(doc), rec, Options{MaxEnvelope: 4096}); err != nil {
+			if err := Read("events.logrocket.json", strings.NewReader(doc), rec, Options{MaxEnvelope: 4096, ReadBuffer: 16}); err != nil {
 				t.Fatal(err)
 			}
 			frames := strings.Split(overLimitFrames(rec), "\n")
