@@ -250,9 +250,10 @@ func (rd *harReader) entry(raw []byte, line int, cut *entryCut) bool {
 }
 
 // requestKept reports an entry cut at the size limit after its request:
-// its method, its URL and, for a POST, its body (cut or not).
+// its method, its URL and, for a POST, its body (cut or not), which a
+// call of mcpsnoop's export without params does without.
 func (e *harEntry) requestKept() bool {
-	return e.method != "" && e.url != "" && (e.method != "POST" || e.hasReqBody)
+	return e.method != "" && e.url != "" && (e.method != "POST" || e.hasReqBody || strings.HasPrefix(e.url, "mcp:"))
 }
 
 // cutInAnswer reports an entry cut inside its answer's body: the answer

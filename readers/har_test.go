@@ -430,6 +430,11 @@ func TestHAREntryPastTheSizeLimit(t *testing.T) {
 				text: `{"isError":true,"content":[{"type":"text","text":"` + pad + `"}]}`},
 			`big c2s 0 {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dump"}}` + "\n" +
 				`big s2c 0 {"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text"}]}}` + problem},
+		{"a call of mcpsnoop's HAR export without params",
+			harX{method: "POST", url: "mcp://big/tools/list", status: 200, mime: "application/json",
+				text: `{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"b","description":"` + pad + `"}]}`},
+			`big c2s 0 {"jsonrpc":"2.0","id":1,"method":"tools/list"}` + "\n" +
+				`big s2c 0 {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"b"}]}}` + problem},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rec := readHARWith(t, harOf("WebInspector", c.entry, next), Options{MaxEnvelope: 4096, ReadBuffer: 16})
@@ -444,6 +449,27 @@ func TestHAREntryPastTheSizeLimit(t *testing.T) {
 				t.Errorf("the cut answer reads as %s id %s", f.Msg.Kind, f.Msg.ID)
 			}
 		})
+	}
+}
+
+// A standalone GET stream past the size limit keeps its whole events and
+// what the cut one holds; its last frame is marked past the limit.
+func TestHARStreamPastTheSizeLimit(t *testing.T) {
+	t.Parallel()
+	progress := `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}`
+	doc := harOf("WebInspector", harX{method: "GET", url: mcpURL, reqHeaders: withSession(), status: 200, mime: "text/event-stream",
+		text: "data: " + progress + "\n\ndata: " + progress + "\n\n" +
+			`data: {"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{"maxTokens":5,"messages":[{"role":"user","content":{"type":"text","text":"` + strings.Repeat("x", 5000) + `"}}]}}` + "\n\n"})
+	rec := readHARWith(t, doc, Options{MaxEnvelope: 4096, ReadBuffer: 16})
+	// (the status, sorted after the content, lies past the cut)
+	want := "s-1 s2c 0 " + progress + "\ns-1 s2c 0 " + progress + "\n" +
+		`s-1 s2c 0 {"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{"maxTokens":5,"messages":[{"role":"user","content":{"type":"text"}}]}}` +
+		" | past the size limit: the HAR entry is larger than the 4096 bytes mcpcheck reads: what follows its first 4096 bytes was left out, the rest was judged | truncated"
+	if got := overLimitFrames(rec); got != want {
+		t.Errorf("frames:\n%s\nwant:\n%s", got, want)
+	}
+	if len(rec.damage) != 0 {
+		t.Errorf("damage %+v", rec.damage)
 	}
 }
 
