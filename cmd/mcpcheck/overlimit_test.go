@@ -34,14 +34,15 @@ func overLimitHAR(pad int) io.Reader {
 }
 
 // overLimitEvents is the same exchange as LogRocket events.
-func overLimitEvents(pad int) string {
+func overLimitEvents(pad int) io.Reader {
 	ev := func(seq int, method, rest string) string {
 		return fmt.Sprintf(`{"type":"mcp_request","startTime":%d,"durationMs":3,"method":%q,%s"instanceID":"i-1","seq":%d}`, 1788858000000+seq*100, method, rest, seq)
 	}
-	return `{"appID":"acme/big","sdk":{"name":"logrocket-mcp-replay-go","version":"0.1.0"},"events":[` + "\n" +
-		ev(1, "initialize", `"params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}},"result":{"value":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}},`) + ",\n" +
-		ev(2, "tools/call", `"params":{"name":"dump","arguments":{}},"result":{"isError":true,"value":{"content":[{"type":"text","text":"`+strings.Repeat("a", pad)+`"}],"isError":true}},`) + ",\n" +
-		ev(3, "ping", `"result":{"value":{}},`) + "\n]}\n"
+	head, tail, _ := strings.Cut(`{"appID":"acme/big","sdk":{"name":"logrocket-mcp-replay-go","version":"0.1.0"},"events":[`+"\n"+
+		ev(1, "initialize", `"params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}},"result":{"value":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}},`)+",\n"+
+		ev(2, "tools/call", `"params":{"name":"dump","arguments":{}},"result":{"isError":true,"value":{"content":[{"type":"text","text":"PAD"}],"isError":true}},`)+",\n"+
+		ev(3, "ping", `"result":{"value":{}},`)+"\n]}\n", "PAD")
+	return io.MultiReader(strings.NewReader(head), io.LimitReader(sessiontest.Endless("", 'a'), int64(pad)), strings.NewReader(tail))
 }
 
 // A HAR entry or LogRocket event past the size limit (here 4 KiB, through
@@ -71,7 +72,7 @@ func TestRecordPastTheSizeLimit(t *testing.T) {
 		{"an isError answer in a HAR entry", overLimitHAR(10_000), []pinned{tooLarge("HAR entry", 4), toolError(1, 4)}, []string{"pending-request", "truncated-capture"}},
 		// the cut event's instanceID lies past the cut: its session is the
 		// file's, where its request id is the first
-		{"an isError answer in a LogRocket event", strings.NewReader(overLimitEvents(10_000)), []pinned{tooLarge("event", 3), toolError(1, 3)}, []string{"pending-request", "truncated-capture"}},
+		{"an isError answer in a LogRocket event", overLimitEvents(10_000), []pinned{tooLarge("event", 3), toolError(1, 3)}, []string{"pending-request", "truncated-capture"}},
 		{"a HAR entry nested too deeply", strings.NewReader(deepHAR), []pinned{{"unread-capture",
 			"1 HAR entry could not be read: it nests deeper than the 10000 levels mcpcheck reads; reading resumed at the next one, line 3",
 			"capture not read to its end", "error", 2, true}}, nil},
