@@ -65,14 +65,12 @@ func (har) Read(name string, r io.Reader, c *session.Correlator, o Options) erro
 				raw, err := js.capture(o.MaxEnvelope)
 				switch {
 				case errors.Is(err, errValueTooLarge):
-					rd.entries++
-					c.Damage(session.Damage{File: name, Line: line, Reason: fmt.Sprintf("a HAR entry of more than %s was skipped", sizeText(o.MaxEnvelope)),
-						Lost: tooLargeLost("a HAR entry", o.MaxEnvelope)}, session.Survived{})
+					rd.overLimit(js.prefix(), line, o.MaxEnvelope)
 					return nil
 				case err != nil:
 					return err
 				}
-				rd.entry(raw, line)
+				rd.entry(raw, line, nil)
 				return nil
 			}, func(line, next int) {
 				rd.entries++
@@ -120,6 +118,42 @@ type harReader struct {
 	gap   noteGap
 }
 
+// overLimit reads an entry past the size limit as far as its first max
+// bytes go (spec §2.1, fail closed): its request, and what they hold of
+// its answer, the last frame marked past the limit. When they hold no
+// request, the entry is damage that fails the gate.
+func (rd *harReader) overLimit(prefix []byte, line, max int) {
+	closed, body := closeRecord(prefix, harBodies[:]...)
+	at := cutElsewhere
+	if body >= 0 {
+		at = body + cutRequest
+	}
+	if closed != nil && rd.entry(closed, line, &entryCut{at: at, max: max}) {
+		return
+	}
+	if closed == nil {
+		rd.entries++
+	}
+	rd.c.Damage(session.Damage{File: rd.name, Line: line, Reason: fmt.Sprintf("a HAR entry of more than %s was skipped: its first %[1]s hold no request", sizeText(max)),
+		Lost: tooLargeLost("a HAR entry", max)}, session.Survived{})
+}
+
+// Where the cut of an entry past the size limit fell: in one of its
+// bodies (harBodies, in this order), or elsewhere.
+const (
+	cutElsewhere = iota
+	cutRequest
+	cutResponse
+)
+
+var harBodies = [...]bodyPath{{"request", "postData", "text"}, {"response", "content", "text"}}
+
+// entryCut is where an entry read only as far as the size limit was cut.
+type entryCut struct {
+	at  int // the body the cut fell in: cutRequest, cutResponse or cutElsewhere
+	max int // the limit
+}
+
 // heldEntry is an entry's frames kept until its session is known.
 type heldEntry struct {
 	endpoint string
@@ -162,11 +196,16 @@ type harEntry struct {
 	mimeType   string
 	resBody    []byte
 	hasResBody bool
+
+	cut *entryCut // an entry past the size limit, read as far as it allows
 }
 
-func (rd *harReader) entry(raw []byte, line int) {
+// entry reads one entry; cut is set for one past the size limit, whose
+// first bytes raw holds, closed (closeRecord). It reports false for such an
+// entry when they hold no request: nothing was read.
+func (rd *harReader) entry(raw []byte, line int, cut *entryCut) bool {
 	rd.entries++
-	e := harEntry{index: rd.entries, line: line, elapsed: -1, raw: raw}
+	e := harEntry{index: rd.entries, line: line, elapsed: -1, raw: raw, cut: cut}
 	var request, response []byte
 	err := jsonscan.EachMember(raw, func(name, val []byte) {
 		switch string(name) {
@@ -183,21 +222,56 @@ func (rd *harReader) entry(raw []byte, line int) {
 			response = val
 		}
 	})
+	if err != nil && cut != nil {
+		return false
+	}
 	if err != nil {
 		d := session.Damage{File: rd.name, Line: line, Reason: "a HAR entry that is not a JSON object: " + err.Error()}
 		if jsonscan.TooDeep(err) {
 			d.Lost = unreadRecord("HAR entry", -1)
 		}
 		rd.c.Damage(d, session.Survived{})
-		return
+		return true
 	}
 	e.request(request)
 	e.response(response)
+	if cut != nil && !e.requestKept() {
+		return false
+	}
+	if cut != nil && cut.at == cutRequest {
+		e.reqBody = clipJSON(e.reqBody)
+	}
 	if u, err := url.Parse(e.url); err == nil && u.Scheme == "mcp" {
 		rd.callEntry(&e, u)
-		return
+		return true
 	}
 	rd.httpEntry(&e)
+	return true
+}
+
+// requestKept reports an entry cut at the size limit after its request:
+// its method, its URL and, for a POST, its body (cut or not), which a
+// call of mcpsnoop's export without params does without.
+func (e *harEntry) requestKept() bool {
+	return e.method != "" && e.url != "" && (e.method != "POST" || e.hasReqBody || strings.HasPrefix(e.url, "mcp:"))
+}
+
+// cutInAnswer reports an entry cut inside its answer's body: the answer
+// was recorded, though its status may lie past the cut (writers that sort
+// members put "content" before "status").
+func (e *harEntry) cutInAnswer() bool { return e.cut != nil && e.cut.at == cutResponse }
+
+// markOverLimit marks f, the last frame of an entry cut at the size limit,
+// as read only so far: what was cut is not judged as the frame's shape.
+func (e *harEntry) markOverLimit(f *session.Frame) {
+	f.Truncated = true
+	f.EnvelopeProblems = append(f.EnvelopeProblems, session.EnvelopeProblem{Fault: session.OverLimit, Member: "size", Problem: recordTooLargeProblem("HAR entry", e.cut.max)})
+}
+
+// pastCut is the damage of an answer that lies past the cut: the request
+// is not left pending, and the marked frame fails the gate.
+func (e *harEntry) pastCut(file string) session.Damage {
+	return session.Damage{File: file, Line: e.line, Reason: fmt.Sprintf("the answer lies past the first %s of this HAR entry, the most mcpcheck reads", sizeText(e.cut.max))}
 }
 
 func (e *harEntry) request(raw []byte) {
@@ -340,6 +414,10 @@ func (e *harEntry) response(raw []byte) {
 			})
 		}
 	})
+	if base64Text && e.hasResBody && e.cutInAnswer() {
+		text = bytes.TrimSpace(text)
+		text = text[:len(text)/4*4] // whole groups: a prefix of the decoded body
+	}
 	if base64Text && e.hasResBody {
 		if dec, ok := decodeBase64(base64.StdEncoding, bytes.TrimSpace(text)); ok {
 			text = dec
@@ -429,12 +507,18 @@ func (rd *harReader) httpEntry(e *harEntry) {
 			frames = append(frames, &f)
 		}
 	}
-	if e.status > 0 { // 0: the exchange failed or was aborted before an answer
+	if e.status > 0 || e.cutInAnswer() { // 0: the exchange failed or was aborted before an answer
 		ans := answer{
 			base:  base,
 			body:  e.resBody,
 			isSSE: strings.Contains(strings.ToLower(e.responseType()), "text/event-stream") || (looksLikeSSE(e.resBody) && !validJSON(bytes.TrimSpace(e.resBody))),
 			line:  func(int) int { return e.line },
+		}
+		if e.cutInAnswer() {
+			ans.cut = true
+			if !ans.isSSE {
+				ans.body = clipJSON(ans.body)
+			}
 		}
 		ans.base.Direction, ans.base.Time, ans.base.Status = session.ServerToClient, e.answered(), e.status
 		ans.base.ContentType = e.responseType()
@@ -444,6 +528,17 @@ func (rd *harReader) httpEntry(e *harEntry) {
 			func(d session.Damage) { damage = append(damage, heldDamage{d, session.ServerToClient}) })
 		if ans.isSSE {
 			rd.legacyEndpoint(e.url, frames[from:])
+		}
+	}
+	switch {
+	case e.cut == nil:
+	case len(frames) == 0: // a stream whose first bytes hold no event
+		damage = append(damage, heldDamage{session.Damage{File: rd.name, Line: e.line, Reason: fmt.Sprintf("a HAR entry of more than %s was skipped: its first %[1]s hold no frame", sizeText(e.cut.max)),
+			Lost: tooLargeLost("a HAR entry", e.cut.max)}, session.ServerToClient})
+	default:
+		e.markOverLimit(frames[len(frames)-1])
+		if e.status == 0 && !e.cutInAnswer() {
+			damage = append(damage, heldDamage{e.pastCut(rd.name), session.ServerToClient})
 		}
 	}
 
@@ -634,23 +729,36 @@ func (rd *harReader) callEntry(e *harEntry, u *url.URL) {
 	}
 	f := base
 	f.Direction, f.Time, f.Raw = dir, e.started, req.Bytes()
+	body := bytes.TrimSpace(e.resBody)
+	if e.cutInAnswer() {
+		body = clipJSON(body)
+	}
+	if e.cut != nil && ((e.status == 0 && !e.cutInAnswer()) || !validJSON(body)) {
+		// the answer lies past the cut, or what precedes it holds no JSON
+		e.markOverLimit(&f)
+		rd.c.Add(&f)
+		rd.c.Damage(e.pastCut(rd.name), session.Survived{SessionID: sid, Direction: dir.Opposite()})
+		return
+	}
 	rd.c.Add(&f)
 
-	body := bytes.TrimSpace(e.resBody)
 	switch {
-	case e.status == 0 || (e.status < 200 && strings.EqualFold(e.statusText, "pending")):
+	case (e.status == 0 && !e.cutInAnswer()) || (e.status < 200 && strings.EqualFold(e.statusText, "pending")):
 		return // unanswered when mcpsnoop exported it
 	case !validJSON(body):
 		rd.c.Damage(session.Damage{File: rd.name, Line: e.line, Reason: "the HAR kept no readable answer of this call"}, session.Survived{SessionID: sid, Direction: dir.Opposite()})
 		return
 	}
 	member := "result"
-	if e.status >= 400 && isErrorObject(body) {
+	if (e.status >= 400 || e.cutInAnswer() && e.status == 0) && isErrorObject(body) { // a cut may leave the status out
 		member = "error"
 	}
 	g := base
 	g.Direction, g.Time = dir.Opposite(), e.answered()
 	g.Raw = wrapAnswer(e.raw, body, fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,%q:`, id, member))
+	if e.cut != nil {
+		e.markOverLimit(&g)
+	}
 	rd.c.Add(&g)
 	if dir == session.ClientToServer {
 		rd.gap.answered(sid, method, member == "result")

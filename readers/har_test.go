@@ -1,14 +1,18 @@
 package readers
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
+	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -363,16 +367,246 @@ func TestHARBreaksOff(t *testing.T) {
 	}
 }
 
-// Memory does not grow with the entries: each is decoded and dropped.
-func TestHARLargeEntrySkipped(t *testing.T) {
+// overLimitFrames renders frames as frameSummary does, each one read only
+// as far as the size limit marked with its problem.
+func overLimitFrames(rec *recorder) string {
+	var out []string
+	for i, line := range strings.Split(frameSummary(rec), "\n") {
+		f := rec.frames[i]
+		for _, p := range f.EnvelopeProblems {
+			if p.Fault == session.OverLimit {
+				line += " | past the " + p.Member + " limit: " + p.Problem
+			}
+		}
+		if f.Truncated {
+			line += " | truncated"
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}
+
+// A HAR entry past the size limit is read as far as the limit allows
+// (spec §2.1, fail closed): its request, and its answer's body cut where
+// the limit falls, marked past the limit, so that an isError flag or an
+// error code before the cut is still judged and the request is answered.
+// The next entry is read as ever.
+func TestHAREntryPastTheSizeLimit(t *testing.T) {
+	t.Parallel()
+	pad := strings.Repeat("x", 5000)
+	next := harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: `{"jsonrpc":"2.0","id":2,"method":"ping"}`, status: 200, mime: "application/json", text: `{"jsonrpc":"2.0","id":2,"result":{}}`}
+	nextFrames := "s-1 c2s 0 {\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\ns-1 s2c 200 {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}"
+	const problem = " | past the size limit: the HAR entry is larger than the 4096 bytes mcpcheck reads: what follows its first 4096 bytes was left out, the rest was judged | truncated"
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dump"}}`
+	for _, c := range []struct {
+		name  string
+		entry harX
+		want  string
+	}{
+		{"an isError answer (members sorted: its status past the cut)",
+			harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: call, status: 200, mime: "application/json",
+				text: `{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text","text":"` + pad + `"}]}}`},
+			"s-1 c2s 0 " + call + "\n" +
+				`s-1 s2c 0 {"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text"}]}}` + problem},
+		{"an error code, in a body with escapes and UTF-8 before the cut",
+			harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: call, status: 200, mime: "application/json",
+				text: `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"boom \"é\" \ud83d\ude00 ✓","data":"` + strings.Repeat(`\"é✓\ud83d\ude00`, 500) + `"}}`},
+			"s-1 c2s 0 " + call + "\n" +
+				`s-1 s2c 0 {"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"boom \"é\" \ud83d\ude00 ✓"}}` + problem},
+		{"a base64 answer",
+			harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: call, status: 200, mime: "application/json", base64: true,
+				text: `{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text","text":"` + pad + `"}]}}`},
+			"s-1 c2s 0 " + call + "\n" +
+				`s-1 s2c 0 {"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text"}]}}` + problem},
+		{"an event stream: whole events, then the one the cut fell in",
+			harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: call, status: 200, mime: "text/event-stream",
+				text: "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":1,\"progress\":1}}\n\n" +
+					"event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"isError\":true,\"content\":[{\"type\":\"text\",\"text\":\"" + pad + "\"}]}}\n\n"},
+			"s-1 c2s 0 " + call + "\n" +
+				`s-1 s2c 0 {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}` + "\n" +
+				`s-1 s2c 0 {"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text"}]}}` + problem},
+		{"a call of mcpsnoop's HAR export",
+			harX{method: "POST", url: "mcp://big/tools/call/dump", post: `{"name":"dump"}`, status: 500, mime: "application/json",
+				text: `{"isError":true,"content":[{"type":"text","text":"` + pad + `"}]}`},
+			`big c2s 0 {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dump"}}` + "\n" +
+				`big s2c 0 {"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text"}]}}` + problem},
+		{"a call of mcpsnoop's HAR export without params",
+			harX{method: "POST", url: "mcp://big/tools/list", status: 200, mime: "application/json",
+				text: `{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"b","description":"` + pad + `"}]}`},
+			`big c2s 0 {"jsonrpc":"2.0","id":1,"method":"tools/list"}` + "\n" +
+				`big s2c 0 {"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"b"}]}}` + problem},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rec := readHARWith(t, harOf("WebInspector", c.entry, next), Options{MaxEnvelope: 4096, ReadBuffer: 16})
+			want := c.want + "\n" + nextFrames
+			if got := overLimitFrames(rec); got != want {
+				t.Errorf("frames:\n%s\nwant:\n%s", got, want)
+			}
+			if len(rec.damage) != 0 {
+				t.Errorf("damage %+v", rec.damage)
+			}
+			if f := rec.frames[len(rec.frames)-3]; f.Msg.ID.String() != "1" || f.Msg.Kind != session.Response {
+				t.Errorf("the cut answer reads as %s id %s", f.Msg.Kind, f.Msg.ID)
+			}
+		})
+	}
+}
+
+// A standalone GET stream past the size limit keeps its whole events and
+// what the cut one holds; its last frame is marked past the limit.
+func TestHARStreamPastTheSizeLimit(t *testing.T) {
+	t.Parallel()
+	progress := `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}`
+	doc := harOf("WebInspector", harX{method: "GET", url: mcpURL, reqHeaders: withSession(), status: 200, mime: "text/event-stream",
+		text: "data: " + progress + "\n\ndata: " + progress + "\n\n" +
+			`data: {"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{"maxTokens":5,"messages":[{"role":"user","content":{"type":"text","text":"` + strings.Repeat("x", 5000) + `"}}]}}` + "\n\n"})
+	rec := readHARWith(t, doc, Options{MaxEnvelope: 4096, ReadBuffer: 16})
+	// (the status, sorted after the content, lies past the cut)
+	want := "s-1 s2c 0 " + progress + "\ns-1 s2c 0 " + progress + "\n" +
+		`s-1 s2c 0 {"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{"maxTokens":5,"messages":[{"role":"user","content":{"type":"text"}}]}}` +
+		" | past the size limit: the HAR entry is larger than the 4096 bytes mcpcheck reads: what follows its first 4096 bytes was left out, the rest was judged | truncated"
+	if got := overLimitFrames(rec); got != want {
+		t.Errorf("frames:\n%s\nwant:\n%s", got, want)
+	}
+	if len(rec.damage) != 0 {
+		t.Errorf("damage %+v", rec.damage)
+	}
+}
+
+// Browsers write an entry's members in HAR's order (the request, then the
+// response; a status before the content), other writers in any: the cut
+// entry gives what its first bytes hold. A request cut in its body is read
+// as far as the cut, marked, and its answer, past the cut, is damage that
+// excuses it; an entry whose first bytes hold no whole request (its URL
+// past the cut, or its response first) is damage that fails the gate.
+func TestHAREntryPastTheSizeLimitInAnyOrder(t *testing.T) {
+	t.Parallel()
+	pad := strings.Repeat("x", 5000)
+	headers := `"headers":[{"name":"Mcp-Session-Id","value":"s-1"},{"name":"Content-Type","value":"application/json"}]`
+	request := func(post string) string {
+		return `"request":{"method":"POST","url":"` + mcpURL + `",` + headers + `,"postData":{"mimeType":"application/json","text":` + strconv.Quote(post) + `}}`
+	}
+	response := func(text string) string {
+		return `"response":{"status":200,"statusText":"OK",` + headers + `,"content":{"mimeType":"application/json","text":` + strconv.Quote(text) + `}}`
+	}
+	entries := func(first string) string {
+		return `{"log":{"version":"1.2","creator":{"name":"c","version":"1"},"entries":[` + "\n" + first + ",\n" +
+			`{"startedDateTime":"2026-09-01T10:00:01.000Z","time":1,` + request(`{"jsonrpc":"2.0","id":2,"method":"ping"}`) + "," + response(`{"jsonrpc":"2.0","id":2,"result":{}}`) + "}\n]}}\n"
+	}
+	const problem = " | past the size limit: the HAR entry is larger than the 4096 bytes mcpcheck reads: what follows its first 4096 bytes was left out, the rest was judged | truncated"
+	nextFrames := "s-1 c2s 0 {\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\ns-1 s2c 200 {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}"
+	skipped := "a HAR entry of more than 4096 bytes was skipped: its first 4096 bytes hold no request"
+	for _, c := range []struct {
+		name, entry, frames, damage string
+	}{
+		{"request, then an answer with its status first",
+			`{"startedDateTime":"2026-09-01T10:00:00.000Z","time":1,` + request(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dump"}}`) + "," +
+				response(`{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text","text":"`+pad+`"}]}}`) + "}",
+			"s-1 c2s 0 {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"dump\"}}\n" +
+				`s-1 s2c 200 {"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text"}]}}` + problem, ""},
+		{"a request cut in its body",
+			`{"startedDateTime":"2026-09-01T10:00:00.000Z","time":1,` + request(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"upload","arguments":{"blob":"`+pad+`"}}}`) + "," +
+				response(`{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[]}}`) + "}",
+			`s-1 c2s 0 {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"upload","arguments":{}}}` + problem,
+			"the answer lies past the first 4096 bytes of this HAR entry, the most mcpcheck reads"},
+		{"the response first",
+			`{"startedDateTime":"2026-09-01T10:00:00.000Z","time":1,` + response(`{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text","text":"`+pad+`"}]}}`) + "," +
+				request(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dump"}}`) + "}",
+			"", skipped},
+		{"the URL after the body (members sorted)",
+			`{"request":{"method":"POST","postData":{"mimeType":"application/json","text":` + strconv.Quote(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"upload","arguments":{"blob":"`+pad+`"}}}`) + `},"url":"` + mcpURL + `"}}`,
+			"", skipped},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rec := readHARWith(t, entries(c.entry), Options{MaxEnvelope: 4096, ReadBuffer: 16})
+			want := strings.TrimPrefix(c.frames+"\n"+nextFrames, "\n")
+			if got := overLimitFrames(rec); got != want {
+				t.Errorf("frames:\n%s\nwant:\n%s", got, want)
+			}
+			var damage []string
+			for _, d := range rec.damage {
+				damage = append(damage, fmt.Sprintf("%d %s | lost %q", d.Line, d.Reason, d.Lost))
+			}
+			want = ""
+			switch c.damage {
+			case skipped:
+				want = "2 " + skipped + ` | lost "a HAR entry of more than 4096 bytes, the most mcpcheck reads, was not read"`
+			case "":
+			default:
+				want = "2 " + c.damage + ` | lost ""`
+			}
+			if got := strings.Join(damage, "\n"); got != want {
+				t.Errorf("damage:\n%s\nwant:\n%s", got, want)
+			}
+		})
+	}
+}
+
+// closeRecord makes every prefix of an entry valid JSON, or gives up on
+// it (nil); a body the cut falls in keeps a prefix of its text, however
+// the cut splits an escape, a surrogate pair or a UTF-8 sequence.
+func TestCloseRecordEveryCut(t *testing.T) {
+	t.Parallel()
+	text := `"{\"k\":\"\u00e9 \\\" \u2713 \ud83d\ude00 é✓😀 \\n\"}"` // escapes, a surrogate pair, UTF-8
+	var body string
+	if err := json.Unmarshal([]byte(text), &body); err != nil {
+		t.Fatal(err)
+	}
+	entry := `{"request":{"url":"u","postData":{"text":` + text + `}},"response":{"content":{"text":` + text + `},"status":1}}`
+	for n := 0; n <= len(entry); n++ {
+		b := []byte(entry[:n])
+		b = b[:n:n] // no room past the cut, as a captured prefix has none
+		closed, at := closeRecord(b, harBodies[:]...)
+		if closed == nil {
+			if n > 0 {
+				t.Errorf("cut at %d: nil", n)
+			}
+			continue
+		}
+		if !json.Valid(closed) {
+			t.Fatalf("cut at %d: not JSON: %s", n, closed)
+		}
+		if at < 0 {
+			continue
+		}
+		var e struct {
+			Request  struct{ PostData struct{ Text *string } }
+			Response struct{ Content struct{ Text *string } }
+		}
+		if err := json.Unmarshal(closed, &e); err != nil {
+			t.Fatal(err)
+		}
+		text := []*string{e.Request.PostData.Text, e.Response.Content.Text}[at]
+		if text == nil {
+			t.Errorf("cut at %d in body %d: no text", n, at)
+		} else if !strings.HasPrefix(body, *text) || strings.ContainsRune(*text, utf8.RuneError) {
+			t.Errorf("cut at %d in body %d: text %q, not a prefix of the body", n, at, *text)
+		}
+	}
+}
+
+// An entry nested past the depth limit cannot be read: it is damage that
+// fails the gate (unread-capture), and reading resumes at the next entry.
+func TestHAREntryNestedTooDeeply(t *testing.T) {
 	t.Parallel()
 	doc := harOf("WebInspector",
-		harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, status: 200, mime: "application/json", text: `{"jsonrpc":"2.0","id":1,"result":{"tools":[],"pad":"` + strings.Repeat("x", 5000) + `"}}`},
-		harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, status: 200, mime: "application/json", text: `{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}`},
+		harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dump"}}`, status: 200, mime: "application/json", text: `{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[]}}`},
+		harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: `{"jsonrpc":"2.0","id":2,"method":"ping"}`, status: 200, mime: "application/json", text: `{"jsonrpc":"2.0","id":2,"result":{}}`},
 	)
-	rec := readHARWith(t, doc, Options{MaxEnvelope: 4096})
-	if len(rec.frames) != 2 || len(rec.damage) != 1 || !strings.Contains(rec.damage[0].Reason, "a HAR entry of more than 4096 bytes was skipped") {
-		t.Errorf("frames %d, damage %+v", len(rec.frames), rec.damage)
+	deep := strings.Repeat("[", jsonscan.MaxDepth+1) + strings.Repeat("]", jsonscan.MaxDepth+1)
+	if strings.Count(doc, `"cache": {}`) != 2 {
+		t.Fatalf("the entries have no cache member to nest in:\n%s", doc)
+	}
+	doc = strings.Replace(doc, `"cache": {}`, `"cache": `+deep, 1)
+	lines := entryLines(doc)
+	rec := readHAR(t, doc)
+	want := "s-1 c2s 0 {\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\ns-1 s2c 200 {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}"
+	if got := frameSummary(rec); got != want {
+		t.Errorf("frames:\n%s\nwant:\n%s", got, want)
+	}
+	lost := fmt.Sprintf("1 HAR entry could not be read: it nests deeper than the %d levels mcpcheck reads; reading resumed at the next one, line %d", jsonscan.MaxDepth, lines[1])
+	if len(rec.damage) != 1 || rec.damage[0].Line != lines[0] || rec.damage[0].Reason != "a HAR entry nested too deeply" || rec.damage[0].Lost != lost {
+		t.Errorf("damage %+v, want one on line %d: %s", rec.damage, lines[0], lost)
 	}
 }
 
@@ -452,4 +686,63 @@ func TestHARChromeHarParams(t *testing.T) {
 	if got := frameSummary(rec); got != want {
 		t.Errorf("frames:\n%s\nwant:\n%s", got, want)
 	}
+}
+
+// FuzzCloseRecord: every prefix of a valid JSON text closes to valid JSON
+// (or nil), in its own bytes when it has room for the closers.
+func FuzzCloseRecord(f *testing.F) {
+	f.Add([]byte(`{"request":{"url":"u","postData":{"text":"{\"a\":\"\\u00e9\\ud83d\\ude00 \\\"x\\\"\"}"}},"response":{"content":{"text":"é✓"}}}`), uint16(40))
+	f.Add([]byte(`{"a":[1,2,{"b":"c"}],"response":{"content":{"text":"\\\\\\n"}}}`), uint16(50))
+	f.Fuzz(func(t *testing.T, data []byte, cut uint16) {
+		if !json.Valid(data) || len(data) == 0 {
+			return
+		}
+		n := int(cut) % (len(data) + 1)
+		b := append([]byte(nil), data[:n]...)
+		b = b[:n:n]
+		closed, _ := closeRecord(b, harBodies[:]...)
+		if closed != nil && !json.Valid(closed) {
+			t.Fatalf("%q cut at %d closes to %q", data, n, closed)
+		}
+	})
+}
+
+// FuzzReadPastTheSizeLimit: HAR and LogRocket documents read with a
+// limit of a few hundred bytes, so that most entries and events are past
+// it, give frames, damage or a clean error; every frame's message is a
+// whole JSON value, and a frame past the limit is marked truncated.
+func FuzzReadPastTheSizeLimit(f *testing.F) {
+	pad := strings.Repeat("x", 300)
+	f.Add([]byte(harOf("WebInspector",
+		harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dump"}}`, status: 200, mime: "text/event-stream",
+			text: "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"isError\":true,\"content\":[{\"type\":\"text\",\"text\":\"" + pad + "\"}]}}\n\n"},
+		harX{method: "POST", url: "mcp://big/tools/call/dump", post: `{"name":"dump"}`, status: 500, mime: "application/json", base64: true, text: `{"isError":true,"content":[{"type":"text","text":"` + pad + `"}]}`})), uint16(200))
+	f.Add([]byte(`{"events":[`+lrEv(1, "tools/call", `"params":{"name":"dump"},"result":{"isError":true,"value":{"content":[{"type":"text","text":"`+pad+`"}]}},`)+`]}`), uint16(100))
+	f.Fuzz(func(t *testing.T, data []byte, limit uint16) {
+		if !(har{}).Detect(data) && !(logRocket{}).Detect(data) {
+			return // another format's, whose frames may be any text
+		}
+		rec := &recorder{}
+		if err := Read("fuzz", bytes.NewReader(data), rec, Options{MaxEnvelope: 64 + int(limit)%1024, ReadBuffer: 16}); err != nil {
+			return
+		}
+		for _, fr := range rec.frames {
+			if fr.Line < 1 || fr.SessionID == "" {
+				t.Fatalf("frame without a location or session: %+v", fr)
+			}
+			if len(fr.Raw) > 0 && !json.Valid(fr.Raw) {
+				t.Fatalf("a frame whose message is not JSON: %q", fr.Raw)
+			}
+			for _, p := range fr.EnvelopeProblems {
+				if p.Fault == session.OverLimit && !fr.Truncated {
+					t.Fatalf("a frame past the limit not marked truncated: %+v", fr)
+				}
+			}
+		}
+		for _, d := range rec.damage {
+			if d.Line < 1 || d.Reason == "" {
+				t.Fatalf("damage without a location or reason: %+v", d)
+			}
+		}
+	})
 }

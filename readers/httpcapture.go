@@ -54,6 +54,9 @@ type answer struct {
 	// line gives the line of the frame of an event that starts at line ev
 	// (0-based) of the body.
 	line func(ev int) int
+	// cut is set for a body cut at the size limit (spec §2.1): the event
+	// the stream breaks off in is read as far as its data goes.
+	cut bool
 }
 
 // frames feeds the server frames of an answer to c: a JSON body is one
@@ -73,6 +76,9 @@ func (a *answer) frames(add func(*session.Frame), damage func(session.Damage)) {
 			f := a.base
 			f.Line = a.line(ev.Line)
 			data := bytes.TrimSpace(ev.Data)
+			if a.cut && !ev.Complete && !validJSON(data) {
+				data = clipJSON(data)
+			}
 			switch {
 			case validJSON(data):
 				f.Raw = data
@@ -140,3 +146,13 @@ func (g *noteGap) request(c *session.Correlator, sid, method, file string, line 
 
 // maxGapSessions bounds the sessions noteGap remembers.
 const maxGapSessions = 4096
+
+// clipJSON closes a JSON body cut at the size limit as far as its last
+// complete value (jsonscan.ClipPrefix, in place); other text is kept as
+// it is.
+func clipJSON(body []byte) []byte {
+	if k := jsonscan.FirstByte(body); k == '{' || k == '[' {
+		return jsonscan.ClipPrefix(bytes.TrimLeft(body, " \t\r\n"))
+	}
+	return body
+}

@@ -196,7 +196,7 @@ func (s *jsonStream) skip() error {
 
 // capture consumes one value and returns its bytes, valid until the next
 // capture. A value of more than max bytes is consumed and dropped
-// (errValueTooLarge).
+// (errValueTooLarge); prefix then has its first max bytes.
 func (s *jsonStream) capture(max int) ([]byte, error) {
 	if err := s.gather(max); err != nil {
 		return nil, err
@@ -231,6 +231,11 @@ func (s *jsonStream) gather(max int) error {
 	}
 	return nil
 }
+
+// prefix returns the first max bytes of the value the last capture found
+// too large, valid until the next capture: what a reader may still read
+// of it (spec §2.1, fail closed).
+func (s *jsonStream) prefix() []byte { return s.val.bytes() }
 
 // scan consumes the next value, tracking strings and nesting only, and,
 // with keep, appends its bytes to s.val up to max.
@@ -323,6 +328,7 @@ func (s *jsonStream) scan(keep bool, max int) (oversized bool, err error) {
 		}
 		if keep && !oversized {
 			if s.val.len()+end > max {
+				s.val.add(buf[:max-s.val.len()]) // the first max bytes: prefix
 				oversized = true
 			} else {
 				s.val.add(buf[:end])

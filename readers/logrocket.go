@@ -148,6 +148,19 @@ type lrReader struct {
 	gap         noteGap
 }
 
+// overLimit reads an event of a batch past the size limit as far as its
+// first bytes go (spec §2.1, fail closed): a value they cut in half is
+// left out (jsonscan.ClipPrefix), and the last frame is marked past the
+// limit. When they hold no RequestEvent, the event is damage that fails
+// the gate.
+func (rd *lrReader) overLimit(line int, prefix []byte) {
+	if clipped := jsonscan.ClipPrefix(prefix); clipped != nil && rd.readEvent(line, clipped, rd.maxEnvelope) {
+		return
+	}
+	rd.c.Damage(session.Damage{File: rd.name, Line: line, Reason: fmt.Sprintf("an event of more than %s was skipped: its first %[1]s hold no RequestEvent", sizeText(rd.maxEnvelope)),
+		Lost: tooLargeLost("an event", rd.maxEnvelope)}, session.Survived{})
+}
+
 // broken reports an event nested too deeply to read (jsonStream.records).
 func (rd *lrReader) broken(line, next int) {
 	rd.events++
@@ -186,8 +199,7 @@ func (rd *lrReader) object(js *jsonStream) error {
 				raw, err := js.capture(rd.maxEnvelope)
 				switch {
 				case errors.Is(err, errValueTooLarge):
-					rd.c.Damage(session.Damage{File: rd.name, Line: at, Reason: fmt.Sprintf("an event of more than %s was skipped", sizeText(rd.maxEnvelope)),
-						Lost: tooLargeLost("an event", rd.maxEnvelope)}, session.Survived{})
+					rd.overLimit(at, js.prefix())
 					return nil
 				case err != nil:
 					return err
@@ -293,11 +305,26 @@ type lrEvent struct {
 	protocol        string
 	instance        string
 	seq             int64
+	cut             int // the size limit the event was cut at; 0 when read whole
 }
 
 func (rd *lrReader) event(line int, raw []byte, each func(fn func(name, val []byte)) error) {
+	rd.decodeEvent(line, raw, each, 0)
+}
+
+// readEvent reads an event's bytes cut at the size limit max, closed
+// (jsonscan.ClipPrefix); it reports false, having read nothing, when they
+// hold no RequestEvent.
+func (rd *lrReader) readEvent(line int, raw []byte, max int) bool {
+	return rd.decodeEvent(line, raw, func(fn func(name, val []byte)) error { return jsonscan.EachMember(raw, fn) }, max)
+}
+
+// decodeEvent reads one event; cut is the size limit it was cut at, 0
+// when it is whole. A cut one that is not a RequestEvent is not reported:
+// it reports false.
+func (rd *lrReader) decodeEvent(line int, raw []byte, each func(fn func(name, val []byte)) error, cut int) bool {
 	rd.events++
-	e := lrEvent{raw: raw}
+	e := lrEvent{raw: raw, cut: cut}
 	timed, foreign := false, false
 	err := each(func(name, val []byte) {
 		switch string(name) {
@@ -339,19 +366,30 @@ func (rd *lrReader) event(line int, raw []byte, each func(fn func(name, val []by
 			e.seq, _ = jsonscan.Int(val)
 		}
 	})
+	if cut > 0 && (err != nil || e.method == "" || foreign || !timed) {
+		return false
+	}
 	if err != nil {
 		d := session.Damage{File: rd.name, Line: line, Reason: "an event that is not a JSON object: " + err.Error()}
 		if jsonscan.TooDeep(err) {
 			d.Lost = unreadRecord("event", -1)
 		}
 		rd.c.Damage(d, session.Survived{})
-		return
+		return true
 	}
 	if e.method == "" || foreign || !timed {
 		rd.c.Damage(session.Damage{File: rd.name, Line: line, Reason: "not a RequestEvent (an event has a method and its timing)"}, session.Survived{})
-		return
+		return true
 	}
 	rd.frames(&e, line)
+	return true
+}
+
+// markOverLimit marks f, the last frame of an event cut at the size
+// limit, as read only so far: what was cut is not judged as its shape.
+func (e *lrEvent) markOverLimit(f *session.Frame) {
+	f.Truncated = true
+	f.EnvelopeProblems = append(f.EnvelopeProblems, session.EnvelopeProblem{Fault: session.OverLimit, Member: "size", Problem: recordTooLargeProblem("event", e.cut)})
 }
 
 // paramsRequired are the requests whose params the protocol requires: an
@@ -446,6 +484,10 @@ func (rd *lrReader) frames(e *lrEvent, line int) {
 	}
 	req.WriteByte('}')
 	f.Raw = req.Bytes()
+	answerCut := e.cut > 0 && e.result == nil && e.errMessage == "" // its answer lies past the cut
+	if e.cut > 0 && (notification || answerCut) {
+		e.markOverLimit(&f)
+	}
 	if notification {
 		rd.gap.notified(sid)
 		rd.c.Add(&f)
@@ -453,6 +495,11 @@ func (rd *lrReader) frames(e *lrEvent, line int) {
 	}
 	rd.gap.request(rd.c, sid, e.method, rd.name, line)
 	rd.c.Add(&f)
+	if answerCut {
+		rd.c.Damage(session.Damage{File: rd.name, Line: line, Reason: fmt.Sprintf("the answer lies past the first %s of this event, the most mcpcheck reads", sizeText(e.cut))},
+			session.Survived{SessionID: sid, Direction: session.ServerToClient})
+		return
+	}
 
 	g := session.Frame{File: rd.name, Line: line, SessionID: sid, Label: label, Direction: session.ServerToClient,
 		Transport: f.Transport, ConnID: f.ConnID}
@@ -478,7 +525,14 @@ func (rd *lrReader) frames(e *lrEvent, line int) {
 			}
 		})
 		res.WriteString(`"result":`)
-		if jsonscan.FirstByte(value) == '{' {
+		if e.cut > 0 && isError && jsonscan.FirstByte(value) == '{' && !hasMember(value, "isError") {
+			// the value's own flag lies past the cut: the event's stands for it
+			res.WriteString(`{"isError":true`)
+			if value = bytes.TrimSpace(value[1:]); value[0] != '}' {
+				res.WriteByte(',')
+			}
+			g.Raw = wrapAnswer(e.raw, value, res.Bytes())
+		} else if jsonscan.FirstByte(value) == '{' {
 			g.Raw = wrapAnswer(e.raw, value, res.Bytes()) // the value is not copied when it can stay where it is
 		} else {
 			// not captured, or cut to a string at the recorder's limit
@@ -495,6 +549,9 @@ func (rd *lrReader) frames(e *lrEvent, line int) {
 		res.WriteByte('}')
 		g.Raw = res.Bytes()
 	}
+	if e.cut > 0 {
+		e.markOverLimit(&g)
+	}
 	rd.c.Add(&g)
 	rd.gap.answered(sid, e.method, ok)
 }
@@ -504,4 +561,11 @@ func (rd *lrReader) frames(e *lrEvent, line int) {
 func (e *lrEvent) isModern() bool {
 	v := cmp.Or(e.protocol, e.headers.get("MCP-Protocol-Version"))
 	return v != "" && session.NormalizeRevision(v) >= session.ModernRevision
+}
+
+// hasMember reports whether the object obj has a member name.
+func hasMember(obj []byte, name string) bool {
+	found := false
+	jsonscan.Top(obj, func(n string, _ []byte) { found = found || n == name })
+	return found
 }

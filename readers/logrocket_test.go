@@ -159,18 +159,72 @@ func TestLogRocketNotACapture(t *testing.T) {
 	}
 }
 
-// An event past MaxEnvelope in an {"events":[…]} document is damage on the
-// line the event starts on, not on the line before it.
+// An event past MaxEnvelope in an {"events":[…]} document whose first
+// bytes hold no RequestEvent is damage on the line the event starts on,
+// not on the line before it, and fails the gate.
 func TestLogRocketLargeEventIsDamageOnItsLine(t *testing.T) {
 	t.Parallel()
 	doc := "{\"events\": [\n" +
 		lrEv(1, "initialize", `"params":{"protocolVersion":"2025-06-18","capabilities":{}},"result":{"value":{"protocolVersion":"2025-06-18","capabilities":{}}},`) + ",\n" +
-		lrEv(2, "tools/call", `"params":{"name":"dump"},"result":{"value":{"content":[{"type":"text","text":"`+strings.Repeat("a", 8192)+`"}]}},`) + "\n]}\n"
+		`{"type":"mcp_request","note":"` + strings.Repeat("a", 8192) + `","startTime":1788858000200,"durationMs":4,"method":"tools/call"}` + "\n]}\n"
 	rec := &recorder{}
-	if err := Read("events.logrocket.json", strings.NewReader(doc), rec, Options{MaxEnvelope: 4096}); err != nil {
+	if err := Read("events.logrocket.json", strings.NewReader(doc), rec, Options{MaxEnvelope: 4096, ReadBuffer: 16}); err != nil {
 		t.Fatal(err)
 	}
-	if len(rec.damage) != 1 || rec.damage[0].Line != 3 || !strings.Contains(rec.damage[0].Reason, "an event of more than 4096 bytes was skipped") {
+	if len(rec.damage) != 1 || rec.damage[0].Line != 3 || rec.damage[0].Reason != "an event of more than 4096 bytes was skipped: its first 4096 bytes hold no RequestEvent" ||
+		rec.damage[0].Lost != "an event of more than 4096 bytes, the most mcpcheck reads, was not read" {
 		t.Errorf("damage %+v, want one on line 3", rec.damage)
+	}
+}
+
+// An event past MaxEnvelope is read as far as the limit allows (spec
+// §2.1, fail closed): a value the cut falls in is left out, the isError
+// flag or the error before the cut is still judged, and the last frame is
+// marked past the limit; an answer past the cut excuses its request. The
+// event's instanceID (and headers) come last, past the cut: its session
+// is the file's.
+func TestLogRocketEventPastTheSizeLimit(t *testing.T) {
+	t.Parallel()
+	pad := strings.Repeat("a", 8192)
+	const problem = " | past the size limit: the event is larger than the 4096 bytes mcpcheck reads: what follows its first 4096 bytes was left out, the rest was judged | truncated"
+	initialize := lrEv(1, "initialize", `"params":{"protocolVersion":"2025-06-18","capabilities":{}},"result":{"value":{"protocolVersion":"2025-06-18","capabilities":{}}},`)
+	after := lrEv(3, "ping", `"result":{"value":{}},`)
+	for _, c := range []struct {
+		name, event, want, damage string
+	}{
+		{"isError before the cut", lrEv(2, "tools/call", `"params":{"name":"dump"},"result":{"isError":true,"value":{"content":[{"type":"text","text":"`+pad+`"}],"isError":true}},`),
+			`events.logrocket.json s2c 0 {"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text"}]}}` + problem, ""},
+		{"isError in the value before the cut", lrEv(2, "tools/call", `"params":{"name":"dump"},"result":{"value":{"isError":true,"content":[{"type":"text","text":"`+pad+`"}]}},`),
+			`events.logrocket.json s2c 0 {"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text"}]}}` + problem, ""},
+		{"an error before the cut", lrEv(2, "tools/call", `"params":{"name":"dump"},"errorMessage":"boom","errorCode":-32603,"pad":"`+pad+`",`),
+			`events.logrocket.json s2c 0 {"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"boom"}}` + problem, ""},
+		{"the answer past the cut", lrEv(2, "tools/call", `"params":{"name":"upload","arguments":{"blob":"`+pad+`"}},"result":{"isError":true,"value":{}},`),
+			`events.logrocket.json c2s 0 {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"upload","arguments":{}}}` + problem,
+			"the answer lies past the first 4096 bytes of this event, the most mcpcheck reads"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rec := &recorder{}
+			doc := "{\"events\": [\n" + initialize + ",\n" + c.event + ",\n" + after + "\n]}\n"
+			if err := Read("events.logrocket.json", strings.NewReader(doc), rec, Options{MaxEnvelope: 4096, ReadBuffer: 16}); err != nil {
+				t.Fatal(err)
+			}
+			frames := strings.Split(overLimitFrames(rec), "\n")
+			cut := 3 // initialize, its answer, the cut event's request, its answer
+			if c.damage != "" {
+				cut = 2
+			}
+			if len(frames) != cut+3 || frames[cut] != c.want || strings.Contains(frames[cut-1]+frames[cut+1]+frames[cut+2], "truncated") {
+				t.Errorf("frames:\n%s\nwant at %d:\n%s", strings.Join(frames, "\n"), cut, c.want)
+			}
+			var damage []string
+			for _, d := range rec.damage {
+				if !d.ByDesign {
+					damage = append(damage, d.Reason+d.Lost)
+				}
+			}
+			if got := strings.Join(damage, "\n"); got != c.damage {
+				t.Errorf("damage %q, want %q", got, c.damage)
+			}
+		})
 	}
 }

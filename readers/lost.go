@@ -43,8 +43,13 @@ func brokenDocument(what string, se *streamError) string {
 // The problems of a frame past a limit (spec §2.1, fail closed).
 var tooDeepProblem = fmt.Sprintf("the frame nests deeper than the %d levels mcpcheck reads: what lies deeper was left out, the rest was judged", jsonscan.MaxDepth)
 
-func tooLargeProblem(max int) string {
-	return fmt.Sprintf("the envelope is larger than the %s mcpcheck reads: what follows its first %[1]s was left out, the rest was judged", sizeText(max))
+func tooLargeProblem(max int) string { return recordTooLargeProblem("envelope", max) }
+
+// recordTooLargeProblem is the problem of a frame of a record (what: an
+// "envelope", a "HAR entry", an "event") read only as far as its first max
+// bytes.
+func recordTooLargeProblem(what string, max int) string {
+	return fmt.Sprintf("the %s is larger than the %s mcpcheck reads: what follows its first %[2]s was left out, the rest was judged", what, sizeText(max))
 }
 
 // tooDeep reports whether data, a whole JSON value, is valid but nested

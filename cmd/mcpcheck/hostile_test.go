@@ -172,6 +172,10 @@ func hostileCases() []hostileCase {
 		bigOne("an isError answer of 200 MiB in one envelope, a file", largeOnly, "big.jsonl", func() io.Reader { return sessiontest.BigAnswer(200 << 20) }, 300*mib),
 		bigOne("an isError answer of 200 MiB in one HAR entry", largeOnly, "", func() io.Reader { return sessiontest.BigHAR(200 << 20) }, 300*mib),
 		bigOne("an isError answer of 200 MiB in one HAR entry, a file", largeOnly, "big.har", func() io.Reader { return sessiontest.BigHAR(200 << 20) }, 300*mib),
+		// past the limit, the record's first 256 MiB are read: its request
+		// and the isError before the cut (spec §2.1, fail closed)
+		bigOne("an isError answer past the limit in one HAR entry (300 MiB)", largeOnly, "", func() io.Reader { return overLimitHAR(300 << 20) }, 320*mib),
+		bigOne("an isError answer past the limit in one LogRocket event (300 MiB)", largeOnly, "", func() io.Reader { return overLimitEvents(300 << 20) }, 320*mib),
 		bigOne("an isError answer of 200 MiB in one Claude Desktop log line", largeOnly, "", func() io.Reader { return bigDesktopLine(200 << 20) }, 300*mib),
 		bigOne("an isError answer of 200 MiB in one call of mcpsnoop's HAR export", largeOnly, "", func() io.Reader { return bigCallHAR(200 << 20) }, 300*mib),
 		bigOne("an isError answer of 20 MiB in one call of mcpsnoop's HAR export", smallOnly, "", func() io.Reader { return bigCallHAR(20 << 20) }, 56*mib),

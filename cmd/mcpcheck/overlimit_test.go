@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mcpcheck/mcpcheck/session/sessiontest"
+)
+
+// overLimitHAR is a HAR whose tools/call answer, an isError result, makes
+// its entry about pad bytes larger: the flag comes before the text, as
+// servers that write it first send it. A ping follows, answered.
+func overLimitHAR(pad int) io.Reader {
+	entry := func(started, post, answer string) string {
+		return `{"startedDateTime":"` + started + `","time":5,"request":{"method":"POST","url":"http://localhost:3000/mcp","httpVersion":"HTTP/1.1",` +
+			`"headers":[{"name":"Content-Type","value":"application/json"},{"name":"Mcp-Session-Id","value":"s-1"}],"postData":{"mimeType":"application/json","text":` + strconv.Quote(post) + `}},` +
+			`"response":{"status":200,"statusText":"OK","httpVersion":"HTTP/1.1","headers":[{"name":"Content-Type","value":"application/json"}],"content":{"mimeType":"application/json","text":` + answer + `}}}`
+	}
+	quote := func(s string) string { return strconv.Quote(s) }
+	big := entry("2026-09-01T10:00:01.000Z", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dump","arguments":{}}}`,
+		strings.TrimSuffix(quote(`{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text","text":"`), `"`)+"PAD"+strings.TrimPrefix(quote(`"}]}}`), `"`))
+	head, tail, _ := strings.Cut(`{"log":{"version":"1.2","creator":{"name":"WebInspector","version":"537.36"},"pages":[],"entries":[`+"\n"+
+		entry("2026-09-01T10:00:00.000Z", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
+			quote(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}`))+",\n"+
+		entry("2026-09-01T10:00:00.100Z", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, `""`)+",\n"+
+		big+",\n"+
+		entry("2026-09-01T10:00:02.000Z", `{"jsonrpc":"2.0","id":2,"method":"ping"}`, quote(`{"jsonrpc":"2.0","id":2,"result":{}}`))+"\n]}}\n", "PAD")
+	return io.MultiReader(strings.NewReader(head), io.LimitReader(sessiontest.Endless("", 'a'), int64(pad)), strings.NewReader(tail))
+}
+
+// overLimitEvents is the same exchange as LogRocket events.
+func overLimitEvents(pad int) io.Reader {
+	ev := func(seq int, method, rest string) string {
+		return fmt.Sprintf(`{"type":"mcp_request","startTime":%d,"durationMs":3,"method":%q,%s"instanceID":"i-1","seq":%d}`, 1788858000000+seq*100, method, rest, seq)
+	}
+	head, tail, _ := strings.Cut(`{"appID":"acme/big","sdk":{"name":"logrocket-mcp-replay-go","version":"0.1.0"},"events":[`+"\n"+
+		ev(1, "initialize", `"params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}},"result":{"value":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}},`)+",\n"+
+		ev(2, "tools/call", `"params":{"name":"dump","arguments":{}},"result":{"isError":true,"value":{"content":[{"type":"text","text":"PAD"}],"isError":true}},`)+",\n"+
+		ev(3, "ping", `"result":{"value":{}},`)+"\n]}\n", "PAD")
+	return io.MultiReader(strings.NewReader(head), io.LimitReader(sessiontest.Endless("", 'a'), int64(pad)), strings.NewReader(tail))
+}
+
+// A HAR entry or LogRocket event past the size limit (here 4 KiB, through
+// readers.Options.MaxEnvelope) is read as far as the limit (spec §2.1,
+// fail closed): the isError flag before the cut fails the call, the
+// answer answers its request (no pending-request, no truncated-capture
+// excusing it), and the cut is a gated finding. A HAR entry nested past
+// the depth limit fails the gate too, and the entries after it are read.
+func TestRecordPastTheSizeLimit(t *testing.T) {
+	cli := defaultCommand()
+	cli.reading.MaxEnvelope = 4096
+	tooLarge := func(what string, line int) pinned {
+		return pinned{"unread-capture", "the " + what + " is larger than the 4096 bytes mcpcheck reads: what follows its first 4096 bytes was left out, the rest was judged",
+			"frame past the size limit", "error", line, true}
+	}
+	toolError := func(id, line int) pinned {
+		return pinned{"tool-error", fmt.Sprintf(`tool "dump" (id %d) reported an error: (no text content)`, id), "tools/call dump", "error", line, true}
+	}
+	small, _ := io.ReadAll(overLimitHAR(10))
+	deepHAR := strings.Replace(string(small), `"time":5,`, `"time":5,"cache":`+strings.Repeat("[", 10_001)+strings.Repeat("]", 10_001)+",", 1)
+	for _, c := range []struct {
+		name    string
+		capture io.Reader
+		want    []pinned
+		absent  []string
+	}{
+		{"an isError answer in a HAR entry", overLimitHAR(10_000), []pinned{tooLarge("HAR entry", 4), toolError(1, 4)}, []string{"pending-request", "truncated-capture"}},
+		// the cut event's instanceID lies past the cut: its session is the
+		// file's, where its request id is the first
+		{"an isError answer in a LogRocket event", overLimitEvents(10_000), []pinned{tooLarge("event", 3), toolError(1, 3)}, []string{"pending-request", "truncated-capture"}},
+		{"a HAR entry nested too deeply", strings.NewReader(deepHAR), []pinned{{"unread-capture",
+			"1 HAR entry could not be read: it nests deeper than the 10000 levels mcpcheck reads; reading resumed at the next one, line 3",
+			"capture not read to its end", "error", 2, true}}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			var stdout, stderr bytes.Buffer
+			code := cli.run([]string{"check", "--output", "json=" + filepath.Join(dir, "out.json"), "-"}, c.capture, &stdout, &stderr)
+			if code != 1 {
+				t.Fatalf("exit %d, want 1; stderr %q\n%s", code, stderr.String(), stdout.String())
+			}
+			wantFindings(c.want, c.absent...)(t, dir, stdout.String())
+		})
+	}
+}
