@@ -34,16 +34,16 @@ func TestToolResultAndListing(t *testing.T) {
 	}
 	list := []byte(`{"tools":[{"name":"x","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}},{"title":"no name"}],"nextCursor":"c"}`)
 	l, ok := NewView("tools/list", nil, list).ListTools()
-	if !ok || l.Malformed || !l.HasCursor || l.NextCursor != "c" || len(l.Tools) != 2 || l.Tools[1].HasName {
+	if !ok || l.Malformed || !l.HasCursor || l.NextCursor != "c" || l.Tools.Len() != 2 || l.Tools.Tool(1).HasName {
 		t.Fatalf("ListTools %+v", l)
 	}
 	var set ToolSet
-	for _, tool := range l.Tools {
-		set.Add(tool)
-	}
-	list[40] = 'X' // inside inputSchema: the reader reuses its buffer, the set must own its bytes
-	if x, ok := set.Lookup("x"); !ok || string(x.InputSchema) != `{"type":"object"}` {
-		t.Errorf("Lookup x: %+v", x)
+	set.AddPage(&l.Tools)
+	name := l.Tools.Tool(0).Name
+	list[19] = 'X' // the name: the reader reuses its buffer, the page's strings are copies
+	list[40] = 'X' // inside inputSchema: the set must own its bytes
+	if x, ok := set.Lookup("x"); !ok || string(x.InputSchema) != `{"type":"object"}` || x.Name != "x" || name != "x" {
+		t.Errorf("Lookup x: %+v, the page's name %q", x, name)
 	}
 	if bad, _ := NewView("tools/list", nil, []byte(`{"tools":{}}`)).ListTools(); !bad.Malformed {
 		t.Error("tools that is not an array is malformed")

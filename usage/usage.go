@@ -13,6 +13,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/mcpcheck/mcpcheck/baseline"
 	"github.com/mcpcheck/mcpcheck/facts"
@@ -241,6 +242,7 @@ func (c *Collector) server(label string) *server {
 func (sv *server) tool(name string) *tool {
 	t := sv.tools[name]
 	if t == nil {
+		name = strings.Clone(name) // kept to the run's end; a listed name shares its listing's bytes
 		t = &tool{name: name, lastFile: -1}
 		sv.tools[name] = t
 	}
@@ -351,7 +353,9 @@ func (c *Collector) EndSession(s *session.Session, cat *facts.CatalogueTracker) 
 	sv.sessions++
 	if cat != nil && cat.Tools.Complete {
 		sv.listed.tools = true
-		for _, d := range cat.Tools.Current.Tools {
+		set := cat.Tools.Current
+		for i := range set.Len() {
+			d := set.Tool(i)
 			if !d.HasName {
 				continue
 			}
