@@ -149,3 +149,31 @@ func TestDuplicateMembersLastWins(t *testing.T) {
 		t.Error("isError or Member kept a first value")
 	}
 }
+
+// Reading a tool of a set costs no allocation: its strings share the set's
+// copy of the listing (escaped ones aside), and a lookup hashes the name
+// into a table built once.
+func TestToolSetReadsWithoutAllocating(t *testing.T) {
+	set, ok := NewToolSet([]byte(`[{"name":"read","title":"Read","description":"Reads a file.","inputSchema":{"type":"object"}},{"name":"w\u0072ite","description":"Writes"},{"name":"read","description":"second"}]`))
+	if !ok || set.Len() != 3 {
+		t.Fatalf("NewToolSet: %v, %d tools", ok, set.Len())
+	}
+	if w, ok := set.Lookup("write"); !ok || w.Description != "Writes" {
+		t.Fatalf("an escaped name is not found: %+v", w)
+	}
+	if r, _ := set.Lookup("read"); r.Description != "Reads a file." {
+		t.Errorf("of two tools of one name Lookup found %q, not the first", r.Description)
+	}
+	if _, ok := set.Lookup("reads"); ok {
+		t.Error("a name not listed is found")
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		tool := set.Tool(0)
+		if _, ok := set.Lookup("read"); !ok || tool.Title != "Read" {
+			t.Fatal("read is lost")
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("reading a tool and looking one up allocate %.0f times, want 0", allocs)
+	}
+}
