@@ -148,6 +148,9 @@ func (c *pageChain) frame(p *Pass, f *session.Frame, r *toolName) {
 				p.Report(f, "tool "+name, "tool name %s is listed %d times in one tools/list", quoteName(name), n)
 			}
 		}
+		if !page.HasCursor {
+			c.names = nil // the traversal is over: no later page is counted with it
+		}
 	}
 }
 
