@@ -107,15 +107,17 @@ func FromToolSet(set *mcp.ToolSet, revision string) Definitions {
 		return d
 	}
 	seen := map[string]bool{}
-	for _, t := range set.Tools {
+	for i := range set.Len() {
+		t := set.Tool(i)
 		if !t.HasName || seen[t.Name] {
 			continue
 		}
 		seen[t.Name] = true
 		d.Tools = append(d.Tools, Tool{
-			Name:         t.Name,
-			Title:        t.Title,
-			Description:  t.Description,
+			// copies: the definitions outlive the listing's bytes
+			Name:         strings.Clone(t.Name),
+			Title:        strings.Clone(t.Title),
+			Description:  strings.Clone(t.Description),
 			InputSchema:  canonicalMember(t.InputSchema),
 			OutputSchema: canonicalMember(t.OutputSchema),
 			Annotations:  canonicalMember(t.Annotations),

@@ -1,7 +1,6 @@
 package baseline
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -13,26 +12,9 @@ import (
 // a server sends them, through FromToolSet.
 func listing(t *testing.T, revision, tools string) Definitions {
 	t.Helper()
-	var raw []struct {
-		Name         *string
-		Title        string
-		Description  string
-		InputSchema  json.RawMessage
-		OutputSchema json.RawMessage
-		Annotations  json.RawMessage
-		Icons        json.RawMessage
-	}
-	if err := json.Unmarshal([]byte(tools), &raw); err != nil {
-		t.Fatalf("bad test listing: %v", err)
-	}
-	set := &mcp.ToolSet{}
-	for _, r := range raw {
-		tool := mcp.Tool{Title: r.Title, Description: r.Description, InputSchema: r.InputSchema,
-			OutputSchema: r.OutputSchema, Annotations: r.Annotations, Icons: r.Icons}
-		if r.Name != nil {
-			tool.Name, tool.HasName = *r.Name, true
-		}
-		set.Add(tool)
+	set, ok := mcp.NewToolSet([]byte(tools))
+	if !ok {
+		t.Fatalf("bad test listing: %s", tools)
 	}
 	return FromToolSet(set, revision)
 }

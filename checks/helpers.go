@@ -518,10 +518,10 @@ func (c *callSchemas) get(generation int, name string, raw []byte, d toolschema.
 
 // currentTool is the definition of name in the latest complete listing,
 // when that listing is still what the server offers.
-func currentTool(p *Pass, name string) (*mcp.Tool, int, bool) {
+func currentTool(p *Pass, name string) (mcp.Tool, int, bool) {
 	tools := &facts.Catalogue.Of(p).Tools
 	if !tools.Complete || tools.Stale {
-		return nil, 0, false
+		return mcp.Tool{}, 0, false
 	}
 	t, ok := tools.Current.Lookup(name)
 	return t, tools.Generation, ok

@@ -82,8 +82,8 @@ func (r *schemaConstruct) Frame(p *Pass, f *session.Frame) {
 		return
 	}
 	dialect, rev := dialectFor(p, f)
-	for i := range set.Tools {
-		t := &set.Tools[i]
+	for i := range set.Len() {
+		t := set.Tool(i)
 		var schemas []examined
 		for _, m := range []struct {
 			name string

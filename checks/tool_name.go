@@ -59,16 +59,16 @@ func (r *toolName) Frame(p *Pass, f *session.Frame) {
 	}
 	_, rev := dialectFor(p, f)
 	if rev < toolNameRevision {
-		for i := range set.Tools {
-			if t := &set.Tools[i]; !t.HasName && r.reported.first(definitionKey(t.Raw, "nameless")) {
+		for i := range set.Len() {
+			if _, named := set.Name(i); !named && r.reported.first(definitionKey(set.Raw(i), "nameless")) {
 				p.Report(f, "tools/list nameless tool", "a tool in the listing has no name")
 			}
 		}
 		return
 	}
-	judged := make(map[string]bool, len(set.Tools))
-	for i := range set.Tools {
-		t := &set.Tools[i]
+	judged := make(map[string]bool, set.Len())
+	for i := range set.Len() {
+		t := set.Tool(i)
 		if !t.HasName {
 			if r.reported.first(definitionKey(t.Raw, "nameless")) {
 				p.Report(f, "tools/list nameless tool", "a tool in the listing has no name")
@@ -125,26 +125,31 @@ func (c *pageChain) frame(p *Pass, f *session.Frame, r *toolName) {
 			c.names, c.clean = map[string]int{}, false
 		}
 		c.expect = page.NextCursor
-		inPage := make(map[string]int, len(page.Tools))
-		for _, t := range page.Tools {
-			if t.HasName {
-				inPage[t.Name]++
+		tools := &page.Tools
+		inPage := make(map[string]int, tools.Len())
+		for i := range tools.Len() {
+			if name, ok := tools.Name(i); ok {
+				inPage[name]++
 			}
 		}
-		for _, t := range page.Tools {
-			n := inPage[t.Name]
+		for i := range tools.Len() {
+			name, _ := tools.Name(i)
+			n := inPage[name]
 			if n == 0 {
 				continue // counted already
 			}
-			inPage[t.Name] = 0
-			before := c.names[t.Name]
-			c.names[t.Name] = before + n
+			inPage[name] = 0
+			before := c.names[name]
+			c.names[name] = before + n
 			if c.clean {
 				n += before
 			}
-			if n > 1 && r.reported.first("dup\x00"+t.Name) {
-				p.Report(f, "tool "+t.Name, "tool name %s is listed %d times in one tools/list", quoteName(t.Name), n)
+			if n > 1 && r.reported.first("dup\x00"+name) {
+				p.Report(f, "tool "+name, "tool name %s is listed %d times in one tools/list", quoteName(name), n)
 			}
+		}
+		if !page.HasCursor {
+			c.names = nil // the traversal is over: no later page is counted with it
 		}
 	}
 }

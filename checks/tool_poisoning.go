@@ -92,8 +92,8 @@ func (c *toolPoisoning) judgeTools(p *Pass, f *session.Frame, set *mcp.ToolSet) 
 		return
 	}
 	imitations := confusableNames(set)
-	for i := range set.Tools {
-		t := &set.Tools[i]
+	for i := range set.Len() {
+		t := set.Tool(i)
 		subject := "tools/list " + t.Name + " "
 		what := "tool " + quoteName(t.Name) + " "
 		if t.HasName {
@@ -185,17 +185,18 @@ func (c *toolPoisoning) judge(p *Pass, f *session.Frame, subject, what, text, ex
 func confusableNames(set *mcp.ToolSet) map[int]string {
 	out := map[int]string{}
 	first := map[string]int{}
-	for i, t := range set.Tools {
-		if !t.HasName {
+	for i := range set.Len() {
+		b, ok := set.Name(i)
+		if !ok {
 			continue
 		}
-		sk := poisoning.Skeleton(t.Name)
+		sk := poisoning.Skeleton(b)
 		j, ok := first[sk]
 		if !ok {
 			first[sk] = i
 			continue
 		}
-		a, b := set.Tools[j].Name, t.Name
+		a, _ := set.Name(j)
 		if a == b {
 			continue // one name twice is tool-name's finding
 		}
@@ -206,7 +207,8 @@ func confusableNames(set *mcp.ToolSet) map[int]string {
 		if _, done := out[imitation]; done {
 			continue
 		}
-		name, orig := set.Tools[imitation].Name, set.Tools[original].Name
+		name, _ := set.Name(imitation)
+		orig, _ := set.Name(original)
 		if strings.EqualFold(name, orig) {
 			out[imitation] = "differs only in case from tool " + quoteName(orig)
 			continue

@@ -49,8 +49,8 @@ func (r *toolSchemaInvalid) Frame(p *Pass, f *session.Frame) {
 		return
 	}
 	dialect, _ := dialectFor(p, f)
-	for i := range set.Tools {
-		t := &set.Tools[i]
+	for i := range set.Len() {
+		t := set.Tool(i)
 		if c := jsonscan.FirstByte(t.InputSchema); c == '{' || c == 't' || c == 'f' {
 			r.judge(p, f, t.Name, "inputSchema", t.InputSchema, dialect)
 		}

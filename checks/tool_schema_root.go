@@ -46,10 +46,10 @@ func (r *toolSchemaRoot) Frame(p *Pass, f *session.Frame) {
 	if set == nil {
 		return
 	}
-	for i := range set.Tools {
-		t := &set.Tools[i]
+	for i := range set.Len() {
+		t := set.Tool(i)
 		if problem := rootProblem(t.InputSchema); problem != "" && r.reported.first(definitionKey(t.InputSchema, t.Name)) {
-			p.Report(f, "tool "+t.Name, "%s", rootMessage(t, problem))
+			p.Report(f, "tool "+t.Name, "%s", rootMessage(&t, problem))
 		}
 	}
 }

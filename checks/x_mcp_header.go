@@ -55,8 +55,8 @@ func (x *xMCPHeader) Frame(p *Pass, f *session.Frame) {
 	if tools.Line != f.Line || f.Msg.Kind != session.Response {
 		return // completed by a frame of another revision
 	}
-	for i := range tools.Current.Tools {
-		t := &tools.Current.Tools[i]
+	for i := range tools.Current.Len() {
+		t := tools.Current.Tool(i)
 		for _, a := range mcp.HeaderAnnotations(t.InputSchema) {
 			if a.Problem == "" {
 				continue

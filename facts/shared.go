@@ -98,8 +98,8 @@ func (p *listingPool) sweep() {
 func listingHash(set *mcp.ToolSet) [sha256.Size]byte {
 	h := sha256.New()
 	var n [binary.MaxVarintLen64]byte
-	for i := range set.Tools {
-		raw := set.Tools[i].Raw
+	for i := range set.Len() {
+		raw := set.Raw(i)
 		h.Write(n[:binary.PutUvarint(n[:], uint64(len(raw)))])
 		h.Write(raw)
 	}
@@ -108,29 +108,16 @@ func listingHash(set *mcp.ToolSet) [sha256.Size]byte {
 	return sum
 }
 
-// sameTools reports whether two listings hold the same tools, every field
-// of each compared.
+// sameTools reports whether two listings hold the same tools: the same
+// definitions, byte for byte, from which every field of a tool is read.
 func sameTools(a, b *mcp.ToolSet) bool {
-	if len(a.Tools) != len(b.Tools) {
+	if a.Len() != b.Len() {
 		return false
 	}
-	for i := range a.Tools {
-		if !sameTool(&a.Tools[i], &b.Tools[i]) {
+	for i := range a.Len() {
+		if !bytes.Equal(a.Raw(i), b.Raw(i)) {
 			return false
 		}
 	}
 	return true
-}
-
-func sameTool(a, b *mcp.Tool) bool {
-	return a.Name == b.Name && a.HasName == b.HasName && a.Title == b.Title && a.Description == b.Description &&
-		sameBytes(a.InputSchema, b.InputSchema) && sameBytes(a.OutputSchema, b.OutputSchema) &&
-		sameBytes(a.Annotations, b.Annotations) && sameBytes(a.Icons, b.Icons) && sameBytes(a.Meta, b.Meta) &&
-		sameBytes(a.Raw, b.Raw)
-}
-
-// sameBytes tells an absent member (nil) from an empty one, as the tool's
-// fields do.
-func sameBytes(a, b []byte) bool {
-	return (a == nil) == (b == nil) && bytes.Equal(a, b)
 }

@@ -68,54 +68,53 @@ func TestListingPoolForgetsUnusedListings(t *testing.T) {
 }
 
 func toolSet(name string) *mcp.ToolSet {
-	set := &mcp.ToolSet{}
-	set.Add(mcp.Tool{Name: name, HasName: true, Raw: []byte(`{"name":"` + name + `"}`)})
+	set, _ := mcp.NewToolSet([]byte(`[{"name":"` + name + `"}]`))
 	return set
 }
 
-// Listings are shared only when every field of every tool is the same,
-// whatever is added to a tool later; an absent member is not an empty one.
-func TestSameToolComparesEveryField(t *testing.T) {
+// Listings are shared only when every field of every tool is the same:
+// sameTools compares the definitions' bytes, so each field a tool has must
+// be read from them, and a listing that differs in it is another.
+func TestSameToolsComparesEveryField(t *testing.T) {
 	t.Parallel()
-	var base mcp.Tool
-	v := reflect.ValueOf(&base).Elem()
-	for i := 0; i < v.NumField(); i++ {
-		switch f := v.Field(i); f.Kind() {
-		case reflect.String:
-			f.SetString("x")
-		case reflect.Bool:
-			f.SetBool(true)
-		case reflect.Slice:
-			f.SetBytes([]byte("{}"))
-		default:
-			t.Fatalf("field %s of kind %s: sameTool cannot compare it", v.Type().Field(i).Name, f.Kind())
-		}
+	const base = `{"name":"x","title":"t","description":"d","inputSchema":{},"outputSchema":{},"annotations":{},"icons":[],"_meta":{}}`
+	variants := map[string]string{ // a field of mcp.Tool: a definition that differs in it
+		"Name":         `{"name":"y","title":"t","description":"d","inputSchema":{},"outputSchema":{},"annotations":{},"icons":[],"_meta":{}}`,
+		"HasName":      `{"name":1,"title":"t","description":"d","inputSchema":{},"outputSchema":{},"annotations":{},"icons":[],"_meta":{}}`,
+		"Title":        `{"name":"x","title":"u","description":"d","inputSchema":{},"outputSchema":{},"annotations":{},"icons":[],"_meta":{}}`,
+		"Description":  `{"name":"x","title":"t","description":"e","inputSchema":{},"outputSchema":{},"annotations":{},"icons":[],"_meta":{}}`,
+		"InputSchema":  `{"name":"x","title":"t","description":"d","outputSchema":{},"annotations":{},"icons":[],"_meta":{}}`,
+		"OutputSchema": `{"name":"x","title":"t","description":"d","inputSchema":{},"outputSchema":true,"annotations":{},"icons":[],"_meta":{}}`,
+		"Annotations":  `{"name":"x","title":"t","description":"d","inputSchema":{},"outputSchema":{},"annotations":{"a":1},"icons":[],"_meta":{}}`,
+		"Icons":        `{"name":"x","title":"t","description":"d","inputSchema":{},"outputSchema":{},"annotations":{},"icons":[{}],"_meta":{}}`,
+		"Meta":         `{"name":"x","title":"t","description":"d","inputSchema":{},"outputSchema":{},"annotations":{},"icons":[]}`,
+		"Raw":          `{"name":"x","title":"t","description":"d","inputSchema":{},"outputSchema":{},"annotations":{},"icons":[],"_meta":{}, "z":0}`,
 	}
-	same := base
-	if !sameTool(&base, &same) {
-		t.Fatal("a tool differs from its copy")
+	set := func(def string) (*mcp.ToolSet, mcp.Tool) {
+		s, ok := mcp.NewToolSet([]byte("[" + def + "]"))
+		if !ok {
+			t.Fatalf("bad test listing %s", def)
+		}
+		return s, s.Tool(0)
 	}
-	for i := 0; i < v.NumField(); i++ {
-		other := base
-		f := reflect.ValueOf(&other).Elem().Field(i)
-		switch f.Kind() {
-		case reflect.String:
-			f.SetString("y")
-		case reflect.Bool:
-			f.SetBool(false)
-		case reflect.Slice:
-			f.SetBytes([]byte("[]"))
+	a, ta := set(base)
+	if again, _ := set(base); !sameTools(a, again) {
+		t.Fatal("a listing differs from its copy")
+	}
+	fields := reflect.TypeOf(ta)
+	for i := range fields.NumField() {
+		field := fields.Field(i).Name
+		def, ok := variants[field]
+		if !ok {
+			t.Errorf("mcp.Tool has a field %s this test does not vary", field)
+			continue
 		}
-		if sameTool(&base, &other) {
-			t.Errorf("tools that differ in %s compare the same", v.Type().Field(i).Name)
+		b, tb := set(def)
+		if reflect.DeepEqual(reflect.ValueOf(ta).Field(i).Interface(), reflect.ValueOf(tb).Field(i).Interface()) {
+			t.Errorf("the variant for %s does not change it", field)
 		}
-		if f.Kind() == reflect.Slice {
-			f.SetBytes(nil)
-			absent, empty := other, other
-			reflect.ValueOf(&empty).Elem().Field(i).SetBytes([]byte{})
-			if sameTool(&absent, &empty) {
-				t.Errorf("an absent %s compares the same as an empty one", v.Type().Field(i).Name)
-			}
+		if sameTools(a, b) {
+			t.Errorf("listings that differ in %s compare the same", field)
 		}
 	}
 }

@@ -108,27 +108,33 @@ func decodeListTools(raw []byte) *ListToolsResult {
 	_ = jsonscan.EachMember(object(raw), func(name, v []byte) {
 		switch string(name) {
 		case "tools":
-			els := jsonscan.Elements(v)
-			r.Malformed = els == nil
-			r.Tools = make([]Tool, 0, len(els))
-			for _, el := range els {
-				r.Tools = append(r.Tools, decodeTool(el))
-			}
+			var ok bool
+			r.Tools, ok = toolList(v)
+			r.Malformed = !ok
 		}
 	})
 	return r
 }
 
-func decodeTool(raw []byte) Tool {
+// decodeTool reads one definition; shared: its strings may share raw's
+// bytes, which never change.
+func decodeTool(raw []byte, shared bool) Tool {
+	text := str
+	if shared {
+		text = sharedString
+	}
 	t := Tool{Raw: raw}
 	_ = jsonscan.EachMember(object(raw), func(name, v []byte) {
 		switch string(name) {
 		case "name":
-			t.Name, t.HasName = jsonscan.String(v)
+			t.Name, t.HasName = "", isString(v)
+			if t.HasName {
+				t.Name = text(v)
+			}
 		case "title":
-			t.Title = str(v)
+			t.Title = text(v)
 		case "description":
-			t.Description = str(v)
+			t.Description = text(v)
 		case "inputSchema":
 			t.InputSchema = v
 		case "outputSchema":

@@ -75,8 +75,9 @@ type DiscoverResult struct {
 	ServerInfo        Implementation
 }
 
-// Tool is one tool definition of a tools/list result. Schemas and other
-// objects stay raw.
+// Tool is one tool definition of a tools/list result, decoded from its
+// bytes when asked for (ToolList.Tool, ToolSet.Tool). Schemas and other
+// objects stay raw: they alias the definition's bytes.
 type Tool struct {
 	Name        string
 	HasName     bool // a string name member was present
@@ -92,21 +93,9 @@ type Tool struct {
 	Raw []byte // the whole definition
 }
 
-// Clone copies the tool out of the reader's buffer, for what outlives the
-// frame (a catalogue, a baseline).
-func (t Tool) Clone() Tool {
-	t.InputSchema = bytes.Clone(t.InputSchema)
-	t.OutputSchema = bytes.Clone(t.OutputSchema)
-	t.Annotations = bytes.Clone(t.Annotations)
-	t.Icons = bytes.Clone(t.Icons)
-	t.Meta = bytes.Clone(t.Meta)
-	t.Raw = bytes.Clone(t.Raw)
-	return t
-}
-
 // ListToolsResult is one page of a tools/list answer.
 type ListToolsResult struct {
-	Tools      []Tool
+	Tools      ToolList
 	NextCursor string
 	HasCursor  bool // nextCursor present: more pages follow
 	Malformed  bool // tools missing or not an array

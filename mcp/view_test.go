@@ -34,16 +34,16 @@ func TestToolResultAndListing(t *testing.T) {
 	}
 	list := []byte(`{"tools":[{"name":"x","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}},{"title":"no name"}],"nextCursor":"c"}`)
 	l, ok := NewView("tools/list", nil, list).ListTools()
-	if !ok || l.Malformed || !l.HasCursor || l.NextCursor != "c" || len(l.Tools) != 2 || l.Tools[1].HasName {
+	if !ok || l.Malformed || !l.HasCursor || l.NextCursor != "c" || l.Tools.Len() != 2 || l.Tools.Tool(1).HasName {
 		t.Fatalf("ListTools %+v", l)
 	}
 	var set ToolSet
-	for _, tool := range l.Tools {
-		set.Add(tool)
-	}
-	list[40] = 'X' // inside inputSchema: the reader reuses its buffer, the set must own its bytes
-	if x, ok := set.Lookup("x"); !ok || string(x.InputSchema) != `{"type":"object"}` {
-		t.Errorf("Lookup x: %+v", x)
+	set.AddPage(&l.Tools)
+	name := l.Tools.Tool(0).Name
+	list[19] = 'X' // the name: the reader reuses its buffer, the page's strings are copies
+	list[40] = 'X' // inside inputSchema: the set must own its bytes
+	if x, ok := set.Lookup("x"); !ok || string(x.InputSchema) != `{"type":"object"}` || x.Name != "x" || name != "x" {
+		t.Errorf("Lookup x: %+v, the page's name %q", x, name)
 	}
 	if bad, _ := NewView("tools/list", nil, []byte(`{"tools":{}}`)).ListTools(); !bad.Malformed {
 		t.Error("tools that is not an array is malformed")
@@ -147,5 +147,33 @@ func TestDuplicateMembersLastWins(t *testing.T) {
 	}
 	if !v.ResultFields().IsError || string(Member(v.Params(), "name")) != `"b"` {
 		t.Error("isError or Member kept a first value")
+	}
+}
+
+// Reading a tool of a set costs no allocation: its strings share the set's
+// copy of the listing (escaped ones aside), and a lookup hashes the name
+// into a table built once.
+func TestToolSetReadsWithoutAllocating(t *testing.T) {
+	set, ok := NewToolSet([]byte(`[{"name":"read","title":"Read","description":"Reads a file.","inputSchema":{"type":"object"}},{"name":"w\u0072ite","description":"Writes"},{"name":"read","description":"second"}]`))
+	if !ok || set.Len() != 3 {
+		t.Fatalf("NewToolSet: %v, %d tools", ok, set.Len())
+	}
+	if w, ok := set.Lookup("write"); !ok || w.Description != "Writes" {
+		t.Fatalf("an escaped name is not found: %+v", w)
+	}
+	if r, _ := set.Lookup("read"); r.Description != "Reads a file." {
+		t.Errorf("of two tools of one name Lookup found %q, not the first", r.Description)
+	}
+	if _, ok := set.Lookup("reads"); ok {
+		t.Error("a name not listed is found")
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		tool := set.Tool(0)
+		if _, ok := set.Lookup("read"); !ok || tool.Title != "Read" {
+			t.Fatal("read is lost")
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("reading a tool and looking one up allocate %.0f times, want 0", allocs)
 	}
 }

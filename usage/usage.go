@@ -13,6 +13,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/mcpcheck/mcpcheck/baseline"
 	"github.com/mcpcheck/mcpcheck/facts"
@@ -137,9 +138,8 @@ type tool struct {
 	declared []string        // input properties of the latest listing, sorted
 	passed   map[string]bool // argument names ever passed
 	errors   map[string]int64
-	latency  Latencies // request to final answer (a whole multi round-trip chain)
-	server   Latencies // the server's share of multi round-trip chains
-	chains   int64     // calls that took more than one round trip
+	times    *callTimes // nil until a call is timed: most tools of a large listing never are
+	chains   int64      // calls that took more than one round trip
 	captures int
 	lastFile int32
 	args     map[argKey]argRecord
@@ -183,6 +183,19 @@ func (t *tool) notePassed(args []byte) {
 			return
 		}
 	}
+}
+
+// callTimes are a tool's call durations.
+type callTimes struct {
+	latency Latencies // request to final answer (a whole multi round-trip chain)
+	server  Latencies // the server's share of multi round-trip chains
+}
+
+func (t *tool) timed() *callTimes {
+	if t.times == nil {
+		t.times = &callTimes{}
+	}
+	return t.times
 }
 
 type argKey uint64
@@ -241,6 +254,7 @@ func (c *Collector) server(label string) *server {
 func (sv *server) tool(name string) *tool {
 	t := sv.tools[name]
 	if t == nil {
+		name = strings.Clone(name) // kept to the run's end; a listed name shares its listing's bytes
 		t = &tool{name: name, lastFile: -1}
 		sv.tools[name] = t
 	}
@@ -351,7 +365,9 @@ func (c *Collector) EndSession(s *session.Session, cat *facts.CatalogueTracker) 
 	sv.sessions++
 	if cat != nil && cat.Tools.Complete {
 		sv.listed.tools = true
-		for _, d := range cat.Tools.Current.Tools {
+		set := cat.Tools.Current
+		for i := range set.Len() {
+			d := set.Tool(i)
 			if !d.HasName {
 				continue
 			}
@@ -463,12 +479,13 @@ func (c *Collector) settle(oc *openCall, call *session.Call, kind string, at Loc
 		t.errors[kind]++
 	}
 	if d, ok := call.Duration(); ok && kind != KindUnanswered && kind != KindCancelled {
-		t.latency.Add(d)
+		times := t.timed()
+		times.latency.Add(d)
 		if call.Op != nil && call.Op.Requests > 1 {
 			t.chains++
-			t.server.Add(call.Op.ServerTime)
+			times.server.Add(call.Op.ServerTime)
 		} else {
-			t.server.Add(d)
+			times.server.Add(d)
 		}
 	}
 	if kind == KindUnanswered || kind == KindCancelled {
@@ -522,7 +539,7 @@ func (c *Collector) Summary() *Summary {
 }
 
 func (sv *server) summary(c *Collector) Server {
-	out := Server{Label: sv.label, Sessions: sv.sessions, Definitions: sv.defs, ToolStats: []Tool{}, Flaky: []Flaky{}}
+	out := Server{Label: sv.label, Sessions: sv.sessions, Definitions: sv.defs, ToolStats: make([]Tool, 0, len(sv.tools)), Flaky: []Flaky{}}
 	out.Tools.Listed = sv.listed.tools
 	names := make([]string, 0, len(sv.tools))
 	for n := range sv.tools {
@@ -532,13 +549,17 @@ func (sv *server) summary(c *Collector) Server {
 	for _, n := range names {
 		t := sv.tools[n]
 		out.Tools.count(n, &t.item)
+		var times callTimes
+		if t.times != nil {
+			times = *t.times
+		}
 		ts := Tool{
 			Name: n, Advertised: t.advertised, Calls: t.calls, OK: t.ok, Errors: t.errors,
-			Latency: t.latency.Summary(), Captures: t.captures, Chains: t.chains,
+			Latency: times.latency.Summary(), Captures: t.captures, Chains: t.chains,
 			Declared: append([]string{}, t.declared...), Passed: []string{}, NeverPassed: []string{},
 		}
 		if t.chains > 0 {
-			sl := t.server.Summary()
+			sl := times.server.Summary()
 			ts.ServerLatency = &sl
 		}
 		if ts.Errors == nil {

@@ -339,6 +339,23 @@ func hostileCases() []hostileCase {
 		bigOne("an isError answer of 200 MiB in one single LogRocket event", largeOnly, "", func() io.Reader { return bigLogRocketLine(200 << 20) }, 300*mib),
 		bigOne("an isError answer of 200 MiB in one single LogRocket event, a file", largeOnly, "big.logrocket.jsonl", func() io.Reader { return bigLogRocketLine(200 << 20) }, 300*mib),
 		bigOne("an isError answer of 20 MiB in one single LogRocket event", smallOnly, "", func() io.Reader { return bigLogRocketLine(20 << 20) }, 56*mib),
+		// A tool listing is held as one copy of its bytes and about 20 bytes
+		// a tool (it was five times its size): measured 49 MiB for 20k
+		// tools (was 89 MiB) and 215 MiB for 200k (was 477 MiB); what is
+		// left at 200k is the collector's slack over a live heap of the
+		// envelope and its copy (~95 MB) while the listing is judged.
+		manyTools(20_000, always, 80*mib),
+		manyTools(200_000, largeOnly, 300*mib),
+	}
+}
+
+// manyTools is a session listing n tools in one envelope, four of them
+// called: a clean capture.
+func manyTools(n int, size caseSize, rss int64) hostileCase {
+	return hostileCase{
+		name: fmt.Sprintf("a tools/list of %dk tools in one envelope", n/1000), size: size,
+		input: func() io.Reader { return sessiontest.ManyTools(n) }, exit: 0, rss: rss,
+		stdout: []string{"session tools-1: errors=0 invalid=0 warnings=0 mismatches=0 pending=0", fmt.Sprintf("tools 4/%d called successfully", n), "nothing fails the gate; check passed"},
 	}
 }
 
