@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"hash/maphash"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
@@ -149,6 +150,21 @@ type ToolSet struct {
 	indexOnce sync.Once
 	seed      maphash.Seed
 	index     []int32 // open addressing by name: 1 + the tool's position, 0 for none
+
+	// decoded keeps the tools Lookup decoded last, by position: a capture
+	// calls the same few tools again and again, and several rules look
+	// each call's tool up, so decoding its definition every time walked
+	// it a dozen times a call. Direct-mapped and of a fixed size, so a
+	// listing of many tools still costs its bytes only.
+	decoded [decodedTools]atomic.Pointer[decodedTool]
+	misses  atomic.Int64 // tools decode had to decode, for tests
+}
+
+const decodedTools = 256
+
+type decodedTool struct {
+	at   int
+	tool Tool
 }
 
 // NewToolSet reads a tools array (a listing's "tools" member) into a set of
@@ -211,9 +227,21 @@ func (s *ToolSet) Lookup(name string) (Tool, bool) {
 			return Tool{}, false
 		}
 		if n, _ := s.Name(int(at - 1)); n == name {
-			return s.Tool(int(at - 1)), true
+			return s.decode(int(at - 1)), true
 		}
 	}
+}
+
+// decode is Tool(i), from the tools decoded last when it is one of them.
+func (s *ToolSet) decode(i int) Tool {
+	slot := &s.decoded[i%decodedTools]
+	if d := slot.Load(); d != nil && d.at == i {
+		return d.tool
+	}
+	t := s.Tool(i)
+	s.misses.Add(1)
+	slot.Store(&decodedTool{at: i, tool: t})
+	return t
 }
 
 func (s *ToolSet) slot(name string) int {
