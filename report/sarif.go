@@ -53,19 +53,8 @@ type SARIF struct {
 func (s *SARIF) Report(w io.Writer, r *result.Result) error {
 	s.place = newPlacer(s.opts)
 	log, index := s.build(r)
-	// go-sarif's own writers escape HTML and its WriteFile does not
-	// truncate; encode here, indented for reviewable golden files.
 	var buf bytes.Buffer
-	encode := func(prefix string, v any) ([]byte, error) {
-		buf.Reset()
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent(prefix, "  ")
-		if err := enc.Encode(v); err != nil {
-			return nil, fmt.Errorf("sarif: %w", err)
-		}
-		return jsonSafe(buf.Bytes()), nil
-	}
+	encode := func(prefix string, v any) ([]byte, error) { return sarifEncode(&buf, prefix, v) }
 	doc, err := encode("", log)
 	if err != nil {
 		return err
@@ -82,13 +71,16 @@ func (s *SARIF) Report(w io.Writer, r *result.Result) error {
 	bw.Write(doc[:at+len(empty)-1])
 	tail := append([]byte(nil), doc[at+len(empty)-1:]...)
 	n := 0
+	var own []byte
 	for res := range s.results(r, index) {
 		if n > 0 {
 			bw.WriteByte(',')
 		}
 		bw.WriteString("\n" + indent + "  ")
-		out, err := encode(indent+"  ", res)
-		if err != nil {
+		out, ok := sarifResultJSON(own[:0], res, indent+"  ")
+		if own = out; ok {
+			out = jsonSafe(out)
+		} else if out, err = encode(indent+"  ", res); err != nil {
 			return err
 		}
 		bw.Write(bytes.TrimSuffix(out, []byte("\n")))
@@ -99,6 +91,20 @@ func (s *SARIF) Report(w io.Writer, r *result.Result) error {
 	}
 	bw.Write(tail)
 	return bw.Flush()
+}
+
+// sarifEncode is v as the log writes it: go-sarif's own writers escape
+// HTML and its WriteFile does not truncate, so it is encoded here, indented
+// under prefix for reviewable golden files, in buf.
+func sarifEncode(buf *bytes.Buffer, prefix string, v any) ([]byte, error) {
+	buf.Reset()
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(prefix, "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("sarif: %w", err)
+	}
+	return jsonSafe(buf.Bytes()), nil
 }
 
 // build assembles the log in memory but for its results, which it leaves

@@ -1,0 +1,365 @@
+package report
+
+import (
+	"slices"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/owenrumney/go-sarif/v2/sarif"
+)
+
+// A SARIF log's results are written by hand, as encoding/json with
+// SetEscapeHTML(false) and SetIndent(prefix, "  ") writes go-sarif's types
+// (the members each type declares, in its order, omitempty as its tags
+// say), byte for byte: through reflection and a second pass to indent, a
+// result cost about 200,000 instructions, most of a busy run's SARIF
+// report. A result that uses a member this writer does not know is left
+// to encoding/json (sarifResultJSON says which), as are the log's run and
+// rules, written once. TestSARIFResultWriterIsEncodingJSON holds the two
+// together.
+
+// jsonIndenter writes one indented JSON value.
+type jsonIndenter struct {
+	b      []byte
+	prefix string
+	depth  int
+}
+
+func (w *jsonIndenter) newline() {
+	w.b = append(w.b, '\n')
+	w.b = append(w.b, w.prefix...)
+	for range w.depth {
+		w.b = append(w.b, "  "...)
+	}
+}
+
+// object writes the members members adds, between braces; {} when it adds
+// none.
+func (w *jsonIndenter) object(members func(o *jsonObject)) {
+	o := jsonObject{w: w}
+	w.b = append(w.b, '{')
+	w.depth++
+	members(&o)
+	w.depth--
+	if o.n > 0 {
+		w.newline()
+	}
+	w.b = append(w.b, '}')
+}
+
+// array writes n values, each by value(i); [] when n is 0.
+func (w *jsonIndenter) array(n int, value func(i int)) {
+	w.b = append(w.b, '[')
+	if n == 0 {
+		w.b = append(w.b, ']')
+		return
+	}
+	w.depth++
+	for i := range n {
+		if i > 0 {
+			w.b = append(w.b, ',')
+		}
+		w.newline()
+		value(i)
+	}
+	w.depth--
+	w.newline()
+	w.b = append(w.b, ']')
+}
+
+// jsonObject writes the members of one object.
+type jsonObject struct {
+	w *jsonIndenter
+	n int
+}
+
+// key starts a member.
+func (o *jsonObject) key(name string) *jsonIndenter {
+	if o.n > 0 {
+		o.w.b = append(o.w.b, ',')
+	}
+	o.n++
+	o.w.newline()
+	o.w.b = appendJSONString(o.w.b, name)
+	o.w.b = append(o.w.b, ": "...)
+	return o.w
+}
+
+func (o *jsonObject) str(name string, v *string) {
+	if v != nil {
+		w := o.key(name)
+		w.b = appendJSONString(w.b, *v)
+	}
+}
+
+func (o *jsonObject) int(name string, v *int) {
+	if v != nil {
+		w := o.key(name)
+		w.b = strconv.AppendInt(w.b, int64(*v), 10)
+	}
+}
+
+func (o *jsonObject) uint(name string, v *uint) {
+	if v != nil {
+		w := o.key(name)
+		w.b = strconv.AppendUint(w.b, uint64(*v), 10)
+	}
+}
+
+// appendJSONString is encoding/json's string with HTML left unescaped:
+// quotes, backslashes and control characters escaped, invalid UTF-8 as
+// U+FFFD, and U+2028 and U+2029 escaped.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	done := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[done:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			done = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[done:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			done = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[done:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			i += size
+			done = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[done:]...)
+	return append(b, '"')
+}
+
+// sarifResultJSON appends res, indented under prefix, when every member it
+// sets is one this writer knows; false leaves it to encoding/json.
+func sarifResultJSON(b []byte, res *sarif.Result, prefix string) ([]byte, bool) {
+	if !plainResult(res) {
+		return b, false
+	}
+	w := &jsonIndenter{b: b, prefix: prefix}
+	w.object(func(o *jsonObject) {
+		sarifPropertiesJSON(o, res.Properties)
+		o.str("ruleId", res.RuleID)
+		o.uint("ruleIndex", res.RuleIndex)
+		o.str("level", res.Level)
+		sarifMessageJSON(o.key("message"), &res.Message)
+		sarifLocationsJSON(o, "locations", res.Locations)
+		if len(res.PartialFingerprints) > 0 {
+			stringMap(o.key("partialFingerprints"), res.PartialFingerprints)
+		}
+		sarifLocationsJSON(o, "relatedLocations", res.RelatedLocations)
+		if len(res.Suppressions) > 0 {
+			w := o.key("suppressions")
+			w.array(len(res.Suppressions), func(i int) { sarifSuppressionJSON(w, res.Suppressions[i]) })
+		}
+		o.str("baselineState", res.BaselineState)
+	})
+	return w.b, true
+}
+
+// plainResult reports whether res sets only members sarifResultJSON
+// writes, with property values it writes (strings and ints) and
+// fingerprints that are strings.
+func plainResult(res *sarif.Result) bool {
+	if res.Guid != nil || res.CorrelationGuid != nil || res.Rule != nil || len(res.Taxa) > 0 || res.Kind != nil ||
+		res.AnalysisTarget != nil || res.WebRequest != nil || res.WebResponse != nil || len(res.Fingerprints) > 0 ||
+		len(res.CodeFlows) > 0 || len(res.Graphs) > 0 || len(res.GraphTraversals) > 0 || len(res.Stacks) > 0 ||
+		res.Rank != nil || len(res.Attachments) > 0 || len(res.WorkItemUris) > 0 || res.HostedViewerUri != nil ||
+		res.Provenance != nil || len(res.Fixes) > 0 || res.OccurrenceCount != nil {
+		return false
+	}
+	if !plainProperties(res.Properties) || !plainMessage(&res.Message) {
+		return false
+	}
+	for _, v := range res.PartialFingerprints {
+		if _, ok := v.(string); !ok {
+			return false
+		}
+	}
+	for _, l := range slices.Concat(res.Locations, res.RelatedLocations) {
+		if !plainLocation(l) {
+			return false
+		}
+	}
+	for _, s := range res.Suppressions {
+		if s == nil || !plainProperties(s.Properties) || s.Location != nil && !plainLocation(s.Location) {
+			return false
+		}
+	}
+	return true
+}
+
+func plainProperties(p sarif.Properties) bool {
+	for _, v := range p {
+		switch v.(type) {
+		case string, int, int64:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func plainMessage(m *sarif.Message) bool {
+	return m == nil || m.Markdown == nil && m.ID == nil && len(m.Arguments) == 0 && len(m.Properties) == 0
+}
+
+func plainLocation(l *sarif.Location) bool {
+	if l == nil || l.Id != nil || len(l.LogicalLocations) > 0 || len(l.Annotations) > 0 || len(l.Relationships) > 0 ||
+		len(l.Properties) > 0 || !plainMessage(l.Message) {
+		return false
+	}
+	p := l.PhysicalLocation
+	if p == nil {
+		return true
+	}
+	if p.ContextRegion != nil || p.Address != nil || len(p.Properties) > 0 {
+		return false
+	}
+	if a := p.ArtifactLocation; a != nil && (a.Index != nil || a.Description != nil || len(a.Properties) > 0) {
+		return false
+	}
+	r := p.Region
+	return r == nil || r.EndColumn == nil && r.CharOffset == nil && r.CharLength == nil && r.ByteOffset == nil &&
+		r.ByteLength == nil && r.Snippet == nil && r.Message == nil && r.SourceLanguage == nil && len(r.Properties) == 0
+}
+
+// properties writes a property bag: keys sorted, as encoding/json sorts a
+// map's.
+func sarifPropertiesJSON(o *jsonObject, p sarif.Properties) {
+	if len(p) == 0 {
+		return
+	}
+	w := o.key("properties")
+	keys := make([]string, 0, len(p))
+	for k := range p {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	w.object(func(o *jsonObject) {
+		for _, k := range keys {
+			w := o.key(k)
+			switch v := p[k].(type) {
+			case string:
+				w.b = appendJSONString(w.b, v)
+			case int:
+				w.b = strconv.AppendInt(w.b, int64(v), 10)
+			case int64:
+				w.b = strconv.AppendInt(w.b, v, 10)
+			}
+		}
+	})
+}
+
+func stringMap(w *jsonIndenter, m map[string]any) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	w.object(func(o *jsonObject) {
+		for _, k := range keys {
+			w := o.key(k)
+			w.b = appendJSONString(w.b, m[k].(string))
+		}
+	})
+}
+
+func sarifMessageJSON(w *jsonIndenter, m *sarif.Message) {
+	w.object(func(o *jsonObject) { o.str("text", m.Text) })
+}
+
+func sarifLocationsJSON(o *jsonObject, name string, ls []*sarif.Location) {
+	if len(ls) == 0 {
+		return
+	}
+	w := o.key(name)
+	w.array(len(ls), func(i int) { sarifLocationJSON(w, ls[i]) })
+}
+
+func sarifLocationJSON(w *jsonIndenter, l *sarif.Location) {
+	if l == nil {
+		w.b = append(w.b, "null"...)
+		return
+	}
+	w.object(func(o *jsonObject) {
+		if p := l.PhysicalLocation; p != nil {
+			o.key("physicalLocation").object(func(o *jsonObject) {
+				if a := p.ArtifactLocation; a != nil {
+					o.key("artifactLocation").object(func(o *jsonObject) {
+						o.str("uri", a.URI)
+						o.str("uriBaseId", a.URIBaseId)
+					})
+				}
+				if r := p.Region; r != nil {
+					o.key("region").object(func(o *jsonObject) {
+						o.int("startLine", r.StartLine)
+						o.int("startColumn", r.StartColumn)
+						o.int("endLine", r.EndLine)
+					})
+				}
+			})
+		}
+		if l.Message != nil {
+			sarifMessageJSON(o.key("message"), l.Message)
+		}
+	})
+}
+
+// suppression writes one suppression; its members have no omitempty, so an
+// unset one is null.
+func sarifSuppressionJSON(w *jsonIndenter, s *sarif.Suppression) {
+	w.object(func(o *jsonObject) {
+		w := o.key("kind")
+		w.b = appendJSONString(w.b, s.Kind)
+		nullable(o, "status", s.Status)
+		if w := o.key("location"); s.Location != nil {
+			sarifLocationJSON(w, s.Location)
+		} else {
+			w.b = append(w.b, "null"...)
+		}
+		nullable(o, "guid", s.Guid)
+		nullable(o, "justification", s.Justification)
+		sarifPropertiesJSON(o, s.Properties)
+	})
+}
+
+func nullable(o *jsonObject, name string, v *string) {
+	w := o.key(name)
+	if v == nil {
+		w.b = append(w.b, "null"...)
+		return
+	}
+	w.b = appendJSONString(w.b, *v)
+}
