@@ -238,6 +238,10 @@ func (s *jsonStream) gather(max int) error {
 // of it (spec §2.1, fail closed).
 func (s *jsonStream) prefix() []byte { return s.val.bytes() }
 
+// prefixOwn is prefix in a buffer of its own, between room and spare
+// bytes, as captureOwn hands out a value.
+func (s *jsonStream) prefixOwn(room, spare int) []byte { return s.val.take(room, spare) }
+
 // scan consumes the next value, tracking strings and nesting only, and,
 // with keep, appends its bytes to s.val up to max.
 func (s *jsonStream) scan(keep bool, max int) (oversized bool, err error) {

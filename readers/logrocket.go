@@ -157,6 +157,23 @@ func (rd *lrReader) overLimit(line int, prefix []byte) {
 	if clipped := jsonscan.ClipPrefix(prefix); clipped != nil && rd.readEvent(line, clipped, rd.maxEnvelope) {
 		return
 	}
+	rd.skippedOverLimit(line)
+}
+
+// singleOverLimit reads a single event past the size limit as overLimit
+// reads one of a batch: its members before the limit, and what the limit
+// left of the one it cut (singleEvent.keepCut), with the last frame
+// marked past the limit. When they hold no RequestEvent, the event is
+// damage that fails the gate.
+func (rd *lrReader) singleOverLimit(line int, ev *singleEvent) {
+	if !rd.decodeEvent(line, lrBuffers{ev.answerBuf, ev.paramsBuf}, ev.each, rd.maxEnvelope) {
+		rd.skippedOverLimit(line)
+	}
+}
+
+// skippedOverLimit reports an event past the size limit whose first bytes
+// hold no RequestEvent (spec §2.1, fail closed).
+func (rd *lrReader) skippedOverLimit(line int) {
 	rd.c.Damage(session.Damage{File: rd.name, Line: line, Reason: fmt.Sprintf("an event of more than %s was skipped: its first %[1]s hold no RequestEvent", sizeText(rd.maxEnvelope)),
 		Lost: tooLargeLost("an event", rd.maxEnvelope)}, session.Survived{})
 }
@@ -218,10 +235,7 @@ func (rd *lrReader) object(js *jsonStream) error {
 	case err != nil || batch:
 		return err
 	case single.over:
-		// as an event of a batch past the limit: not read without what
-		// the limit left out, and the gate fails (spec §2.1)
-		rd.c.Damage(session.Damage{File: rd.name, Line: line, Reason: fmt.Sprintf("an event of more than %s was skipped", sizeText(rd.maxEnvelope)),
-			Lost: tooLargeLost("an event", rd.maxEnvelope)}, session.Survived{})
+		rd.singleOverLimit(line, &single)
 		return nil
 	}
 	rd.decodeEvent(line, lrBuffers{single.answerBuf, single.paramsBuf}, single.each, 0)
@@ -239,7 +253,7 @@ type singleEvent struct {
 	answerBuf []byte // the result's buffer, room first
 	paramsBuf []byte // the params' buffer, room first and a spare byte last
 	size      int    // the bytes of the members kept
-	over      bool   // the members went past the size limit: the rest are skipped
+	over      bool   // the members went past the size limit: the one it cut is kept as far as it goes, the rest are skipped
 }
 
 // keep reads the value of the member name, and returns it (nil past the
@@ -258,12 +272,35 @@ func (ev *singleEvent) keep(js *jsonStream, name string, max int) ([]byte, error
 	buf, err := js.captureOwn(max-ev.size, room, spare)
 	if errors.Is(err, errValueTooLarge) {
 		ev.over = true
+		ev.keepCut(js, name, room, spare)
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
 	val := buf[room : len(buf)-spare]
+	ev.hold(name, buf, val)
+	ev.size += len(val)
+	return val, nil
+}
+
+// closersRoom is the spare bytes a member cut at the size limit is kept
+// before, for the brackets that close it (jsonscan.ClipPrefix works in
+// place when they fit).
+const closersRoom = 32
+
+// keepCut keeps what the size limit left of the member name, which it cut
+// (jsonStream.prefix), after the same room as a whole one and closed: a
+// value cut in half is left out, as in an event of a batch (overLimit).
+func (ev *singleEvent) keepCut(js *jsonStream, name string, room, spare int) {
+	buf := js.prefixOwn(room, spare+closersRoom)
+	if val := jsonscan.ClipPrefix(buf[room : len(buf)-spare-closersRoom]); val != nil {
+		ev.hold(name, buf, val)
+	}
+}
+
+// hold keeps the member name, its value val read into buf.
+func (ev *singleEvent) hold(name string, buf, val []byte) {
 	switch name {
 	case "result":
 		ev.answerBuf = buf
@@ -271,8 +308,6 @@ func (ev *singleEvent) keep(js *jsonStream, name string, max int) ([]byte, error
 		ev.paramsBuf = buf
 	}
 	ev.members = append(ev.members, keptMember{name, val})
-	ev.size += len(val)
-	return val, nil
 }
 
 // each hands the event's members to fn, as jsonscan.EachMember would.

@@ -355,6 +355,9 @@ func hostileCases() []hostileCase {
 		bigOne("tool arguments of 20 MiB in one single LogRocket event", smallOnly, "", func() io.Reader { return bigArgsLogRocket(20<<20, true) }, 56*mib),
 		bigOne("tool arguments of 200 MiB in one call of mcpsnoop's HAR export", largeOnly, "", func() io.Reader { return bigArgsCallHAR(200 << 20) }, 300*mib),
 		bigOne("tool arguments of 20 MiB in one call of mcpsnoop's HAR export", smallOnly, "", func() io.Reader { return bigArgsCallHAR(20 << 20) }, 56*mib),
+		// a single LogRocket event past the limit is read as far as the
+		// limit, as one of a batch is: it was skipped, without tool-error
+		bigOne("an isError answer past the limit in one single LogRocket event (300 MiB)", largeOnly, "", func() io.Reader { return overLimitSingleEvents(300 << 20) }, 320*mib),
 	}
 }
 
