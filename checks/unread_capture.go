@@ -11,11 +11,14 @@ var ruleUnreadCapture = &Rule{
 	Doc: Doc{
 		Summary: "Part of a capture that was not read: a frame past a limit, a capture that breaks off",
 		Why: `A gate must not pass what it could not read. A frame that is valid JSON but
-nests deeper than the 10,000 levels mcpcheck reads, or an envelope larger than
-its size limit (256 MiB), is not recorder damage: a server can send it on
-purpose to hide a failure. Such a frame is read as far as the limit allows and
-judged (an isError flag or an error code before the limit still counts, and it
-still answers its request), and this finding fails the gate for the rest.
+nests deeper than the 10,000 levels mcpcheck reads, or a record larger than the
+size limit (256 MiB: an envelope, a HAR entry, a LogRocket event in a batch or
+single), is not recorder damage: a server can send it on purpose to hide a
+failure. Such a frame or record is read as far as the limit allows and judged
+(an isError flag or an error code before the limit still counts, and it still
+answers its request), and this finding fails the gate for the rest. A HAR entry
+or event whose first 256 MiB hold no request is skipped, and this finding fails
+the gate for it.
 
 A capture that could not be read to its end loses an unknown amount of
 traffic: a compressed stream (.gz) that breaks off, a HAR or LogRocket document

@@ -43,21 +43,22 @@ func TestRewindReadsALargeAnswerOnce(t *testing.T) {
 }
 
 // answerProbe is a Handler that keeps the size and the ends of the last
-// answer handed on, without copying it.
+// answer (with requests, the last request) handed on, without copying it.
 type answerProbe struct {
+	requests   bool
 	size       int
 	head, tail string
 }
 
 func (p *answerProbe) Frame(_ *session.Session, f *session.Frame) {
-	if f.Direction == session.ServerToClient {
+	if (f.Direction == session.ClientToServer) == p.requests {
 		p.size, p.head, p.tail = len(f.Raw), string(f.Raw[:min(len(f.Raw), 64)]), string(f.Raw[max(0, len(f.Raw)-64):])
 	}
 }
 func (p *answerProbe) Damage(*session.Session, session.Damage) {}
 func (p *answerProbe) End(*session.Session)                    {}
 
-// wantAnswer checks that the last answer p saw is prefix + value + "}",
+// wantAnswer checks that the last message p saw is prefix + value + "}",
 // the value being size bytes of 'a' inside text.
 func (p *answerProbe) wantAnswer(t *testing.T, prefix, text string, size int) {
 	t.Helper()
@@ -154,14 +155,14 @@ func TestValueBufTakeHandsOutItsOwnBuffer(t *testing.T) {
 			v.add(p)
 			want = append(want, p...)
 		}
-		got := v.take(40)
-		if len(got) != 40+size || !bytes.Equal(got[40:], want) || v.len() != 0 || len(v.parts) != 0 {
-			t.Errorf("%d bytes: took %d bytes (room 40), %d left in the buffer", size, len(got), v.len())
+		got := v.take(40, 1)
+		if len(got) != 40+size+1 || !bytes.Equal(got[40:40+size], want) || v.len() != 0 || len(v.parts) != 0 {
+			t.Errorf("%d bytes: took %d bytes (room 40, 1 spare), %d left in the buffer", size, len(got), v.len())
 		}
 		v.wipe('x')
 		v.start()
 		v.add([]byte("next"))
-		if string(v.bytes()) != "next" || !bytes.Equal(got[40:], want) {
+		if string(v.bytes()) != "next" || !bytes.Equal(got[40:40+size], want) {
 			t.Errorf("%d bytes: the next value %q, or it changed what was taken", size, v.bytes())
 		}
 	}

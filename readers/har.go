@@ -716,23 +716,16 @@ func (rd *harReader) callEntry(e *harEntry, u *url.URL) {
 		dir = session.ClientToServer
 	}
 
-	var req bytes.Buffer
-	fmt.Fprintf(&req, `{"jsonrpc":"2.0","id":%d,"method":%s`, id, strconv.Quote(method))
-	if params := bytes.TrimSpace(e.reqBody); len(params) > 0 && string(params) != "null" && validJSON(params) {
-		req.WriteString(`,"params":`)
-		req.Write(params)
+	body := bytes.TrimSpace(e.resBody)
+	if e.cutInAnswer() {
+		body = clipJSON(body)
 	}
-	req.WriteByte('}')
 	base := session.Frame{File: rd.name, Line: e.line, SessionID: sid, Label: label}
 	if dir == session.ClientToServer {
 		rd.gap.request(rd.c, sid, method, rd.name, e.line)
 	}
 	f := base
-	f.Direction, f.Time, f.Raw = dir, e.started, req.Bytes()
-	body := bytes.TrimSpace(e.resBody)
-	if e.cutInAnswer() {
-		body = clipJSON(body)
-	}
+	f.Direction, f.Time, f.Raw = dir, e.started, e.callRequest(id, method, body)
 	if e.cut != nil && ((e.status == 0 && !e.cutInAnswer()) || !validJSON(body)) {
 		// the answer lies past the cut, or what precedes it holds no JSON
 		e.markOverLimit(&f)
@@ -763,6 +756,21 @@ func (rd *harReader) callEntry(e *harEntry, u *url.URL) {
 	if dir == session.ClientToServer {
 		rd.gap.answered(sid, method, member == "result")
 	}
+}
+
+// callRequest makes the request message of a call of mcpsnoop's export,
+// its params written around the body where it was decoded (wrapOutside),
+// over anything but answer, the answer's body: 200 MiB of tool arguments
+// are not copied. The request is handed on (Correlator.Add, done with its
+// bytes when it returns) before the answer is written, so the answer may
+// be written over the request in turn.
+func (e *harEntry) callRequest(id int64, method string, answer []byte) []byte {
+	head := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":%s`, id, strconv.Quote(method))
+	params := bytes.TrimSpace(e.reqBody)
+	if len(params) == 0 || string(params) == "null" || !validJSON(params) {
+		return append(head, '}')
+	}
+	return wrapOutside(e.raw, params, append(head, `,"params":`...), answer)
 }
 
 // isErrorObject reports a JSON-RPC error object: a code and a message, and

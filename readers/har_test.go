@@ -718,6 +718,8 @@ func FuzzReadPastTheSizeLimit(f *testing.F) {
 			text: "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"isError\":true,\"content\":[{\"type\":\"text\",\"text\":\"" + pad + "\"}]}}\n\n"},
 		harX{method: "POST", url: "mcp://big/tools/call/dump", post: `{"name":"dump"}`, status: 500, mime: "application/json", base64: true, text: `{"isError":true,"content":[{"type":"text","text":"` + pad + `"}]}`})), uint16(200))
 	f.Add([]byte(`{"events":[`+lrEv(1, "tools/call", `"params":{"name":"dump"},"result":{"isError":true,"value":{"content":[{"type":"text","text":"`+pad+`"}]}},`)+`]}`), uint16(100))
+	f.Add([]byte(lines(lrEv(1, "tools/call", `"requestID":"r-1","params":{"name":"dump","arguments":{"q":"`+pad+`"}},"result":{"isError":true,"value":{"content":[{"type":"text","text":"`+pad+`"}]}},`),
+		lrEv(2, "ping", `"result":{"value":{}},`))), uint16(400))
 	f.Fuzz(func(t *testing.T, data []byte, limit uint16) {
 		if !(har{}).Detect(data) && !(logRocket{}).Detect(data) {
 			return // another format's, whose frames may be any text

@@ -205,13 +205,14 @@ func (s *jsonStream) capture(max int) ([]byte, error) {
 }
 
 // captureOwn is capture for a value kept past the next capture: its bytes
-// in a buffer of their own, after room spare bytes, joined there once
-// (capture's would be joined into the reused buffer, then copied).
-func (s *jsonStream) captureOwn(max, room int) ([]byte, error) {
+// in a buffer of their own, after room spare bytes and before spare more,
+// joined there once (capture's would be joined into the reused buffer,
+// then copied).
+func (s *jsonStream) captureOwn(max, room, spare int) ([]byte, error) {
 	if err := s.gather(max); err != nil {
 		return nil, err
 	}
-	return s.val.take(room), nil
+	return s.val.take(room, spare), nil
 }
 
 // gather consumes one value into s.val, for capture and captureOwn.
@@ -236,6 +237,10 @@ func (s *jsonStream) gather(max int) error {
 // too large, valid until the next capture: what a reader may still read
 // of it (spec §2.1, fail closed).
 func (s *jsonStream) prefix() []byte { return s.val.bytes() }
+
+// prefixOwn is prefix in a buffer of its own, between room and spare
+// bytes, as captureOwn hands out a value.
+func (s *jsonStream) prefixOwn(room, spare int) []byte { return s.val.take(room, spare) }
 
 // scan consumes the next value, tracking strings and nesting only, and,
 // with keep, appends its bytes to s.val up to max.
@@ -634,11 +639,22 @@ func hex4(b []byte) rune {
 // byte after it, the message is written around body in place: a 200 MiB
 // answer is not copied. Else it is made in a buffer of its size.
 func wrapAnswer(entry, body, prefix []byte) []byte {
+	return wrapOutside(entry, body, prefix, nil)
+}
+
+// wrapOutside is wrapAnswer for a record that makes two messages, the
+// request and the answer of one call: the message is written in place
+// only if it leaves keep, the bytes the other one is still to be made of
+// (a slice of entry, or nil), as they are; else it is copied.
+func wrapOutside(entry, body, prefix, keep []byte) []byte {
 	if at, ok := offsetIn(entry, body); ok && at >= len(prefix) && at+len(body) < len(entry) {
-		msg := entry[at-len(prefix) : at+len(body)+1]
-		copy(msg, prefix)
-		msg[len(msg)-1] = '}'
-		return msg
+		from, to := at-len(prefix), at+len(body)+1
+		if k, inside := offsetIn(entry, keep); !inside || k+len(keep) <= from || k >= to {
+			msg := entry[from:to]
+			copy(msg, prefix)
+			msg[len(msg)-1] = '}'
+			return msg
+		}
 	}
 	msg := make([]byte, 0, len(prefix)+len(body)+1)
 	return append(append(append(msg, prefix...), body...), '}')

@@ -157,6 +157,23 @@ func (rd *lrReader) overLimit(line int, prefix []byte) {
 	if clipped := jsonscan.ClipPrefix(prefix); clipped != nil && rd.readEvent(line, clipped, rd.maxEnvelope) {
 		return
 	}
+	rd.skippedOverLimit(line)
+}
+
+// singleOverLimit reads a single event past the size limit as overLimit
+// reads one of a batch: its members before the limit, and what the limit
+// left of the one it cut (singleEvent.keepCut), with the last frame
+// marked past the limit. When they hold no RequestEvent, the event is
+// damage that fails the gate.
+func (rd *lrReader) singleOverLimit(line int, ev *singleEvent) {
+	if !rd.decodeEvent(line, lrBuffers{ev.answerBuf, ev.paramsBuf}, ev.each, rd.maxEnvelope) {
+		rd.skippedOverLimit(line)
+	}
+}
+
+// skippedOverLimit reports an event past the size limit whose first bytes
+// hold no RequestEvent (spec §2.1, fail closed).
+func (rd *lrReader) skippedOverLimit(line int) {
 	rd.c.Damage(session.Damage{File: rd.name, Line: line, Reason: fmt.Sprintf("an event of more than %s was skipped: its first %[1]s hold no RequestEvent", sizeText(rd.maxEnvelope)),
 		Lost: tooLargeLost("an event", rd.maxEnvelope)}, session.Survived{})
 }
@@ -218,26 +235,25 @@ func (rd *lrReader) object(js *jsonStream) error {
 	case err != nil || batch:
 		return err
 	case single.over:
-		// as an event of a batch past the limit: not read without what
-		// the limit left out, and the gate fails (spec §2.1)
-		rd.c.Damage(session.Damage{File: rd.name, Line: line, Reason: fmt.Sprintf("an event of more than %s was skipped", sizeText(rd.maxEnvelope)),
-			Lost: tooLargeLost("an event", rd.maxEnvelope)}, session.Survived{})
+		rd.singleOverLimit(line, &single)
 		return nil
 	}
-	rd.event(line, single.answerBuf, single.each)
+	rd.decodeEvent(line, lrBuffers{single.answerBuf, single.paramsBuf}, single.each, 0)
 	return nil
 }
 
 // singleEvent is what object keeps of a single event: its members, each
-// in a buffer of its own, the result's after room for the answer's start,
-// so that the answer is written around the result's value where it was
-// read (wrapAnswer): a 200 MiB answer is held once, not copied. Its
-// members together are held to the size limit of one event.
+// in a buffer of its own, the result's after room for the answer's start
+// and the params' after room for the request's, so that each message is
+// written around its value where it was read (wrapOutside): 200 MiB of
+// answer or of tool arguments are held once, not copied. Its members
+// together are held to the size limit of one event.
 type singleEvent struct {
 	members   []keptMember
 	answerBuf []byte // the result's buffer, room first
+	paramsBuf []byte // the params' buffer, room first and a spare byte last
 	size      int    // the bytes of the members kept
-	over      bool   // the members went past the size limit: the rest are skipped
+	over      bool   // the members went past the size limit: the one it cut is kept as far as it goes, the rest are skipped
 }
 
 // keep reads the value of the member name, and returns it (nil past the
@@ -246,25 +262,52 @@ func (ev *singleEvent) keep(js *jsonStream, name string, max int) ([]byte, error
 	if ev.over {
 		return nil, js.skip()
 	}
-	room := 0
-	if name == "result" {
+	room, spare := 0, 0
+	switch name {
+	case "result":
 		room = answerRoom(ev.members)
+	case "params":
+		room, spare = requestRoom(ev.members), 1 // the spare byte takes the request's closing brace
 	}
-	buf, err := js.captureOwn(max-ev.size, room)
+	buf, err := js.captureOwn(max-ev.size, room, spare)
 	if errors.Is(err, errValueTooLarge) {
 		ev.over = true
+		ev.keepCut(js, name, room, spare)
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	val := buf[room:]
-	if name == "result" {
-		ev.answerBuf = buf
-	}
-	ev.members = append(ev.members, keptMember{name, val})
+	val := buf[room : len(buf)-spare]
+	ev.hold(name, buf, val)
 	ev.size += len(val)
 	return val, nil
+}
+
+// closersRoom is the spare bytes a member cut at the size limit is kept
+// before, for the brackets that close it (jsonscan.ClipPrefix works in
+// place when they fit).
+const closersRoom = 32
+
+// keepCut keeps what the size limit left of the member name, which it cut
+// (jsonStream.prefix), after the same room as a whole one and closed: a
+// value cut in half is left out, as in an event of a batch (overLimit).
+func (ev *singleEvent) keepCut(js *jsonStream, name string, room, spare int) {
+	buf := js.prefixOwn(room, spare+closersRoom)
+	if val := jsonscan.ClipPrefix(buf[room : len(buf)-spare-closersRoom]); val != nil {
+		ev.hold(name, buf, val)
+	}
+}
+
+// hold keeps the member name, its value val read into buf.
+func (ev *singleEvent) hold(name string, buf, val []byte) {
+	switch name {
+	case "result":
+		ev.answerBuf = buf
+	case "params":
+		ev.paramsBuf = buf
+	}
+	ev.members = append(ev.members, keptMember{name, val})
 }
 
 // each hands the event's members to fn, as jsonscan.EachMember would.
@@ -282,18 +325,38 @@ func (ev *singleEvent) each(fn func(name, val []byte)) error {
 // of the answer frames writes around its value, with the recorded id when
 // it came first (the recorder writes it first), else one rd.ids counts.
 func answerRoom(kept []keptMember) int {
+	return len(`{"jsonrpc":"2.0","id":,"result":`) + idRoom(kept)
+}
+
+// requestRoom is the room a single event's params are read after: the
+// start of the request frames writes around them, with the method when it
+// came first (the recorder writes it first), else room for a long one.
+func requestRoom(kept []keptMember) int {
+	method := len(`"notifications/resources/list_changed"`)
+	for _, m := range kept {
+		if s, ok := jsonscan.String(m.val); ok && m.name == "method" {
+			method = len(strconv.Quote(s))
+		}
+	}
+	return len(`{"jsonrpc":"2.0","id":,"method":,"params":`) + idRoom(kept) + method
+}
+
+// idRoom is the room an event's id takes in its messages: the recorded
+// one when it came first, else one rd.ids counts.
+func idRoom(kept []keptMember) int {
 	id := len("-9223372036854775808") // the longest id rd.ids counts
 	for _, m := range kept {
 		if m.name == "requestID" {
 			id = max(id, len(m.val))
 		}
 	}
-	return len(`{"jsonrpc":"2.0","id":,"result":`) + id
+	return id
 }
 
 // lrEvent is a RequestEvent, decoded.
 type lrEvent struct {
 	raw             []byte // what the answer's value lies in: the event's bytes, read whole in a batch, or a single event's result buffer (object)
+	reqRaw          []byte // what the params lie in: raw in a batch, a single event's params buffer
 	start, duration int64
 	method, target  string
 	requestID       []byte
@@ -309,22 +372,27 @@ type lrEvent struct {
 }
 
 func (rd *lrReader) event(line int, raw []byte, each func(fn func(name, val []byte)) error) {
-	rd.decodeEvent(line, raw, each, 0)
+	rd.decodeEvent(line, lrBuffers{raw, raw}, each, 0)
 }
+
+// lrBuffers are the bytes an event's answer and request are written in:
+// the event's own in a batch, the result's and the params' buffers for a
+// single event (object).
+type lrBuffers struct{ answer, request []byte }
 
 // readEvent reads an event's bytes cut at the size limit max, closed
 // (jsonscan.ClipPrefix); it reports false, having read nothing, when they
 // hold no RequestEvent.
 func (rd *lrReader) readEvent(line int, raw []byte, max int) bool {
-	return rd.decodeEvent(line, raw, func(fn func(name, val []byte)) error { return jsonscan.EachMember(raw, fn) }, max)
+	return rd.decodeEvent(line, lrBuffers{raw, raw}, func(fn func(name, val []byte)) error { return jsonscan.EachMember(raw, fn) }, max)
 }
 
 // decodeEvent reads one event; cut is the size limit it was cut at, 0
 // when it is whole. A cut one that is not a RequestEvent is not reported:
 // it reports false.
-func (rd *lrReader) decodeEvent(line int, raw []byte, each func(fn func(name, val []byte)) error, cut int) bool {
+func (rd *lrReader) decodeEvent(line int, bufs lrBuffers, each func(fn func(name, val []byte)) error, cut int) bool {
 	rd.events++
-	e := lrEvent{raw: raw, cut: cut}
+	e := lrEvent{raw: bufs.answer, reqRaw: bufs.request, cut: cut}
 	timed, foreign := false, false
 	err := each(func(name, val []byte) {
 		switch string(name) {
@@ -453,37 +521,17 @@ func (rd *lrReader) frames(e *lrEvent, line int) {
 	}
 
 	notification := strings.HasPrefix(e.method, "notifications/")
-	var req bytes.Buffer
-	req.WriteString(`{"jsonrpc":"2.0"`)
-	id := e.requestID
+	var id []byte
 	if !notification {
+		// a copy: the request may be written over the recorded one
+		id = bytes.Clone(e.requestID)
 		if id == nil {
 			rd.ids[sid]++
 			id = strconv.AppendInt(nil, rd.ids[sid], 10)
 		}
-		req.WriteString(`,"id":`)
-		req.Write(id)
 	}
-	fmt.Fprintf(&req, `,"method":%s`, strconv.Quote(e.method))
-	params := bytes.TrimSpace(e.params)
-	switch {
-	case jsonscan.FirstByte(params) == '{' || jsonscan.FirstByte(params) == '[':
-		req.WriteString(`,"params":`)
-		req.Write(params)
-	case len(params) > 0 && string(params) != "null", paramsRequired[e.method]:
-		// cut to a string at the recorder's limit, or not captured: what
-		// survives is the target it addressed
-		f.Truncated = true
-		switch {
-		case e.target == "":
-		case strings.HasPrefix(e.method, "resources/"):
-			fmt.Fprintf(&req, `,"params":{"uri":%s}`, strconv.Quote(e.target))
-		default:
-			fmt.Fprintf(&req, `,"params":{"name":%s}`, strconv.Quote(e.target))
-		}
-	}
-	req.WriteByte('}')
-	f.Raw = req.Bytes()
+	value, isError := resultValue(e.result)
+	f.Raw = e.request(id, &f, value)
 	answerCut := e.cut > 0 && e.result == nil && e.errMessage == "" // its answer lies past the cut
 	if e.cut > 0 && (notification || answerCut) {
 		e.markOverLimit(&f)
@@ -514,16 +562,6 @@ func (rd *lrReader) frames(e *lrEvent, line int) {
 		// the Go SDK sends an error without a code of its own as code 0
 		fmt.Fprintf(&res, `"error":{"code":%d,"message":%s}`, e.errCode, strconv.Quote(e.errMessage))
 	default:
-		var value []byte
-		isError := false
-		_ = jsonscan.EachMember(e.result, func(name, val []byte) {
-			switch string(name) {
-			case "value":
-				value = bytes.TrimSpace(val)
-			case "isError":
-				isError = jsonscan.Bool(val)
-			}
-		})
 		res.WriteString(`"result":`)
 		if e.cut > 0 && isError && jsonscan.FirstByte(value) == '{' && !hasMember(value, "isError") {
 			// the value's own flag lies past the cut: the event's stands for it
@@ -554,6 +592,52 @@ func (rd *lrReader) frames(e *lrEvent, line int) {
 	}
 	rd.c.Add(&g)
 	rd.gap.answered(sid, e.method, ok)
+}
+
+// resultValue is the value of a recorded result and its isError flag.
+func resultValue(result []byte) (value []byte, isError bool) {
+	_ = jsonscan.EachMember(result, func(name, val []byte) {
+		switch string(name) {
+		case "value":
+			value = bytes.TrimSpace(val)
+		case "isError":
+			isError = jsonscan.Bool(val)
+		}
+	})
+	return value, isError
+}
+
+// request makes the event's request message, with the recorded id (nil
+// for a notification). Params that are an object or an array are written
+// around where they were read (wrapOutside), over anything but answer,
+// the answer's value: 200 MiB of tool arguments are not copied. The
+// request is handed on (Correlator.Add, done with its bytes when it
+// returns) before the answer is written, so the answer may be written
+// over the request in turn. What the recorder cut or left out marks f
+// truncated.
+func (e *lrEvent) request(id []byte, f *session.Frame, answer []byte) []byte {
+	head := []byte(`{"jsonrpc":"2.0"`)
+	if id != nil {
+		head = append(append(head, `,"id":`...), id...)
+	}
+	head = strconv.AppendQuote(append(head, `,"method":`...), e.method)
+	params := bytes.TrimSpace(e.params)
+	switch {
+	case jsonscan.FirstByte(params) == '{' || jsonscan.FirstByte(params) == '[':
+		return wrapOutside(e.reqRaw, params, append(head, `,"params":`...), answer)
+	case len(params) > 0 && string(params) != "null", paramsRequired[e.method]:
+		// cut to a string at the recorder's limit, or not captured: what
+		// survives is the target it addressed
+		f.Truncated = true
+		switch {
+		case e.target == "":
+		case strings.HasPrefix(e.method, "resources/"):
+			head = fmt.Appendf(head, `,"params":{"uri":%s}`, strconv.Quote(e.target))
+		default:
+			head = fmt.Appendf(head, `,"params":{"name":%s}`, strconv.Quote(e.target))
+		}
+	}
+	return append(head, '}')
 }
 
 // isModern reports an event of 2026-07-28 or later, whose dropped _meta a

@@ -473,13 +473,13 @@ func (v *valueBuf) bytes() []byte {
 	return whole
 }
 
-// take returns the value in a buffer of its own, after room spare bytes,
-// and ends it: for a value kept past the next one, joined there once
-// instead of joined by bytes and copied by the keeper.
-func (v *valueBuf) take(room int) []byte {
-	own := make([]byte, room+v.n)
+// take returns the value in a buffer of its own, after room spare bytes
+// and before spare more, and ends it: for a value kept past the next one,
+// joined there once instead of joined by bytes and copied by the keeper.
+func (v *valueBuf) take(room, spare int) []byte {
+	own := make([]byte, room+v.n+spare)
 	head := v.head // reused for the next value, as empty reuses it
-	v.join(own[room:])
+	v.join(own[room : room+v.n])
 	v.head = head
 	v.empty()
 	return own

@@ -346,6 +346,18 @@ func hostileCases() []hostileCase {
 		// envelope and its copy (~95 MB) while the listing is judged.
 		manyTools(20_000, always, 80*mib),
 		manyTools(200_000, largeOnly, 300*mib),
+		// A request's params held once (issue 21): a record that keeps them
+		// as its body only had them copied into the request it makes (413
+		// MiB for 200 MiB of tool arguments).
+		bigOne("tool arguments of 200 MiB in one LogRocket event", largeOnly, "", func() io.Reader { return bigArgsLogRocket(200<<20, false) }, 300*mib),
+		bigOne("tool arguments of 20 MiB in one LogRocket event", smallOnly, "", func() io.Reader { return bigArgsLogRocket(20<<20, false) }, 56*mib),
+		bigOne("tool arguments of 200 MiB in one single LogRocket event", largeOnly, "", func() io.Reader { return bigArgsLogRocket(200<<20, true) }, 300*mib),
+		bigOne("tool arguments of 20 MiB in one single LogRocket event", smallOnly, "", func() io.Reader { return bigArgsLogRocket(20<<20, true) }, 56*mib),
+		bigOne("tool arguments of 200 MiB in one call of mcpsnoop's HAR export", largeOnly, "", func() io.Reader { return bigArgsCallHAR(200 << 20) }, 300*mib),
+		bigOne("tool arguments of 20 MiB in one call of mcpsnoop's HAR export", smallOnly, "", func() io.Reader { return bigArgsCallHAR(20 << 20) }, 56*mib),
+		// a single LogRocket event past the limit is read as far as the
+		// limit, as one of a batch is: it was skipped, without tool-error
+		bigOne("an isError answer past the limit in one single LogRocket event (300 MiB)", largeOnly, "", func() io.Reader { return overLimitSingleEvents(300 << 20) }, 320*mib),
 	}
 }
 
@@ -549,6 +561,33 @@ func bigLogRocketLine(size int) io.Reader {
 		`"result":{"value":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}}`+"\n"+
 		`{"type":"mcp_request","startTime":1788858001000,"durationMs":3,"method":"tools/call","params":{"name":"dump","arguments":{}},"result":{"value":{"content":[{"type":"text","text":"`),
 		strings.NewReader(strings.Repeat("a", size)), strings.NewReader(`"}],"isError":true},"isError":true}}`+"\n"))
+}
+
+// bigArgsLogRocket is LogRocket events, in a batch or (single) one per
+// line, whose tools/call has about size bytes of arguments and an isError
+// result.
+func bigArgsLogRocket(size int, single bool) io.Reader {
+	start, sep, end := `{"appID":"acme/big","sdk":{"name":"logrocket-mcp-replay-go","version":"0.1.0"},"events":[`, ",", "]}\n"
+	if single {
+		start, sep, end = "", "\n", "\n"
+	}
+	return io.MultiReader(strings.NewReader(start+
+		`{"type":"mcp_request","startTime":1788858000000,"durationMs":3,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}},`+
+		`"result":{"value":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}}`+sep+
+		`{"type":"mcp_request","startTime":1788858001000,"durationMs":3,"method":"tools/call","params":{"name":"load","arguments":{"data":"`),
+		strings.NewReader(strings.Repeat("a", size)),
+		strings.NewReader(`"}},"result":{"value":{"content":[{"type":"text","text":"too large"}],"isError":true},"isError":true}}`+end))
+}
+
+// bigArgsCallHAR is mcpsnoop's call-level HAR export of a tools/call with
+// about size bytes of arguments and an isError answer.
+func bigArgsCallHAR(size int) io.Reader {
+	return io.MultiReader(strings.NewReader(`{"log":{"version":"1.2","creator":{"name":"mcpsnoop","version":"1"},"entries":[`+
+		`{"startedDateTime":"2026-09-01T10:00:00.000Z","time":5,"request":{"method":"POST","url":"mcp://big/initialize","headers":[],"postData":{"mimeType":"application/json","text":"{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"c\",\"version\":\"1\"}}"}},`+
+		`"response":{"status":200,"statusText":"","headers":[],"content":{"mimeType":"application/json","text":"{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"s\",\"version\":\"1\"}}"}}},`+
+		`{"startedDateTime":"2026-09-01T10:00:01.000Z","time":5,"request":{"method":"POST","url":"mcp://big/tools/call/load","headers":[],"postData":{"mimeType":"application/json","text":"{\"name\":\"load\",\"arguments\":{\"data\":\"`),
+		strings.NewReader(strings.Repeat("a", size)),
+		strings.NewReader(`\"}}"}},"response":{"status":500,"statusText":"","headers":[],"content":{"mimeType":"application/json","text":"{\"content\":[{\"type\":\"text\",\"text\":\"too large\"}],\"isError\":true}"}}}]}}`+"\n"))
 }
 
 // writeCache writes the files of an mcp-rewind cache in dir, and returns

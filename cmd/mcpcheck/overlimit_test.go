@@ -33,21 +33,30 @@ func overLimitHAR(pad int) io.Reader {
 	return io.MultiReader(strings.NewReader(head), io.LimitReader(sessiontest.Endless("", 'a'), int64(pad)), strings.NewReader(tail))
 }
 
-// overLimitEvents is the same exchange as LogRocket events.
+// overLimitEvents is the same exchange as LogRocket events in a batch.
 func overLimitEvents(pad int) io.Reader {
+	return overLimitLogRocket(pad, `{"appID":"acme/big","sdk":{"name":"logrocket-mcp-replay-go","version":"0.1.0"},"events":[`+"\n", ",\n", "\n]}\n")
+}
+
+// overLimitSingleEvents is the same exchange as single LogRocket events,
+// one per line.
+func overLimitSingleEvents(pad int) io.Reader { return overLimitLogRocket(pad, "", "\n", "\n") }
+
+func overLimitLogRocket(pad int, start, sep, end string) io.Reader {
 	ev := func(seq int, method, rest string) string {
 		return fmt.Sprintf(`{"type":"mcp_request","startTime":%d,"durationMs":3,"method":%q,%s"instanceID":"i-1","seq":%d}`, 1788858000000+seq*100, method, rest, seq)
 	}
-	head, tail, _ := strings.Cut(`{"appID":"acme/big","sdk":{"name":"logrocket-mcp-replay-go","version":"0.1.0"},"events":[`+"\n"+
-		ev(1, "initialize", `"params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}},"result":{"value":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}},`)+",\n"+
-		ev(2, "tools/call", `"params":{"name":"dump","arguments":{}},"result":{"isError":true,"value":{"content":[{"type":"text","text":"PAD"}],"isError":true}},`)+",\n"+
-		ev(3, "ping", `"result":{"value":{}},`)+"\n]}\n", "PAD")
+	head, tail, _ := strings.Cut(start+
+		ev(1, "initialize", `"params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}},"result":{"value":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}},`)+sep+
+		ev(2, "tools/call", `"params":{"name":"dump","arguments":{}},"result":{"isError":true,"value":{"content":[{"type":"text","text":"PAD"}],"isError":true}},`)+sep+
+		ev(3, "ping", `"result":{"value":{}},`)+end, "PAD")
 	return io.MultiReader(strings.NewReader(head), io.LimitReader(sessiontest.Endless("", 'a'), int64(pad)), strings.NewReader(tail))
 }
 
-// A HAR entry or LogRocket event past the size limit (here 4 KiB, through
-// readers.Options.MaxEnvelope) is read as far as the limit (spec §2.1,
-// fail closed): the isError flag before the cut fails the call, the
+// A HAR entry or LogRocket event (in a batch or single) past the size
+// limit (here 4 KiB, through readers.Options.MaxEnvelope) is read as far
+// as the limit (spec §2.1, fail closed): the isError flag before the cut
+// fails the call, the
 // answer answers its request (no pending-request, no truncated-capture
 // excusing it), and the cut is a gated finding. A HAR entry nested past
 // the depth limit fails the gate too, and the entries after it are read.
@@ -73,6 +82,9 @@ func TestRecordPastTheSizeLimit(t *testing.T) {
 		// the cut event's instanceID lies past the cut: its session is the
 		// file's, where its request id is the first
 		{"an isError answer in a LogRocket event", overLimitEvents(10_000), []pinned{tooLarge("event", 3), toolError(1, 3)}, []string{"pending-request", "truncated-capture"}},
+		// a single event, not one of a batch, was skipped: the gate failed
+		// on unread-capture alone, without the tool's error
+		{"an isError answer in a single LogRocket event", overLimitSingleEvents(10_000), []pinned{tooLarge("event", 2), toolError(1, 2)}, []string{"pending-request", "truncated-capture"}},
 		{"a HAR entry nested too deeply", strings.NewReader(deepHAR), []pinned{{"unread-capture",
 			"1 HAR entry could not be read: it nests deeper than the 10000 levels mcpcheck reads; reading resumed at the next one, line 3",
 			"capture not read to its end", "error", 2, true}}, nil},
