@@ -178,9 +178,18 @@ func pairStage(s string) (blocks int64, found bool) {
 		w := (*[16]byte)(unsafe.Add(unsafe.Pointer(data), i))
 		lo := t[pairOf(w, 0)] | t[pairOf(w, 2)] | t[pairOf(w, 4)] | t[pairOf(w, 6)]
 		hi := t[pairOf(w, 8)] | t[pairOf(w, 10)] | t[pairOf(w, 12)] | t[pairOf(w, 14)]
-		if lo|hi != 0 {
-			blocks += int64(min(lo, 1) + min(hi, 1))
-			if closer(s, i, binary.LittleEndian.Uint64(w[:8]), binary.LittleEndian.Uint64(w[8:])) {
+		if lo|hi == 0 {
+			continue
+		}
+		if lo != 0 {
+			blocks++
+			if closer(s, i, binary.LittleEndian.Uint64(w[:8])) {
+				return blocks, true
+			}
+		}
+		if hi != 0 {
+			blocks++
+			if closer(s, i+8, binary.LittleEndian.Uint64(w[8:])) {
 				return blocks, true
 			}
 		}
@@ -200,7 +209,7 @@ func pairStage(s string) (blocks int64, found bool) {
 		}
 		if t[uint16(w)]|t[uint16(w>>16)]|t[uint16(w>>32)]|t[uint16(w>>48)] != 0 {
 			blocks++
-			if closer(s, len(s)-len(rest), w, 0) {
+			if closer(s, len(s)-len(rest), w) {
 				return blocks, true
 			}
 		}
@@ -213,16 +222,14 @@ func pairStage(s string) (blocks int64, found bool) {
 // them: a little-endian uint16.
 func pairOf(w *[16]byte, p int) uint16 { return uint16(w[p]) | uint16(w[p+1])<<8 }
 
-// closer looks closely at the pattern starts that the pairs of the
-// sixteen bytes at s[i:], read as two little-endian words lo and hi,
-// imply. It gathers them first, so a start two pairs imply is checked
-// once.
-func closer(s string, i int, lo, hi uint64) bool {
+// closer looks closely at the pattern starts that the pairs of the eight
+// bytes at s[i:], read as a little-endian word, imply. It gathers them
+// first, so a start two pairs imply is checked once.
+func closer(s string, i int, block uint64) bool {
 	t := anchors
 	// bit k: a start at i+k-startBack. Written out, the shifts are
 	// constants.
-	starts := t.startsOf(lo) | t.startsOf(lo>>16)<<2 | t.startsOf(lo>>32)<<4 | t.startsOf(lo>>48)<<6 |
-		t.startsOf(hi)<<8 | t.startsOf(hi>>16)<<10 | t.startsOf(hi>>32)<<12 | t.startsOf(hi>>48)<<14
+	starts := t.startsOf(block) | t.startsOf(block>>16)<<2 | t.startsOf(block>>32)<<4 | t.startsOf(block>>48)<<6
 	for ; starts != 0; starts &= starts - 1 {
 		if startAt(s, i+bits.TrailingZeros64(starts)-startBack) {
 			return true
