@@ -143,8 +143,8 @@ func Find(s string) []Match {
 // of a JSON object has a secret-named key. True only asks for a closer look.
 //
 // It is a prefilter in two stages, as credential scanners do it. The
-// first reads the text two bytes at a time, at even offsets, eight bytes
-// a step without a branch, and looks each pair up in a table of the pairs
+// first reads the text two bytes at a time, at even offsets, sixteen
+// bytes a step with one branch, and looks each pair up in a table of the pairs
 // that some pattern's start implies at a fixed distance (the "AK" of
 // AKIA, the "t-" of glagent-, the "EG" of -----BEGIN, any pair with a ':'
 // or '=', …). Only around a pair it knows does the second run: the loose
