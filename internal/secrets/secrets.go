@@ -144,13 +144,13 @@ func Find(s string) []Match {
 //
 // It is a prefilter in two stages, as credential scanners do it. The
 // first reads the text two bytes at a time, at even offsets, sixteen
-// bytes a step with one branch, and looks each pair up in a table of the pairs
-// that some pattern's start implies at a fixed distance (the "AK" of
-// AKIA, the "t-" of glagent-, the "EG" of -----BEGIN, any pair with a ':'
-// or '=', …). Only around a pair it knows does the second run: the loose
-// check of each pattern start (suspectAt) at the distances the pair
-// implies. In ordinary text and JSON most steps hold no such pair, so most
-// bytes cost half a table lookup.
+// bytes a step with one branch, and looks each pair up in a table of the
+// pairs that some pattern's start implies at a fixed distance (the "AK"
+// of AKIA, the "t-" of glagent-, the "EG" of -----BEGIN, any pair with a
+// ':' or '=', …). Only around a pair it knows does the second run: the
+// loose check of each pattern start (suspectAt) at the distances the
+// pair implies. In ordinary text and JSON most steps hold no such pair,
+// so most bytes cost half a table lookup.
 func Suspect[T ~string | ~[]byte](b T) bool {
 	// A string and a slice begin with the same pointer and length: one
 	// implementation reads both without a copy.
@@ -170,8 +170,8 @@ func suspect(s string) bool {
 func pairStage(s string) (blocks int64, found bool) {
 	t := &anchors.pair
 	// Sixteen bytes a step: eight lookups and one branch. The block is
-	// made without slicing s, so the loop has no bounds checks: its
-	// condition already holds the block inside s.
+	// read through a pointer, not a slice of s, so the loop has no bounds
+	// checks: its condition already holds the block inside s.
 	data := unsafe.StringData(s)
 	i := 0
 	for ; i+16 <= len(s); i += 16 {
@@ -218,7 +218,7 @@ func pairStage(s string) (blocks int64, found bool) {
 	return blocks, false
 }
 
-// pairOf is the two bytes at s[p:] as the first stage's table indexes
+// pairOf is the two bytes at w[p:] as the first stage's table indexes
 // them: a little-endian uint16.
 func pairOf(w *[16]byte, p int) uint16 { return uint16(w[p]) | uint16(w[p+1])<<8 }
 
