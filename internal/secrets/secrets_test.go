@@ -267,6 +267,32 @@ func TestAnchorsCoverEveryStart(t *testing.T) {
 	}
 }
 
+// TestColonsAsSuspectAtJudges: startAt judges the colon of a JSON member
+// and an equals sign by the name before it without suspectAt, and answers
+// as suspectAt does: for secret names and others, short names at the
+// start of the text, and colons a URL follows.
+func TestColonsAsSuspectAtJudges(t *testing.T) {
+	t.Parallel()
+	names := []string{"", "a", "ab", "abc", "path", "description", "x_key", "pwd", "PWD"}
+	for _, list := range [][]string{passwordNames, secretNames, keyNames, notSecretNames} {
+		names = append(names, list...)
+	}
+	for _, name := range names {
+		for _, quoted := range []string{`"` + name + `"`, name, `'` + name + `'`, `"` + name + `" `} {
+			for _, after := range []string{`"Zq8vN3pL0xR7tY2mK5wB9cF4"`, "//u:Tr0ub4dor&3x@h", `\/\/`, "=", ""} {
+				for _, sep := range []string{":", "="} {
+					s := quoted + sep + after
+					for _, text := range []string{s, "{" + s + "}", `{"a":1,` + s} {
+						if got, want := Suspect(text), suspectEveryByte(text); got != want {
+							t.Errorf("Suspect(%q) = %v, the loose check at every byte %v", text, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
 // FuzzSuspectPrefilter: the prefilter answers as the loose check at every
 // byte does, on any input.
 func FuzzSuspectPrefilter(f *testing.F) {
