@@ -110,14 +110,15 @@ func TestDocLinks(t *testing.T) {
 }
 
 // TestReadmeIsOneScreen holds the README to what a newcomer reads first
-// (about 200 lines); the reference lives in docs/.
+// (about 200 lines, and the Size and speed table of every hostile case,
+// which issue 21 asks the README to show); the reference lives in docs/.
 func TestReadmeIsOneScreen(t *testing.T) {
 	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(data), "\n"); n > 220 {
+	if n := strings.Count(string(data), "\n"); n > 245 {
 		t.Errorf("README.md has %d lines; keep it near 200 and move the detail into docs/", n)
 	}
 	if !strings.HasPrefix(string(data), "# mcpcheck\n\n```sh\ngo run ./cmd/mcpcheck testdata/") {
