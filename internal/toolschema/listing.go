@@ -15,7 +15,7 @@ import (
 // A verdict is a Schema without its validator: what the listing's rules
 // read. A schema with nothing to say (it compiles, uses no construct,
 // declares no $schema) shares one verdict per dialect, so a clean listing
-// costs a pointer a schema. Other verdicts are kept while they cost no
+// costs a byte a schema. Other verdicts are kept while they cost no
 // more than the schemas judged so far (plus listingFloor): past that a
 // schema is compiled again by the next rule rather than held.
 
@@ -29,11 +29,22 @@ type Listing struct {
 	owner   any // a weak.Pointer to the listing: the verdicts never keep it alive
 	dialect Dialect
 
-	mu       sync.Mutex
-	verdicts []*Schema // nil: not judged yet; &unkept: judged, not kept
-	budget   int       // bytes the verdicts may still take
-	kept     int       // bytes they take, beyond a pointer a slot
+	mu     sync.Mutex
+	states []slotState
+	kept   map[int]*Schema // the verdicts of slots in keptVerdict
+	budget int             // bytes the verdicts may still take
+	cost   int             // bytes they take, beyond a byte a slot
 }
+
+// slotState is what a Listing knows of a slot.
+type slotState uint8
+
+const (
+	unjudged    slotState = iota
+	cleanSlot             // the clean verdict of the listing's dialect
+	keptVerdict           // in kept
+	unkept                // judged, not kept: judging it again adds nothing to the budget
+)
 
 // current is the latest listing asked for: rules judge a listing on its
 // frame, one after the other, so one is enough. The next listing lets it go.
@@ -50,10 +61,10 @@ func ListingOf[T any](owner *T, slots int, def Dialect) *Listing {
 	id := any(weak.Make(owner))
 	current.mu.Lock()
 	defer current.mu.Unlock()
-	if l := current.listing; l != nil && l.owner == id && l.dialect == def && len(l.verdicts) == slots {
+	if l := current.listing; l != nil && l.owner == id && l.dialect == def && len(l.states) == slots {
 		return l
 	}
-	l := &Listing{owner: id, dialect: def, verdicts: make([]*Schema, slots), budget: listingFloor}
+	l := &Listing{owner: id, dialect: def, states: make([]slotState, slots), kept: map[int]*Schema{}, budget: listingFloor}
 	current.listing = l
 	return l
 }
@@ -62,49 +73,52 @@ func ListingOf[T any](owner *T, slots int, def Dialect) *Listing {
 // the Shared cache the first time. The result has no validator.
 func (l *Listing) Get(slot int, raw []byte) *Schema {
 	l.mu.Lock()
-	v := l.verdicts[slot]
-	l.mu.Unlock()
-	if v != nil && v != &unkept {
+	state := l.states[slot]
+	switch state {
+	case cleanSlot:
+		l.mu.Unlock()
+		return cleanVerdict(l.dialect)
+	case keptVerdict:
+		v := l.kept[slot]
+		l.mu.Unlock()
 		return v
 	}
-	s := verdictOf(Shared.Get(raw, l.dialect), l.dialect)
-	if v == nil {
-		l.keep(slot, s, len(raw))
+	l.mu.Unlock()
+	v := verdictOf(Shared.Get(raw, l.dialect), l.dialect)
+	if state == unjudged {
+		l.keep(slot, v, len(raw))
 	}
-	return s
+	return v
 }
-
-// unkept marks a slot judged whose verdict was not kept: judging it again
-// adds nothing to the budget.
-var unkept Schema
 
 // keep remembers v in slot when the listing's budget allows it; raw is
 // what the schema's own bytes add to the budget.
 func (l *Listing) keep(slot int, v *Schema, raw int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.verdicts[slot] != nil {
+	if l.states[slot] != unjudged {
 		return // judged meanwhile by another caller
 	}
 	l.budget += raw
-	l.verdicts[slot] = &unkept
-	cost := 0
-	if v != cleanVerdict(v.Dialect) {
-		cost = verdictCost(v)
+	if v == cleanVerdict(l.dialect) {
+		l.states[slot] = cleanSlot
+		return
 	}
+	cost := verdictCost(v)
 	if cost > l.budget {
+		l.states[slot] = unkept
 		return
 	}
 	l.budget -= cost
-	l.kept += cost
-	l.verdicts[slot] = v
+	l.cost += cost
+	l.states[slot], l.kept[slot] = keptVerdict, v
 }
 
-// Kept is the bytes the listing's verdicts hold beyond a pointer a slot.
+// Kept is the bytes the listing's verdicts hold beyond a byte a slot.
 func (l *Listing) Kept() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.kept
+	return l.cost
 }
 
 // clean holds the verdict of a schema with nothing to say, by dialect.
@@ -139,7 +153,7 @@ func isZero(c *Constructs) bool {
 
 // verdictCost estimates the bytes a kept verdict holds.
 func verdictCost(v *Schema) int {
-	n := int(unsafe.Sizeof(*v)) + len(v.Declared) + len(v.Unjudged)
+	n := int(unsafe.Sizeof(*v)) + 48 + len(v.Declared) + len(v.Unjudged) // 48: its entry in kept
 	for _, list := range [][]string{v.Constructs.ExternalRefs, v.Constructs.Untyped, v.Constructs.Patterns} {
 		for _, s := range list {
 			n += int(unsafe.Sizeof(s)) + len(s)
