@@ -69,8 +69,9 @@ func ListingOf[T any](owner *T, slots int, def Dialect) *Listing {
 	return l
 }
 
-// Get returns the verdict of raw, the schema in slot, compiling it through
-// the Shared cache the first time. The result has no validator.
+// Get returns the verdict of raw, the schema in slot: the first time, from
+// its bytes when it is plain, else compiled through the Shared cache. The
+// result has no validator.
 func (l *Listing) Get(slot int, raw []byte) *Schema {
 	l.mu.Lock()
 	state := l.states[slot]
@@ -84,7 +85,10 @@ func (l *Listing) Get(slot int, raw []byte) *Schema {
 		return v
 	}
 	l.mu.Unlock()
-	v := verdictOf(Shared.Get(raw, l.dialect), l.dialect)
+	v := cleanVerdict(l.dialect)
+	if v == nil || !plain(raw) {
+		v = verdictOf(Shared.Get(raw, l.dialect), l.dialect)
+	}
 	if state == unjudged {
 		l.keep(slot, v, len(raw))
 	}
