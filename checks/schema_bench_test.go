@@ -116,6 +116,72 @@ func schemaCapture(calls, perSession int) []byte {
 	return b.Bytes()
 }
 
+// largeListing is one session listing n tools, each with an input and an
+// output schema of its own: every 97th input uses oneOf, every 89th output
+// does not compile.
+func largeListing(n int) []byte {
+	var b bytes.Buffer
+	seq := 0
+	env := func(dir, raw string) {
+		seq++
+		fmt.Fprintf(&b, `{"session_id":"listing-1","server_label":"catalogue","seq":%d,"ts":"2026-09-01T10:00:%02d.000Z","direction":%q,"transport":"stdio","raw":%s}`+"\n", seq, seq, dir, raw)
+	}
+	env("c2s", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"ci","version":"1"}}}`)
+	env("s2c", `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"catalogue","version":"1"}}}`)
+	env("c2s", `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	env("c2s", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	defs := make([]string, n)
+	for i := range defs {
+		input := fmt.Sprintf(`{"type":"object","properties":{"path_%d":{"type":"string"}}}`, i)
+		if i%97 == 0 {
+			input = fmt.Sprintf(`{"type":"object","properties":{"path_%d":{"oneOf":[{"type":"string"},{"type":"integer"}]}}}`, i)
+		}
+		output := fmt.Sprintf(`{"type":"object","properties":{"text_%d":{"type":"string"}}}`, i)
+		if i%89 == 0 {
+			output = fmt.Sprintf(`{"type":"object","properties":{"text_%d":{"type":"strin"}}}`, i)
+		}
+		defs[i] = fmt.Sprintf(`{"name":"tool_%d","description":"Tool %d","inputSchema":%s,"outputSchema":%s}`, i, i, input, output)
+	}
+	env("s2c", `{"jsonrpc":"2.0","id":1,"result":{"tools":[`+strings.Join(defs, ",")+`]}}`)
+	return b.Bytes()
+}
+
+// TestALargeListingIsCompiledOnce: the 3,000 schemas of a listing of 1,500
+// tools, more than the shared cache of 1,024 holds, are compiled once for
+// tool-schema-invalid and schema-construct together (each compiled them
+// all, 6,000 compilations), and both still find what the listing holds.
+// Not parallel: it counts compilations on toolschema's process-wide counter.
+func TestALargeListingIsCompiledOnce(t *testing.T) {
+	const n = 1500
+	data := largeListing(n)
+	before := toolschema.Compilations()
+	res := checkBytes(t, data, All())
+	if c := toolschema.Compilations() - before; c > 2*n {
+		t.Errorf("%d compilations for the %d schemas of a listing", c, 2*n)
+	}
+	got := map[string][]string{}
+	for s := range res.AllSessions() {
+		for _, f := range s.Findings {
+			got[f.Rule] = append(got[f.Rule], f.Subject)
+		}
+	}
+	want := map[string][]string{}
+	for i := range n {
+		if i%89 == 0 {
+			want["tool-schema-invalid"] = append(want["tool-schema-invalid"], fmt.Sprintf("tool tool_%d outputSchema", i))
+		}
+		if i%97 == 0 {
+			want["schema-construct"] = append(want["schema-construct"], fmt.Sprintf("tool tool_%d oneOf", i))
+		}
+	}
+	for _, subjects := range want {
+		slices.Sort(subjects) // as findings are listed
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("findings\n%v\nwant\n%v", got, want)
+	}
+}
+
 // withoutRules is the catalogue with rules turned off, as --disable does.
 func withoutRules(ids ...string) []*Rule {
 	var out []*Rule

@@ -82,17 +82,19 @@ func (r *schemaConstruct) Frame(p *Pass, f *session.Frame) {
 		return
 	}
 	dialect, rev := dialectFor(p, f)
+	judged := listingSchemas(set, dialect)
 	for i := range set.Len() {
 		t := set.Tool(i)
 		var schemas []examined
 		for _, m := range []struct {
 			name string
+			slot int
 			raw  []byte
-		}{{"inputSchema", t.InputSchema}, {"outputSchema", t.OutputSchema}} {
+		}{{"inputSchema", inputSlot(i), t.InputSchema}, {"outputSchema", outputSlot(i), t.OutputSchema}} {
 			if c := jsonscan.FirstByte(m.raw); c != '{' && c != 't' && c != 'f' {
 				continue
 			}
-			s := toolschema.Shared.Get(m.raw, dialect)
+			s := judged.Get(m.slot, m.raw)
 			e := examined{member: m.name, schema: s}
 			if s.Declared != "" && rev != "" {
 				d, known := toolschema.DialectOf(s.Declared)

@@ -4,6 +4,7 @@ import (
 	"github.com/mcpcheck/mcpcheck/facts"
 	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
 	"github.com/mcpcheck/mcpcheck/internal/toolschema"
+	"github.com/mcpcheck/mcpcheck/mcp"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -49,19 +50,29 @@ func (r *toolSchemaInvalid) Frame(p *Pass, f *session.Frame) {
 		return
 	}
 	dialect, _ := dialectFor(p, f)
+	judged := listingSchemas(set, dialect)
 	for i := range set.Len() {
 		t := set.Tool(i)
 		if c := jsonscan.FirstByte(t.InputSchema); c == '{' || c == 't' || c == 'f' {
-			r.judge(p, f, t.Name, "inputSchema", t.InputSchema, dialect)
+			r.judge(p, f, t.Name, "inputSchema", judged.Get(inputSlot(i), t.InputSchema), t.InputSchema, dialect)
 		}
 		if t.OutputSchema != nil {
-			r.judge(p, f, t.Name, "outputSchema", t.OutputSchema, dialect)
+			r.judge(p, f, t.Name, "outputSchema", judged.Get(outputSlot(i), t.OutputSchema), t.OutputSchema, dialect)
 		}
 	}
 }
 
-func (r *toolSchemaInvalid) judge(p *Pass, f *session.Frame, tool, member string, raw []byte, d toolschema.Dialect) {
-	s := toolschema.Shared.Get(raw, d)
+// listingSchemas is the verdicts of a listing's schemas that this rule and
+// schema-construct share, so that each schema is compiled once for both:
+// two slots a tool, its inputSchema and its outputSchema.
+func listingSchemas(set *mcp.ToolSet, d toolschema.Dialect) *toolschema.Listing {
+	return toolschema.ListingOf(set, 2*set.Len(), d)
+}
+
+func inputSlot(tool int) int  { return 2 * tool }
+func outputSlot(tool int) int { return 2*tool + 1 }
+
+func (r *toolSchemaInvalid) judge(p *Pass, f *session.Frame, tool, member string, s *toolschema.Schema, raw []byte, d toolschema.Dialect) {
 	if s.Err == nil || !r.reported.first(definitionKey(raw, tool, member, d.String())) {
 		return
 	}
