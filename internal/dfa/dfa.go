@@ -274,7 +274,7 @@ type cache struct {
 }
 
 func (s *Set) newCache() *cache {
-	c := &cache{set: s, index: make(map[string]uint16, maxStates)}
+	c := &cache{set: s, index: map[string]uint16{}}
 	for _, p := range s.progs {
 		c.seen = append(c.seen, make([]uint32, len(p.Inst)))
 	}
