@@ -155,12 +155,15 @@ type ToolSet struct {
 	// calls the same few tools again and again, and several rules look
 	// each call's tool up, so decoding its definition every time walked
 	// it a dozen times a call. Direct-mapped and of a fixed size, so a
-	// listing of many tools still costs its bytes only.
-	decoded [decodedTools]atomic.Pointer[decodedTool]
-	misses  atomic.Int64 // tools decode had to decode, for tests
+	// listing of many tools still costs its bytes only; made at the first
+	// Lookup, so a set no call looks into (20k servers that each list
+	// tools) costs a pointer.
+	decodedOnce sync.Once
+	decoded     *[decodedTools]atomic.Pointer[decodedTool]
+	misses      atomic.Int64 // tools decode had to decode, for tests
 }
 
-const decodedTools = 256
+const decodedTools = 64
 
 type decodedTool struct {
 	at   int
@@ -234,6 +237,7 @@ func (s *ToolSet) Lookup(name string) (Tool, bool) {
 
 // decode is Tool(i), from the tools decoded last when it is one of them.
 func (s *ToolSet) decode(i int) Tool {
+	s.decodedOnce.Do(func() { s.decoded = new([decodedTools]atomic.Pointer[decodedTool]) })
 	slot := &s.decoded[i%decodedTools]
 	if d := slot.Load(); d != nil && d.at == i {
 		return d.tool
