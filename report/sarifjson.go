@@ -1,6 +1,7 @@
 package report
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -176,7 +177,7 @@ func sarifResultJSON(b []byte, res *sarif.Result, prefix string) ([]byte, bool) 
 		sarifMessageJSON(o.key("message"), &res.Message)
 		sarifLocationsJSON(o, "locations", res.Locations)
 		if len(res.PartialFingerprints) > 0 {
-			stringMap(o.key("partialFingerprints"), res.PartialFingerprints)
+			sarifMapJSON(o.key("partialFingerprints"), res.PartialFingerprints)
 		}
 		sarifLocationsJSON(o, "relatedLocations", res.RelatedLocations)
 		if len(res.Suppressions) > 0 {
@@ -255,22 +256,21 @@ func plainLocation(l *sarif.Location) bool {
 		r.ByteLength == nil && r.Snippet == nil && r.Message == nil && r.SourceLanguage == nil && len(r.Properties) == 0
 }
 
-// properties writes a property bag: keys sorted, as encoding/json sorts a
-// map's.
+// sarifPropertiesJSON writes a property bag, when it has members.
 func sarifPropertiesJSON(o *jsonObject, p sarif.Properties) {
-	if len(p) == 0 {
-		return
+	if len(p) > 0 {
+		sarifMapJSON(o.key("properties"), p)
 	}
-	w := o.key("properties")
-	keys := make([]string, 0, len(p))
-	for k := range p {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+}
+
+// sarifMapJSON writes a map of strings and ints (a property bag, the
+// fingerprints), keys sorted as encoding/json sorts a map's.
+func sarifMapJSON(w *jsonIndenter, m map[string]any) {
+	keys := slices.Sorted(maps.Keys(m))
 	w.object(func(o *jsonObject) {
 		for _, k := range keys {
 			w := o.key(k)
-			switch v := p[k].(type) {
+			switch v := m[k].(type) {
 			case string:
 				w.b = appendJSONString(w.b, v)
 			case int:
@@ -278,20 +278,6 @@ func sarifPropertiesJSON(o *jsonObject, p sarif.Properties) {
 			case int64:
 				w.b = strconv.AppendInt(w.b, v, 10)
 			}
-		}
-	})
-}
-
-func stringMap(w *jsonIndenter, m map[string]any) {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	w.object(func(o *jsonObject) {
-		for _, k := range keys {
-			w := o.key(k)
-			w.b = appendJSONString(w.b, m[k].(string))
 		}
 	})
 }
