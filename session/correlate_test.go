@@ -280,7 +280,8 @@ func TestMessageKinds(t *testing.T) {
 	}
 	// an integer beyond 64 bits is one no peer's integer type holds
 	for tok, fits := range map[string]bool{`1e400`: false, `1e20`: false, `1e19`: true, `18446744073709551615`: true, `18446744073709551616`: false,
-		`-9223372036854775808`: true, `-9223372036854775809`: false, `2.5e1`: true, `1e-400`: false, `0`: true} {
+		`-9223372036854775808`: true, `-9223372036854775809`: false, `2.5e1`: true, `1e-400`: false, `0`: true,
+		`-0`: true, `999999999999999999`: true, `99999999999999999999`: false, `123456789012345678901`: false} {
 		if got := session.MakeID([]byte(tok)).IntegerFits64(); got != fits {
 			t.Errorf("MakeID(%s).IntegerFits64() = %v, want %v", tok, got, fits)
 		}

@@ -396,6 +396,9 @@ func (id ID) IntegerFits64() bool {
 // so 1e400 is an integer of 401 digits and 1e-400 a fraction.
 func numberShape(tok string) (integral bool, digits int64) {
 	s := strings.TrimPrefix(tok, "-")
+	if plain := plainDigits(s); plain >= 0 {
+		return true, plain // the common id: 7, -12; nothing to parse or copy
+	}
 	mant, exp, _ := strings.Cut(strings.ToLower(s), "e")
 	whole, frac, _ := strings.Cut(mant, ".")
 	var e int64
@@ -427,4 +430,26 @@ func numberShape(tok string) (integral bool, digits int64) {
 	}
 	last := lead + int64(len(sig)) // the digits that matter end here
 	return last <= point, max(point-lead, 0)
+}
+
+// plainDigits returns how many digits s has past its leading zeros when s
+// is digits only (0 for zero), and -1 when it has anything else.
+func plainDigits(s string) int64 {
+	if s == "" {
+		return -1
+	}
+	lead := -1
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return -1
+		}
+		if lead < 0 && c != '0' {
+			lead = i
+		}
+	}
+	if lead < 0 {
+		return 0
+	}
+	return int64(len(s) - lead)
 }
