@@ -1,68 +1,79 @@
 package session
 
+import (
+	"hash/maphash"
+	"unsafe"
+)
+
 // finishedCalls remembers the most recently finished calls of all the
 // sessions of one capture file, to recognise duplicate answers. One ring per
 // file keeps memory bounded however many sessions a file interleaves.
+//
+// Every call finished is added and few are looked for, so adding is what
+// must be cheap: a call takes the ring's next slot and becomes the head of
+// its hash bucket's chain, which links to the bucket's older calls. Nothing
+// is ever unlinked: a call is the n-th added, and it is in the ring while
+// fewer than len(ring) calls came after it, so a chain is read newest first
+// until it reaches a call the ring has let go.
 type finishedCalls struct {
 	ring  []finishedCall
-	next  int
-	index map[finishedKey][]*Call // the ring's calls by session, direction and id, oldest first
-	slab  []*Call                 // where a key's first call is kept: not a slice allocated per call
+	added uint64   // calls added so far; the n-th is in ring[(n-1)%len(ring)]
+	heads []uint64 // by hash bucket, the number of its newest call (0: none)
+	seed  maphash.Seed
 }
-
-// slabSize is how many one-call lists are cut from one allocation.
-const slabSize = 1024
 
 type finishedCall struct {
-	s *Session
-	c *Call
-}
-
-type finishedKey struct {
-	s   *Session
-	dir Direction
-	id  string
+	s    *Session
+	c    *Call
+	prev uint64 // the number of the bucket's call before this one (0: none)
+	hash uint64
 }
 
 func newFinishedCalls() *finishedCalls {
-	return &finishedCalls{ring: make([]finishedCall, recentCalls), index: map[finishedKey][]*Call{}}
+	return &finishedCalls{
+		ring:  make([]finishedCall, recentCalls),
+		heads: make([]uint64, 2*recentCalls),
+		seed:  maphash.MakeSeed(),
+	}
+}
+
+func (r *finishedCalls) key(s *Session, dir Direction, id string) uint64 {
+	h := maphash.String(r.seed, id)
+	return h ^ (uint64(uintptr(unsafe.Pointer(s)))*0x9e3779b97f4a7c15 + uint64(dir))
 }
 
 func (r *finishedCalls) add(s *Session, c *Call) {
-	if old := r.ring[r.next]; old.c != nil {
-		k := finishedKey{old.s, old.c.Dir, old.c.ID.tok}
-		cs := r.index[k]
-		cs[0] = nil      // the slab must not keep the evicted call alive
-		if len(cs) > 1 { // the evicted call is the oldest of its key
-			r.index[k] = cs[1:]
-		} else {
-			delete(r.index, k)
-		}
-	}
-	r.ring[r.next] = finishedCall{s, c}
-	r.next = (r.next + 1) % len(r.ring)
-	k := finishedKey{s, c.Dir, c.ID.tok}
-	cs, ok := r.index[k]
-	if !ok {
-		if len(r.slab) == 0 {
-			r.slab = make([]*Call, slabSize)
-		}
-		cs, r.slab = r.slab[:0:1], r.slab[1:] // a second call of the key moves the list off the slab
-	}
-	r.index[k] = append(cs, c)
+	h := r.key(s, c.Dir, c.ID.tok)
+	bucket := &r.heads[h%uint64(len(r.heads))]
+	r.added++
+	r.ring[(r.added-1)%uint64(len(r.ring))] = finishedCall{s: s, c: c, prev: *bucket, hash: h}
+	*bucket = r.added
+}
+
+// held reports whether the n-th call added is still in the ring.
+func (r *finishedCalls) held(n uint64) bool {
+	return n != 0 && n+uint64(len(r.ring)) > r.added
 }
 
 // find returns the newest finished call of s sent in dir with id: on conn,
 // else the only one on any connection.
 func (r *finishedCalls) find(s *Session, dir Direction, id ID, conn string) *Call {
-	cs := r.index[finishedKey{s, dir, id.tok}]
-	for i := len(cs) - 1; i >= 0; i-- {
-		if cs[i].Conn == conn {
-			return cs[i]
+	h := r.key(s, dir, id.tok)
+	var only *Call
+	found := 0
+	for n := r.heads[h%uint64(len(r.heads))]; r.held(n); {
+		e := &r.ring[(n-1)%uint64(len(r.ring))]
+		if e.hash == h && e.s == s && e.c.Dir == dir && e.c.ID.tok == id.tok {
+			if e.c.Conn == conn {
+				return e.c
+			}
+			only = e.c
+			found++
 		}
+		n = e.prev
 	}
-	if len(cs) == 1 {
-		return cs[0]
+	if found == 1 {
+		return only
 	}
 	return nil
 }
