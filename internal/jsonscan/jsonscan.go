@@ -642,11 +642,11 @@ func Top(b []byte, fn func(name string, val []byte)) {
 
 // FirstByte is the first byte of b after white space, 0 when there is none.
 func FirstByte(b []byte) byte {
-	b = bytes.TrimLeft(b, " \t\r\n")
-	if len(b) == 0 {
-		return 0
+	// SkipSpace, not bytes.TrimLeft: a cutset is made into a set at each call
+	if i := SkipSpace(b, 0); i < len(b) {
+		return b[i]
 	}
-	return b[0]
+	return 0
 }
 
 // Kind names the type of a JSON value for messages.
