@@ -60,69 +60,77 @@ func (r *ResultFields) ResultTypeString() (string, bool) {
 // type themselves. What p holds aliases raw.
 func DecodeParams(raw []byte, p *ParamFields) {
 	*p = ParamFields{}
-	_ = jsonscan.EachMember(raw, func(name, val []byte) {
-		switch string(name) {
-		case "name":
-			p.Name, p.HasName = jsonscan.Names.String(val)
-		case "uri":
-			p.URI, _ = jsonscan.String(val)
-		case "_meta":
-			p.Meta, p.RawMeta = decodeMeta(val), val
-		case "protocolVersion":
-			p.ProtocolVersion, _ = jsonscan.String(val)
-		case "requestId":
-			p.RequestID = val
-		case "requestState":
-			p.RequestState = stringRef(val)
-		case "inputResponses":
-			p.InputResponses = members(val)
-		case "taskId":
-			p.TaskID, _ = jsonscan.String(val)
-		case "status":
-			p.Status, _ = jsonscan.String(val)
-		case "task":
-			p.Task = val
-		case "arguments":
-			p.Arguments = val
-		}
-	})
+	_ = jsonscan.EachMember(raw, p.Member)
+}
+
+// Member decodes one member of a params object into p: DecodeParams is
+// Member for each member of a zeroed p.
+func (p *ParamFields) Member(name, val []byte) {
+	switch string(name) {
+	case "name":
+		p.Name, p.HasName = jsonscan.Names.String(val)
+	case "uri":
+		p.URI, _ = jsonscan.String(val)
+	case "_meta":
+		p.Meta, p.RawMeta = decodeMeta(val), val
+	case "protocolVersion":
+		p.ProtocolVersion, _ = jsonscan.String(val)
+	case "requestId":
+		p.RequestID = val
+	case "requestState":
+		p.RequestState = stringRef(val)
+	case "inputResponses":
+		p.InputResponses = members(val)
+	case "taskId":
+		p.TaskID, _ = jsonscan.String(val)
+	case "status":
+		p.Status, _ = jsonscan.String(val)
+	case "task":
+		p.Task = val
+	case "arguments":
+		p.Arguments = val
+	}
 }
 
 // DecodeResult decodes the result object raw into r, replacing what r
 // held, as DecodeParams does.
 func DecodeResult(raw []byte, r *ResultFields) {
 	*r = ResultFields{}
-	_ = jsonscan.EachMember(raw, func(name, val []byte) {
-		switch string(name) {
-		case "isError":
-			r.IsError = jsonscan.Bool(val)
-		case "resultType":
-			r.ResultType = val
-		case "protocolVersion":
-			r.ProtocolVersion, _ = jsonscan.String(val)
-		case "requestState":
-			r.RequestState = stringRef(val)
-		case "inputRequests":
-			r.InputRequests = members(val)
-		case "task":
-			if jsonscan.FirstByte(val) == '{' {
-				t := DecodeTask(val)
-				r.Task = &t
-			}
-		case "taskId":
-			r.TaskID, _ = jsonscan.String(val)
-		case "status":
-			r.Status, _ = jsonscan.String(val)
-		case "content":
-			r.Content = val
-		case "structuredContent":
-			r.StructuredContent = val
-		case "nextCursor":
-			r.NextCursor = val
-		case "_meta":
-			r.RawMeta = val
+	_ = jsonscan.EachMember(raw, r.Member)
+}
+
+// Member decodes one member of a result object into r, as
+// ParamFields.Member does.
+func (r *ResultFields) Member(name, val []byte) {
+	switch string(name) {
+	case "isError":
+		r.IsError = jsonscan.Bool(val)
+	case "resultType":
+		r.ResultType = val
+	case "protocolVersion":
+		r.ProtocolVersion, _ = jsonscan.String(val)
+	case "requestState":
+		r.RequestState = stringRef(val)
+	case "inputRequests":
+		r.InputRequests = members(val)
+	case "task":
+		if jsonscan.FirstByte(val) == '{' {
+			t := DecodeTask(val)
+			r.Task = &t
 		}
-	})
+	case "taskId":
+		r.TaskID, _ = jsonscan.String(val)
+	case "status":
+		r.Status, _ = jsonscan.String(val)
+	case "content":
+		r.Content = val
+	case "structuredContent":
+		r.StructuredContent = val
+	case "nextCursor":
+		r.NextCursor = val
+	case "_meta":
+		r.RawMeta = val
+	}
 }
 
 // DecodeTask reads the members of a task object that correlation follows.

@@ -86,6 +86,12 @@ func (m *Message) ParamsMeta() *mcp.Meta {
 // member of the wrong type is reported instead of failing the whole frame.
 type wireMessage struct {
 	JSONRPC, ID, Method, Params, Result, Error []byte
+
+	// With a store, the params and result objects are decoded into it
+	// during the message's walk (jsonscan.ObjectAtNested), not walked again.
+	st                     *msgStore
+	into                   byte // which of the two the walk is in: 'p' or 'r'
+	readParams, readResult bool // the last params (result) object was decoded into st
 }
 
 // decodeMessage classifies raw, a JSON value. The raw slices it keeps alias
@@ -131,8 +137,8 @@ func decodeMessageIn(raw json.RawMessage, st *msgStore) (m Message) {
 // the holder's, returned; a message that only breaks JSON-RPC's rules is
 // an Invalid message, as ever.
 func readMessage(b []byte, i, depth int, st *msgStore) (m Message, end int, err error) {
-	var w wireMessage
-	end, dup, err := jsonscan.ObjectAt(b, i, depth+1, true, w.member)
+	w := wireMessage{st: st}
+	end, dup, err := jsonscan.ObjectAtNested(b, i, depth+1, true, w.member, w.open, w.nestedMember)
 	if err != nil {
 		return m, end, err
 	}
@@ -149,10 +155,38 @@ func (w *wireMessage) member(name, v []byte) {
 		w.Method = v
 	case "params":
 		w.Params = v
+		w.readParams = w.into == 'p'
 	case "result":
 		w.Result = v
+		w.readResult = w.into == 'r'
 	case "error":
 		w.Error = v
+	}
+	w.into = 0
+}
+
+// open decodes a params or result object during the walk, into a zeroed
+// store: of a member named twice, the last one counts.
+func (w *wireMessage) open(name []byte) bool {
+	if w.st == nil {
+		return false
+	}
+	switch string(name) {
+	case "params":
+		w.st.req, w.into = mcp.ParamFields{}, 'p'
+	case "result":
+		w.st.res, w.into = mcp.ResultFields{}, 'r'
+	default:
+		return false
+	}
+	return true
+}
+
+func (w *wireMessage) nestedMember(name, val []byte) {
+	if w.into == 'p' {
+		w.st.req.Member(name, val)
+	} else {
+		w.st.res.Member(name, val)
 	}
 }
 
@@ -189,12 +223,16 @@ func (w *wireMessage) message(dup *jsonscan.Duplicate, st *msgStore) (m Message)
 			switch jsonscan.FirstByte(w.Params) {
 			case '{':
 				var p *mcp.ParamFields
-				if st != nil {
+				switch {
+				case w.readParams:
+					p = &st.req // decoded by the walk
+				case st != nil:
 					p = &st.req
-				} else {
+					mcp.DecodeParams(w.Params, p)
+				default:
 					p = new(mcp.ParamFields)
+					mcp.DecodeParams(w.Params, p) // mistyped fields stay empty; rules judge them
 				}
-				mcp.DecodeParams(w.Params, p) // mistyped fields stay empty; rules judge them
 				m.req = p
 			case '[':
 			default:
@@ -219,12 +257,16 @@ func (w *wireMessage) message(dup *jsonscan.Duplicate, st *msgStore) (m Message)
 	}
 	if jsonscan.FirstByte(w.Result) == '{' {
 		var r *mcp.ResultFields
-		if st != nil {
+		switch {
+		case w.readResult:
+			r = &st.res // decoded by the walk
+		case st != nil:
 			r = &st.res
-		} else {
+			mcp.DecodeResult(w.Result, r)
+		default:
 			r = new(mcp.ResultFields)
+			mcp.DecodeResult(w.Result, r)
 		}
-		mcp.DecodeResult(w.Result, r)
 		m.res = r
 	}
 	return m

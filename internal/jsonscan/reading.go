@@ -44,3 +44,34 @@ func ObjectAt(b []byte, i, depth int, deep bool, fn func(name, val []byte)) (end
 	}
 	return end, &Duplicate{Name: d.dupName, In: holder(b, i, d.dupAt, "")}, nil
 }
+
+// ObjectAtNested is ObjectAt whose one walk also reads the members of some
+// members' object values: a decoder that would otherwise walk those values
+// again (a message's params and result) sees them here. open is asked
+// before each member's object value is walked; when it says yes, member
+// sees that object's own members, as EachMember gives them. The syntax
+// errors and duplicates found are ObjectAt's. (Two funcs, not an interface:
+// a method called through an interface makes its receiver escape.)
+func ObjectAtNested(b []byte, i, depth int, deep bool, fn func(name, val []byte), open func(member []byte) bool, member func(name, val []byte)) (end int, dup *Duplicate, err error) {
+	if depth > MaxDepth {
+		return i, nil, &scanError{i, tooDeep}
+	}
+	d := dups{deep: deep, dupAt: -1}
+	inner := &d // for the members' values, as walkObject has it
+	if !deep {
+		inner = nil
+	}
+	end, err = walkObject(b, i, depth, &d, fn, func(name []byte, at int) (int, error) {
+		if at < len(b) && b[at] == '{' && open(name) {
+			if depth+1 > MaxDepth {
+				return at, &scanError{at, tooDeep}
+			}
+			return walkObject(b, at, depth+1, inner, member, nil)
+		}
+		return skipValue(b, at, depth, inner)
+	})
+	if err != nil || d.dupAt < 0 {
+		return end, nil, err
+	}
+	return end, &Duplicate{Name: d.dupName, In: holder(b, i, d.dupAt, "")}, nil
+}

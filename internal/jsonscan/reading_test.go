@@ -102,3 +102,72 @@ func FuzzEachMemberReading(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) { compareReading(t, b) })
 }
+
+// nestedRecorder opens every member named in open and records what it
+// sees: a line per opened object, then its members (ObjectAtNested).
+type nestedRecorder struct {
+	open []string
+	seen []string
+}
+
+func (r *nestedRecorder) Open(member []byte) bool {
+	for _, o := range r.open {
+		if string(member) == o {
+			r.seen = append(r.seen, "open "+o)
+			return true
+		}
+	}
+	return false
+}
+
+func (r *nestedRecorder) Member(name, val []byte) {
+	r.seen = append(r.seen, string(name)+"="+string(val))
+}
+
+// TestObjectAtNestedIsObjectAt: the one walk that also reads some members'
+// objects finds what ObjectAt finds, and each opened object's members are
+// EachMember's of that object alone.
+func TestObjectAtNestedIsObjectAt(t *testing.T) {
+	t.Parallel()
+	for _, c := range append(readingCases(), `{"result":{"a":1},"result":[1],"params":{"x":{"y":1,"y":2}}}`, `{"params":{"a":`) {
+		compareNested(t, []byte(c))
+	}
+}
+
+func compareNested(t *testing.T, b []byte) {
+	t.Helper()
+	i := SkipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return
+	}
+	open := []string{"raw", "result", "params", "a"}
+	var wantMembers, wantNested []string
+	wantEnd, wantDup, wantErr := ObjectAt(b, i, 1, true, func(name, val []byte) {
+		wantMembers = append(wantMembers, string(name)+"="+string(val))
+		for _, o := range open {
+			if string(name) == o && FirstByte(val) == '{' {
+				wantNested = append(wantNested, "open "+o)
+				_ = EachMember(val, func(n, v []byte) { wantNested = append(wantNested, string(n)+"="+string(v)) })
+			}
+		}
+	})
+	var gotMembers []string
+	rec := &nestedRecorder{open: open}
+	gotEnd, gotDup, gotErr := ObjectAtNested(b, i, 1, true, func(name, val []byte) {
+		gotMembers = append(gotMembers, string(name)+"="+string(val))
+	}, rec.Open, rec.Member)
+	if got, want := fmt.Sprint(gotEnd, " ", describe(gotDup, gotErr, gotMembers)), fmt.Sprint(wantEnd, " ", describe(wantDup, wantErr, wantMembers)); got != want {
+		t.Errorf("%.80s:\nnested:    %s\nObjectAt:  %s", b, got, want)
+	}
+	if wantErr == nil && fmt.Sprint(rec.seen) != fmt.Sprint(wantNested) {
+		t.Errorf("%.80s: opened in the walk:\n%q\nalone:\n%q", b, rec.seen, wantNested)
+	}
+}
+
+// FuzzObjectAtNested compares the nested walk with ObjectAt and EachMember.
+func FuzzObjectAtNested(f *testing.F) {
+	for _, c := range readingCases() {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) { compareNested(t, b) })
+}
