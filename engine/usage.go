@@ -121,27 +121,26 @@ func reportFlaky(sum *usage.Summary, col *collector, sup *suppressor, cfg *Confi
 	if len(want) == 0 {
 		return
 	}
-	type placed struct {
-		pos int
-		s   *result.SessionResult
-		fds []*result.Finding
-	}
-	var found []placed
+	// Each session is done with as it is read: a run of many sessions reads
+	// them back from its spill one at a time, and holding the ones found
+	// would hold every session with a flaky call, findings and all.
 	for pos, s := range col.all() {
 		k := where{s.File, s.ID}
-		if fds := want[k]; fds != nil {
-			found = append(found, placed{pos, s, fds})
-			delete(want, k) // the first session of that id in the file
+		fds := want[k]
+		if fds == nil {
+			continue
 		}
-	}
-	for _, p := range found {
-		for _, fd := range p.fds {
-			fd.Fingerprint = fingerprint.Of(p.s.Label, p.s.Ordinal, r.ID, fd.Subject, 0)
-			fd.Suppressed = sup.decide(fd, p.s)
-			sup.placed(p.s, p.pos)
+		delete(want, k) // the first session of that id in the file
+		for _, fd := range fds {
+			fd.Fingerprint = fingerprint.Of(s.Label, s.Ordinal, r.ID, fd.Subject, 0)
+			fd.Suppressed = sup.decide(fd, s)
+			sup.placed(s, pos)
 			fd.Existing = cfg.Existing[fd.Fingerprint]
 			fd.Gated = fd.Suppressed == nil && !fd.Existing && cfg.Gate.Selects(r)
-			col.addFinding(p.pos, p.s, fd)
+			col.addFinding(pos, s, fd)
+		}
+		if len(want) == 0 {
+			return
 		}
 	}
 }

@@ -74,3 +74,43 @@ func TestUsageOverTenThousandCaptures(t *testing.T) {
 		t.Errorf("a run over %d captures holds %d bytes afterwards", n, grew)
 	}
 }
+
+// Flaky calls are found and placed alike whether the failing sessions'
+// results are in memory or read back from the spill file.
+func TestFlakyCallsOfSpilledSessions(t *testing.T) {
+	t.Parallel()
+	const n = 60
+	sources := make([]readers.Source, n)
+	for i := range sources {
+		// two captures a pair share their arguments; every seventh fails
+		text := strings.Replace(smallCapture(i), fmt.Sprintf("select %d", i), fmt.Sprintf("select %d", i/2), 1)
+		sources[i] = readers.Source{Name: fmt.Sprintf("run-%02d.jsonl", i), Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(text)), nil }}
+	}
+	gate, _ := result.ParseGate("none", checks.All())
+	flaky := func(limits Limits) []string {
+		res, err := Run(sources, Config{Rules: checks.All(), Gate: gate, Limits: limits})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Close()
+		var out []string
+		for s := range res.AllSessions() {
+			for _, f := range s.Findings {
+				if f.Rule == "flaky-call" {
+					out = append(out, fmt.Sprintf("%s %s:%d %s %s gated=%v", s.ID, f.File, f.Line, f.Subject, f.Fingerprint, f.Gated))
+				}
+			}
+		}
+		if err := res.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	inMemory, spilled := flaky(Limits{}), flaky(SpillEverything())
+	if want := 9; len(inMemory) != want { // the multiples of 7 below 60, each with a sibling that succeeded
+		t.Errorf("%d flaky-call findings, want %d:\n%s", len(inMemory), want, strings.Join(inMemory, "\n"))
+	}
+	if strings.Join(inMemory, "\n") != strings.Join(spilled, "\n") {
+		t.Errorf("in memory:\n%s\nspilled:\n%s", strings.Join(inMemory, "\n"), strings.Join(spilled, "\n"))
+	}
+}
