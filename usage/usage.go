@@ -58,6 +58,10 @@ type Collector struct {
 	failed  map[int32]string           // the session id of each run that had a remembered failure
 	servers map[string]*server
 	open    map[*session.Call]openCall
+
+	lastServer *server // of the latest label asked for
+	lastRun    *session.Session
+	lastRunN   int32 // lastRun's run number
 }
 
 // New makes a collector that remembers at most maxHashes argument records
@@ -230,7 +234,8 @@ type Location struct {
 
 type openCall struct {
 	s    *session.Session
-	kind byte // 't' tools, 'p' prompts, 'r' resources
+	kind byte  // 't' tools, 'p' prompts, 'r' resources
+	t    *tool // the tool called ('t'), not looked up again when it settles
 	name string
 	key  argKey
 	run  int32
@@ -243,11 +248,15 @@ func (c *Collector) File(name string) {
 }
 
 func (c *Collector) server(label string) *server {
+	if sv := c.lastServer; sv != nil && sv.label == label {
+		return sv // a run's calls come label after label, not one each
+	}
 	sv := c.servers[label]
 	if sv == nil {
 		sv = &server{label: label, tools: map[string]*tool{}, prompts: map[string]*item{}, resources: map[string]*item{}, templates: map[string]*templateItem{}}
 		c.servers[label] = sv
 	}
+	c.lastServer = sv
 	return sv
 }
 
@@ -287,12 +296,16 @@ func (c *Collector) Frame(s *session.Session, f *session.Frame) {
 }
 
 func (c *Collector) runOf(s *session.Session) int32 {
+	if s == c.lastRun {
+		return c.lastRunN
+	}
 	n, ok := c.run[s]
 	if !ok {
 		n = c.runs
 		c.runs++
 		c.run[s] = n
 	}
+	c.lastRun, c.lastRunN = s, n
 	return n
 }
 
@@ -305,7 +318,7 @@ func (c *Collector) request(s *session.Session, f *session.Frame) {
 		}
 		t := c.server(s.Label).tool(p.Name)
 		t.notePassed(p.Arguments)
-		c.open[f.Call] = openCall{s: s, kind: 't', name: t.name, key: hashArgs(p.Arguments), run: c.runOf(s)}
+		c.open[f.Call] = openCall{s: s, kind: 't', t: t, name: t.name, key: hashArgs(p.Arguments), run: c.runOf(s)}
 	case "prompts/get", "resources/read":
 		if f.Call.Name == "" {
 			return
@@ -361,6 +374,9 @@ func (c *Collector) EndSession(s *session.Session, cat *facts.CatalogueTracker) 
 		c.settle(&oc, call, kind, Location{File: call.File, Line: call.Line})
 	}
 	delete(c.run, s)
+	if c.lastRun == s {
+		c.lastRun = nil // a later session may be given its address
+	}
 	sv := c.server(s.Label)
 	sv.sessions++
 	if cat != nil && cat.Tools.Complete {
@@ -450,9 +466,9 @@ func declaredProperties(schema []byte) []string {
 
 // settle counts one finished (or abandoned) call; kind is "" for a success.
 func (c *Collector) settle(oc *openCall, call *session.Call, kind string, at Location) {
-	sv := c.server(oc.s.Label)
 	switch oc.kind {
 	case 'p', 'r':
+		sv := c.server(oc.s.Label)
 		m := sv.prompts
 		if oc.kind == 'r' {
 			m = sv.resources
@@ -464,7 +480,7 @@ func (c *Collector) settle(oc *openCall, call *session.Call, kind string, at Loc
 		}
 		return
 	}
-	t := sv.tool(oc.name)
+	t := oc.t
 	t.calls++
 	if t.lastFile != c.file {
 		t.lastFile = c.file
