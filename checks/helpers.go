@@ -497,34 +497,55 @@ func dialectFor(p *Pass, f *session.Frame) (toolschema.Dialect, string) {
 
 // callSchemas finds the compiled schemas of called tools in the current
 // listing; it remembers each tool's cache key for the listing, so a call
-// costs a map lookup rather than a hash of the schema.
+// whose schema is in toolschema.Shared costs two map lookups: neither the
+// listing is searched nor the schema hashed.
 type callSchemas struct {
 	generation int
 	dialect    toolschema.Dialect
-	keys       map[string]toolschema.Key
+	keys       map[string]schemaKey // bounded by the listing, which the catalogue holds
 }
 
-func (c *callSchemas) get(generation int, name string, raw []byte, d toolschema.Dialect) *toolschema.Schema {
-	if c.keys == nil || c.generation != generation || c.dialect != d {
-		c.keys, c.generation, c.dialect = map[string]toolschema.Key{}, generation, d
-	}
-	k, ok := c.keys[name]
-	if !ok {
-		k = toolschema.KeyOf(raw, d)
-		c.keys[name] = k // bounded by the listing, which the catalogue holds
-	}
-	return toolschema.Shared.GetKey(k, raw, d)
+type schemaKey struct {
+	key  toolschema.Key
+	none bool // the listed tool declares no such schema
 }
 
-// currentTool is the definition of name in the latest complete listing,
-// when that listing is still what the server offers.
-func currentTool(p *Pass, name string) (mcp.Tool, int, bool) {
+// find returns the schema of tool name that schemaOf picks from its
+// definition in the latest complete listing, compiled under d; nil when
+// the listing is not current, lists no such tool, or the tool has none.
+func (c *callSchemas) find(p *Pass, name string, d toolschema.Dialect, schemaOf func(*mcp.Tool) []byte) *toolschema.Schema {
 	tools := &facts.Catalogue.Of(p).Tools
 	if !tools.Complete || tools.Stale {
-		return mcp.Tool{}, 0, false
+		return nil
+	}
+	if c.keys == nil || c.generation != tools.Generation || c.dialect != d {
+		c.keys, c.generation, c.dialect = map[string]schemaKey{}, tools.Generation, d
+	}
+	k, known := c.keys[name]
+	if known {
+		if k.none {
+			return nil
+		}
+		if s, ok := toolschema.Shared.Cached(k.key); ok {
+			return s
+		}
 	}
 	t, ok := tools.Current.Lookup(name)
-	return t, tools.Generation, ok
+	if !ok {
+		return nil
+	}
+	raw := schemaOf(&t)
+	if !known {
+		k = schemaKey{none: raw == nil}
+		if raw != nil {
+			k.key = toolschema.KeyOf(raw, d)
+		}
+		c.keys[name] = k
+	}
+	if raw == nil {
+		return nil
+	}
+	return toolschema.Shared.GetKey(k.key, raw, d)
 }
 
 // maxShownViolations bounds the violations a message lists.

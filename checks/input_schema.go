@@ -2,6 +2,7 @@ package checks
 
 import (
 	"github.com/mcpcheck/mcpcheck/facts"
+	"github.com/mcpcheck/mcpcheck/mcp"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -47,13 +48,9 @@ func (r *inputSchema) Frame(p *Pass, f *session.Frame) {
 	if !ok || !call.HasName {
 		return
 	}
-	tool, generation, ok := currentTool(p, call.Name)
-	if !ok || tool.InputSchema == nil {
-		return
-	}
 	dialect, _ := dialectFor(p, f)
-	s := r.schemas.get(generation, call.Name, tool.InputSchema, dialect)
-	if !s.Usable() {
+	s := r.schemas.find(p, call.Name, dialect, func(t *mcp.Tool) []byte { return t.InputSchema })
+	if s == nil || !s.Usable() {
 		return
 	}
 	args := call.Arguments

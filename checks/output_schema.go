@@ -2,6 +2,7 @@ package checks
 
 import (
 	"github.com/mcpcheck/mcpcheck/facts"
+	"github.com/mcpcheck/mcpcheck/mcp"
 	"github.com/mcpcheck/mcpcheck/session"
 )
 
@@ -53,13 +54,9 @@ func (r *outputSchema) Frame(p *Pass, f *session.Frame) {
 	if rt, ok := res.ResultTypeString(); res.ResultType != nil && (!ok || rt != "complete") {
 		return // not the final result (input_required, …)
 	}
-	tool, generation, ok := currentTool(p, c.Name)
-	if !ok || tool.OutputSchema == nil {
-		return
-	}
 	dialect, _ := dialectFor(p, f)
-	s := r.schemas.get(generation, c.Name, tool.OutputSchema, dialect)
-	if !s.Usable() {
+	s := r.schemas.find(p, c.Name, dialect, func(t *mcp.Tool) []byte { return t.OutputSchema })
+	if s == nil || !s.Usable() {
 		return
 	}
 	structured := res.StructuredContent // no need to decode the content

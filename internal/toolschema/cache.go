@@ -80,6 +80,18 @@ func (c *Cache) GetKey(k Key, raw []byte, def Dialect) *Schema {
 	return s
 }
 
+// Cached returns the schema of k when the cache holds it (a use: it moves
+// to the front), without compiling anything.
+func (c *Cache) Cached(k Key) (*Schema, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.byKey[k]; ok {
+		c.order.MoveToFront(e)
+		return e.Value.(*cacheEntry).schema, true
+	}
+	return nil, false
+}
+
 // Len is the number of schemas held.
 func (c *Cache) Len() int {
 	c.mu.Lock()

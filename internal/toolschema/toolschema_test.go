@@ -409,6 +409,19 @@ func TestCacheCompilesOnce(t *testing.T) {
 	if n := compiles.Load() - start; n != 1 {
 		t.Errorf("%d compilations, want 1", n)
 	}
+	// Cached finds what Get compiled, counts as a use, and compiles nothing
+	kd, ka := KeyOf(d, Draft2020), KeyOf(a, Draft2020)
+	if s, ok := c.Cached(kd); !ok || s != c.Get(d, Draft2020) {
+		t.Error("Cached does not find a schema the cache holds")
+	}
+	if _, ok := c.Cached(ka); ok {
+		t.Error("Cached finds an evicted schema")
+	}
+	c.Cached(kd) // d is now the most recent: a under Draft7 goes first
+	c.Get(a, Draft2020)
+	if _, ok := c.Cached(kd); !ok {
+		t.Error("a schema used through Cached was evicted before an older one")
+	}
 	small := NewCache(100, 40)
 	small.Get(a, Draft2020)
 	small.Get(b, Draft2020)
