@@ -5,5 +5,6 @@ import "os"
 
 func main() {
 	exitOnInterrupt()
+	limitMemory()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

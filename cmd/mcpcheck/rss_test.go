@@ -25,6 +25,7 @@ const peakFileEnv = "MCPCHECK_TEST_PEAK_FILE"
 func TestMain(m *testing.M) {
 	if os.Getenv(runMainEnv) == "1" {
 		exitOnInterrupt()
+		limitMemory() // as main does
 		pauseBeforeRename(os.Getenv(pauseEnv))
 		code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 		if path := os.Getenv(peakFileEnv); path != "" {
