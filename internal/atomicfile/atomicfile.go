@@ -92,16 +92,16 @@ func Create(target string, perm fs.FileMode) (*File, error) {
 		dir = "."
 	}
 	removeStale(dir, base)
-	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	tmp, err := temporaries.create(dir, "."+base+".*.tmp")
 	if err != nil {
 		return nil, err
 	}
 	if err := tmp.Chmod(perm); err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
+		temporaries.remove(tmp.Name())
 		return nil, err
 	}
-	temporaries.add(tmp.Name())
 	return &File{tmp: tmp, target: target}, nil
 }
 
@@ -109,14 +109,29 @@ func Create(target string, perm fs.FileMode) (*File, error) {
 var temporaries = &tempSet{names: map[string]struct{}{}}
 
 type tempSet struct {
-	mu    sync.Mutex
-	names map[string]struct{}
+	mu     sync.Mutex
+	names  map[string]struct{}
+	sealed bool // RemoveTemporaries ran: the process is exiting
 }
 
-func (t *tempSet) add(name string) {
+// errExiting is Create's error once RemoveTemporaries has run.
+var errExiting = errors.New("not written: the process is exiting")
+
+// create makes a temporary file and registers it under one lock, so a
+// RemoveTemporaries racing with it waits for the name: a file on disk is
+// never missing from the set it removes.
+func (t *tempSet) create(dir, pattern string) (*os.File, error) {
 	t.mu.Lock()
-	t.names[name] = struct{}{}
-	t.mu.Unlock()
+	defer t.mu.Unlock()
+	if t.sealed {
+		return nil, errExiting
+	}
+	tmp, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return nil, err
+	}
+	t.names[tmp.Name()] = struct{}{}
+	return tmp, nil
 }
 
 func (t *tempSet) remove(name string) {
@@ -128,10 +143,11 @@ func (t *tempSet) remove(name string) {
 // RemoveTemporaries removes every temporary file not committed or
 // discarded yet, for a process about to exit on a signal: the targets keep
 // their old content and no temporary file is left beside them. The files
-// must not be used afterwards.
+// must not be used afterwards, and a Create after it fails.
 func RemoveTemporaries() {
 	temporaries.mu.Lock()
 	defer temporaries.mu.Unlock()
+	temporaries.sealed = true
 	for name := range temporaries.names {
 		os.Remove(name)
 		delete(temporaries.names, name)

@@ -1,8 +1,10 @@
 package atomicfile
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -12,6 +14,7 @@ import (
 // RemoveTemporaries empties the package's registry, which other tests'
 // pending files are in.
 func TestRemoveTemporaries(t *testing.T) {
+	t.Cleanup(unseal)
 	dir := t.TempDir()
 	pending, err := Create(filepath.Join(dir, "report.json"), 0o644)
 	if err != nil {
@@ -32,6 +35,52 @@ func TestRemoveTemporaries(t *testing.T) {
 		t.Errorf("still tracked: %v", temporaries.names)
 	}
 	pending.Discard() // harmless afterwards
+	if f, err := Create(filepath.Join(dir, "late.json"), 0o644); !errors.Is(err, errExiting) {
+		t.Errorf("Create after RemoveTemporaries: %v, %v", f, err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("left after a late Create: %v", entries)
+	}
+}
+
+// unseal lets Create work again after a test's RemoveTemporaries.
+func unseal() {
+	temporaries.mu.Lock()
+	temporaries.sealed = false
+	temporaries.mu.Unlock()
+}
+
+// A signal that lands while a report's temporary file is being made (on
+// disk, not yet registered, as CI once caught) still removes it: Create
+// registers the name under the lock RemoveTemporaries takes. The file is
+// removed once it is seen on disk, the moment the race was lost in.
+func TestRemoveTemporariesDuringCreate(t *testing.T) {
+	t.Cleanup(unseal)
+	for round := 0; round < 200; round++ {
+		dir := t.TempDir()
+		created := make(chan error, 1)
+		go func() {
+			f, err := Create(filepath.Join(dir, "out.xml"), 0o644)
+			if err == nil {
+				f.Write([]byte("<"))
+			}
+			created <- err
+		}()
+		for {
+			if entries, _ := os.ReadDir(dir); len(entries) > 0 {
+				break
+			}
+			runtime.Gosched()
+		}
+		RemoveTemporaries()
+		if err := <-created; err != nil {
+			t.Fatalf("round %d: Create: %v", round, err)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+			t.Fatalf("round %d: left %v", round, entries)
+		}
+		unseal()
+	}
 }
 
 // Done when: a temporary file a killed process left beside a target
