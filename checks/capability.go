@@ -11,6 +11,7 @@ var ruleCapability = &Rule{
 	ID:       "capability",
 	Signal:   SignalWarn,
 	Severity: SeverityError,
+	Sees:     Kinds(session.Request, session.Notification),
 	Doc: Doc{
 		Summary: "A feature used that the other side never advertised in its capabilities",
 		Why: `Both sides may only use the capabilities that were negotiated. A client that

@@ -16,6 +16,7 @@ var ruleDeprecatedFeature = &Rule{
 	ID:       "deprecated-feature",
 	Signal:   SignalDeprecated,
 	Severity: SeverityNote,
+	Sees:     Kinds(session.Request, session.Notification, session.Response),
 	Doc: Doc{
 		Summary: "Use of Roots, Sampling or Logging, or a retired error code, which revision 2026-07-28 deprecates",
 		Why: `Revision 2026-07-28 deprecates three features, to be removed in a revision

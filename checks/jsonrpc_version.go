@@ -8,6 +8,7 @@ var ruleJSONRPCVersion = &Rule{
 	ID:       "jsonrpc-version",
 	Signal:   SignalWarn,
 	Severity: SeverityError,
+	Sees:     Kinds(session.Request, session.Notification, session.Response),
 	Doc: Doc{
 		Summary: `The jsonrpc member is missing or not "2.0"`,
 		Why: `Every MCP message is a JSON-RPC 2.0 message and must carry "jsonrpc": "2.0".

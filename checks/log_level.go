@@ -10,6 +10,7 @@ var ruleLogLevel = &Rule{
 	ID:       "log-level",
 	Signal:   SignalWarn,
 	Severity: SeverityError,
+	Sees:     Kinds(session.Request, session.Notification),
 	Doc: Doc{
 		Summary: "A log level that is not one of the eight syslog levels",
 		Why: `Log levels are exactly debug, info, notice, warning, error, critical, alert and

@@ -8,6 +8,7 @@ var ruleModernRemoved = &Rule{
 	ID:       "modern-removed",
 	Signal:   SignalWarn,
 	Severity: SeverityError,
+	Sees:     Kinds(session.Request, session.Notification, session.Response),
 	Doc: Doc{
 		Summary: "Something 2026-07-28 removed, used under a 2026-07-28 request or session",
 		Why: `2026-07-28 removed parts of the earlier protocol: the initialize handshake

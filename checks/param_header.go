@@ -15,6 +15,7 @@ var ruleParamHeader = &Rule{
 	ID:       "param-header",
 	Signal:   SignalMismatch,
 	Severity: SeverityError,
+	Sees:     Kinds(session.Request),
 	Doc: Doc{
 		Summary: "An Mcp-Param-* header that disagrees with the argument its x-mcp-header binds",
 		Why: `A 2026-07-28 tool can bind an argument to an HTTP header with "x-mcp-header":
