@@ -56,20 +56,17 @@ func (j *JUnit) Report(w io.Writer, r *result.Result) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString(xmlHeader)
 	bw.Write(bytes.TrimSuffix(start, []byte("</testsuites>")))
-	// encoding/xml splits "]]>" inside the library's CDATA fields into two
-	// sections, so capture text cannot close them early; what it does not do
-	// is drop characters XML cannot carry, which xmlSafe does beforehand.
+	// Each suite is written as an xml.Encoder indented as nested in the
+	// root by junit.Testsuites.WriteXML would write it (xmlWriter). A "]]>"
+	// inside the CDATA fields is split into two sections, so capture text
+	// cannot close them early; characters XML cannot carry are dropped by
+	// xmlSafe beforehand.
 	i = 0
 	for s := range r.AllSessions() {
 		bw.WriteByte('\n')
-		enc := xml.NewEncoder(bw)
-		enc.Indent("\t", "\t") // as nested in the root by junit.Testsuites.WriteXML
-		if err := enc.EncodeElement(junitSuite(i, s, r, first[s.Label] == i), xml.StartElement{Name: xml.Name{Local: "testsuite"}}); err != nil {
-			return err
-		}
-		if err := enc.Flush(); err != nil {
-			return err
-		}
+		ts := junitSuite(i, s, r, first[s.Label] == i)
+		x := xmlWriter{w: bw, prefix: "\t", indent: "\t"}
+		x.suite(&ts)
 		i++
 	}
 	if i > 0 {
@@ -93,6 +90,7 @@ func junitSuite(id int, s *result.SessionResult, r *result.Result, firstOfLabel 
 	ts.AddProperty("transport", junitText(s.Transport))
 	ts.AddProperty("frames", strconv.FormatInt(s.Frames, 10))
 	ts.AddProperty("missing_frames", strconv.FormatInt(s.MissingFrames, 10))
+	ts.Testcases = make([]junit.Testcase, 0, int(checks.NumSignals)+1+len(s.Assertions)+len(r.Rules))
 	for _, sig := range checks.Signals() {
 		ts.AddTestcase(signalCase(sig, s.Findings))
 	}
@@ -104,8 +102,7 @@ func junitSuite(id int, s *result.SessionResult, r *result.Result, firstOfLabel 
 	}
 	for i, rule := range r.Rules {
 		if s.NotObserved(i) {
-			ts.AddTestcase(junit.Testcase{Name: rule.ID, Classname: "mcpcheck." + rule.Signal.String(),
-				Skipped: &junit.Result{Message: StatusNotObserved + ": nothing in this session for the rule to judge"}})
+			ts.AddTestcase(junit.Testcase{Name: rule.ID, Classname: signalClassnames[rule.Signal], Skipped: &notObserved})
 		}
 	}
 	if firstOfLabel {
@@ -113,6 +110,18 @@ func junitSuite(id int, s *result.SessionResult, r *result.Result, firstOfLabel 
 	}
 	return ts
 }
+
+// notObserved is every not-observed case's result; the writer only reads it.
+var notObserved = junit.Result{Message: StatusNotObserved + ": nothing in this session for the rule to judge"}
+
+// signalClassnames are the cases' class names by signal, made once rather
+// than for each rule of each session.
+var signalClassnames = func() (names [checks.NumSignals]string) {
+	for _, sig := range checks.Signals() {
+		names[sig] = "mcpcheck." + sig.String()
+	}
+	return names
+}()
 
 // runWide adds to the first suite of a server label what the run says of
 // the label across every capture (spec §5.2): its coverage as properties,
@@ -155,7 +164,7 @@ func labelOrUnlabelled(l string) string {
 // than asking whether the whole signal is gated, also fails a signal when
 // --fail-on names only one of its rules.
 func signalCase(sig checks.Signal, findings []*result.Finding) junit.Testcase {
-	tc := junit.Testcase{Name: sig.String(), Classname: "mcpcheck." + sig.String()}
+	tc := junit.Testcase{Name: sig.String(), Classname: signalClassnames[sig]}
 	var failing, other []string
 	failed := 0 // findings standing for several occurrences count as many
 	for _, f := range findings {

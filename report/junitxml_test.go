@@ -1,0 +1,121 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/xml"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/jstemmer/go-junit-report/v2/junit"
+)
+
+// encodeSuiteXML is how the JUnit report wrote a suite before xmlWriter:
+// encoding/xml, indented as nested in the root.
+func encodeSuiteXML(t testing.TB, ts *junit.Testsuite) []byte {
+	var b bytes.Buffer
+	enc := xml.NewEncoder(&b)
+	enc.Indent("\t", "\t")
+	if err := enc.EncodeElement(ts, xml.StartElement{Name: xml.Name{Local: "testsuite"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func writeSuite(ts *junit.Testsuite) []byte {
+	var b bytes.Buffer
+	bw := bufio.NewWriter(&b)
+	x := xmlWriter{w: bw, prefix: "\t", indent: "\t"}
+	x.suite(ts)
+	bw.Flush()
+	return b.Bytes()
+}
+
+// TestJUnitSuiteWriterIsEncodingXML: every suite the report writes by hand
+// is, byte for byte, what encoding/xml wrote: the sample run's sessions,
+// and suites of awkward strings (raw, not made safe first, as xmlWriter
+// may be given them) with every field a suite, case, result and output
+// may have set or not, empty and nil lists among them.
+func TestJUnitSuiteWriterIsEncodingXML(t *testing.T) {
+	r := sampleResult(t)
+	var suites []junit.Testsuite
+	i := 0
+	for s := range r.AllSessions() {
+		suites = append(suites, junitSuite(i, s, r, i == 0))
+		i++
+	}
+	if len(suites) == 0 {
+		t.Fatal("the sample has no sessions")
+	}
+	rng := rand.New(rand.NewPCG(26, 21))
+	pick := func() string {
+		if rng.IntN(5) == 0 {
+			return ""
+		}
+		return junitAwkward[rng.IntN(len(junitAwkward))] + junitAwkward[rng.IntN(len(junitAwkward))]
+	}
+	maybe := func() int { return rng.IntN(3) * rng.IntN(4) }
+	result := func() *junit.Result {
+		if rng.IntN(3) == 0 {
+			return nil
+		}
+		return &junit.Result{Message: pick(), Type: pick(), Data: pick()}
+	}
+	output := func() *junit.Output {
+		if rng.IntN(3) == 0 {
+			return nil
+		}
+		return &junit.Output{Data: pick()}
+	}
+	for range 300 {
+		ts := junit.Testsuite{Name: pick(), Tests: maybe(), Failures: maybe(), Errors: maybe(), ID: maybe(),
+			Disabled: maybe(), Hostname: pick(), Package: pick(), Skipped: maybe(), Time: pick(), Timestamp: pick(), File: pick(),
+			SystemOut: output(), SystemErr: output()}
+		switch rng.IntN(3) {
+		case 0: // no properties
+		case 1:
+			ts.Properties = &[]junit.Property{}
+		default:
+			for range 1 + rng.IntN(3) {
+				ts.AddProperty(pick(), pick())
+			}
+		}
+		for range rng.IntN(4) {
+			ts.Testcases = append(ts.Testcases, junit.Testcase{Name: pick(), Classname: pick(), Time: pick(), Status: pick(),
+				Skipped: result(), Error: result(), Failure: result(), SystemOut: output(), SystemErr: output()})
+		}
+		suites = append(suites, ts)
+	}
+	for i := range suites {
+		want := encodeSuiteXML(t, &suites[i])
+		if got := writeSuite(&suites[i]); !bytes.Equal(got, want) {
+			t.Fatalf("suite %d:\nwritten      %q\nencoding/xml %q", i, got, want)
+		}
+	}
+}
+
+// junitAwkward adds what only XML escapes or replaces to the strings
+// every writer is tried with.
+var junitAwkward = append(slices.Clone(awkward), "it's 'single'", "\u00a0nbsp", "real \ufffd", "\U0010FFFF last", "\ufffe\uffff", "\ud7ff\ue000")
+
+// FuzzJUnitSuiteWriter: any text in any field is written as encoding/xml
+// writes it.
+func FuzzJUnitSuiteWriter(f *testing.F) {
+	for _, s := range junitAwkward {
+		f.Add(s, s, s)
+	}
+	f.Fuzz(func(t *testing.T, a, b, c string) {
+		ts := junit.Testsuite{Name: a, Time: b, File: c}
+		ts.AddProperty(b, c)
+		ts.AddTestcase(junit.Testcase{Name: c, Classname: a, Failure: &junit.Result{Message: b, Data: c}, SystemOut: &junit.Output{Data: a}})
+		ts.AddTestcase(junit.Testcase{Name: b, Classname: c, Skipped: &junit.Result{Message: a}})
+		want := encodeSuiteXML(t, &ts)
+		if got := writeSuite(&ts); !bytes.Equal(got, want) {
+			t.Fatalf("written      %q\nencoding/xml %q", got, want)
+		}
+	})
+}
