@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"encoding/xml"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -79,59 +80,17 @@ func (x *xmlWriter) close(name string) {
 	x.w.WriteByte('>')
 }
 
-// escape is encoding/xml's EscapeString: quotes, markup and the white
-// space an attribute would fold as references; what XML cannot carry
-// as U+FFFD.
+// escape writes s as encoding/xml escapes an attribute (xml.EscapeText,
+// which its printer's EscapeString matches): a value of plain printable
+// ASCII, as most are, is written as it is without a copy.
 func (x *xmlWriter) escape(s string) {
-	last := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, width := utf8.DecodeRuneInString(s[i:])
-			i += width
-			if xmlCharacter(r) && (r != utf8.RuneError || width > 1) {
-				continue
-			}
-			x.w.WriteString(s[last : i-width])
-			x.w.WriteString("\uFFFD")
-			last = i
-			continue
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\'' || c == '&' || c == '<' || c == '>' {
+			xml.EscapeText(x.w, []byte(s))
+			return
 		}
-		i++
-		var esc string
-		switch c {
-		case '"':
-			esc = "&#34;"
-		case '\'':
-			esc = "&#39;"
-		case '&':
-			esc = "&amp;"
-		case '<':
-			esc = "&lt;"
-		case '>':
-			esc = "&gt;"
-		case '\t':
-			esc = "&#x9;"
-		case '\n':
-			esc = "&#xA;"
-		case '\r':
-			esc = "&#xD;"
-		default:
-			if c >= 0x20 {
-				continue
-			}
-			esc = "\uFFFD" // a C0 control XML cannot carry
-		}
-		x.w.WriteString(s[last : i-1])
-		x.w.WriteString(esc)
-		last = i
 	}
-	x.w.WriteString(s[last:])
-}
-
-// xmlCharacter is encoding/xml's isInCharacterRange for runes past ASCII.
-func xmlCharacter(r rune) bool {
-	return r <= 0xD7FF || (r >= 0xE000 && r <= 0xFFFD) || (r >= 0x10000 && r <= 0x10FFFF)
+	x.w.WriteString(s)
 }
 
 // cdata is encoding/xml's emitCDATA: nothing for an empty text, and a
