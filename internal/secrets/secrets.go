@@ -143,7 +143,7 @@ func Find(s string) []Match {
 // of a JSON object has a secret-named key. True only asks for a closer look.
 //
 // It is a prefilter in two stages, as credential scanners do it. The
-// first reads the text two bytes at a time, at even offsets, sixteen
+// first reads the text two bytes at a time, at even offsets, thirty-two
 // bytes a step with one branch, and looks each pair up in a table of the
 // pairs that some pattern's start implies at a fixed distance (the "AK"
 // of AKIA, the "t-" of glagent-, the "EG" of -----BEGIN, any pair with a
@@ -168,59 +168,117 @@ func suspect(s string) bool {
 // pairStage is Suspect's two stages over s; blocks counts the steps of
 // eight bytes it looked at closely.
 func pairStage(s string) (blocks int64, found bool) {
-	t := &anchors.pair
-	// Sixteen bytes a step: eight lookups and one branch. The block is
-	// read through a pointer, not a slice of s, so the loop has no bounds
-	// checks: its condition already holds the block inside s.
-	data := unsafe.StringData(s)
+	t := anchors
+	// Thirty-two bytes a step: sixteen lookups and one branch, so that the
+	// loop's own instructions are few beside the lookups. The step is read
+	// through a pointer, not a slice of s, so the loop has no bounds
+	// checks: its condition already holds the step inside s.
+	data := unsafe.Pointer(unsafe.StringData(s))
 	i := 0
-	for ; i+16 <= len(s); i += 16 {
-		w := (*[16]byte)(unsafe.Add(unsafe.Pointer(data), i))
-		lo := t[pairOf(w, 0)] | t[pairOf(w, 2)] | t[pairOf(w, 4)] | t[pairOf(w, 6)]
-		hi := t[pairOf(w, 8)] | t[pairOf(w, 10)] | t[pairOf(w, 12)] | t[pairOf(w, 14)]
-		if lo|hi == 0 {
+	for ; i+32 <= len(s); i += 32 {
+		w := (*[32]byte)(unsafe.Add(data, i))
+		a := t[pairOf(w, 0)] | t[pairOf(w, 2)] | t[pairOf(w, 4)] | t[pairOf(w, 6)]
+		b := t[pairOf(w, 8)] | t[pairOf(w, 10)] | t[pairOf(w, 12)] | t[pairOf(w, 14)]
+		c := t[pairOf(w, 16)] | t[pairOf(w, 18)] | t[pairOf(w, 20)] | t[pairOf(w, 22)]
+		d := t[pairOf(w, 24)] | t[pairOf(w, 26)] | t[pairOf(w, 28)] | t[pairOf(w, 30)]
+		if a|b|c|d == 0 {
 			continue
 		}
-		if lo != 0 {
-			blocks++
-			if closer(s, i, binary.LittleEndian.Uint64(w[:8])) {
-				return blocks, true
-			}
+		// Some pair of the step is known: the second stage looks at the
+		// eight bytes that hold one, as few as most steps with a pair have.
+		n, found := closerStep(s, i, w, a, b, c, d)
+		blocks += n
+		if found {
+			return blocks, true
 		}
-		if hi != 0 {
+	}
+	// The last bytes, eight at a time.
+	for ; i+8 <= len(s); i += 8 {
+		block := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(data, i))[:])
+		if known(t, block) {
 			blocks++
-			if closer(s, i+8, binary.LittleEndian.Uint64(w[8:])) {
+			if closer(s, i, block) {
 				return blocks, true
 			}
 		}
 	}
-	rest := s[i:]
-	if len(rest) == 0 {
+	rest := len(s) - i
+	if rest == 0 {
 		return blocks, false
 	}
-	// The last bytes, eight at a time, padded with zeros: no pattern needs
-	// a zero, and a pair a pattern implies starts with a byte of the text,
-	// so the pairs the padding makes imply only starts startAt turns away.
-	for len(rest) > 0 {
-		n := min(len(rest), 8)
-		var w uint64
-		for k := n - 1; k >= 0; k-- {
-			w = w<<8 | uint64(rest[k])
-		}
-		if t[uint16(w)]|t[uint16(w>>16)]|t[uint16(w>>32)]|t[uint16(w>>48)] != 0 {
+	if i >= 8 {
+		// Fewer than eight bytes left after some: the eight bytes that end
+		// with them, from an even offset, so the pairs stay at even offsets
+		// (the earlier ones are looked at again, which changes no answer).
+		j := i - 8 + rest&^1
+		block := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(data, j))[:])
+		if known(t, block) {
 			blocks++
-			if closer(s, len(s)-len(rest), w) {
+			if closer(s, j, block) {
 				return blocks, true
 			}
 		}
-		rest = rest[n:]
+		if rest&1 == 0 {
+			return blocks, false
+		}
+		i = len(s) - 1 // an odd last byte: its pair is with the padding
+	}
+	// The last bytes padded with zeros: no pattern needs a zero, and a
+	// pair a pattern implies starts with a byte of the text, so the pairs
+	// the padding makes imply only starts pairAt turns away.
+	var block uint64
+	for k := len(s) - 1; k >= i; k-- {
+		block = block<<8 | uint64(s[k])
+	}
+	if known(t, block) {
+		blocks++
+		if closer(s, i, block) {
+			return blocks, true
+		}
+	}
+	return blocks, false
+}
+
+// closerStep is the second stage over a step w at s[i:] whose four
+// eight-byte blocks have a, b, c and d as the entries of their pairs
+// ORed: it looks closely at those with a known pair.
+func closerStep(s string, i int, w *[32]byte, a, b, c, d uint32) (blocks int64, found bool) {
+	if a != 0 {
+		blocks++
+		if closer(s, i, binary.LittleEndian.Uint64(w[0:8])) {
+			return blocks, true
+		}
+	}
+	if b != 0 {
+		blocks++
+		if closer(s, i+8, binary.LittleEndian.Uint64(w[8:16])) {
+			return blocks, true
+		}
+	}
+	if c != 0 {
+		blocks++
+		if closer(s, i+16, binary.LittleEndian.Uint64(w[16:24])) {
+			return blocks, true
+		}
+	}
+	if d != 0 {
+		blocks++
+		if closer(s, i+24, binary.LittleEndian.Uint64(w[24:32])) {
+			return blocks, true
+		}
 	}
 	return blocks, false
 }
 
 // pairOf is the two bytes at w[p:] as the first stage's table indexes
 // them: a little-endian uint16.
-func pairOf(w *[16]byte, p int) uint16 { return uint16(w[p]) | uint16(w[p+1])<<8 }
+func pairOf(w *[32]byte, p int) uint16 { return uint16(w[p]) | uint16(w[p+1])<<8 }
+
+// known reports whether the table knows a pair of the eight bytes in
+// block, read as a little-endian word.
+func known(t *pairAnchors, block uint64) bool {
+	return t[uint16(block)]|t[uint16(block>>16)]|t[uint16(block>>32)]|t[uint16(block>>48)] != 0
+}
 
 // closer looks closely at the pattern starts that the pairs of the eight
 // bytes at s[i:], read as a little-endian word, imply. It gathers them
@@ -231,29 +289,37 @@ func closer(s string, i int, block uint64) bool {
 	// constants.
 	starts := t.startsOf(block) | t.startsOf(block>>16)<<2 | t.startsOf(block>>32)<<4 | t.startsOf(block>>48)<<6
 	for ; starts != 0; starts &= starts - 1 {
-		if startAt(s, i+bits.TrailingZeros64(starts)-startBack) {
+		// The loose check of the start, written out: most starts a pair
+		// implies are turned away by the two bytes there, without a call.
+		t := i + bits.TrailingZeros64(starts) - startBack
+		if t < 0 || t+1 >= len(s) {
+			continue
+		}
+		if c := s[t]; c == ':' || c == '=' {
+			if separatorAt(s, t) {
+				return true
+			}
+		} else if pairAt(s, t) && suspectAt(s, t) {
 			return true
 		}
 	}
 	return false
 }
 
-// startAt is the loose check of a pattern start at t, which may be out of s.
-func startAt(s string, t int) bool {
-	if t < 0 || t+1 >= len(s) {
-		return false
+// separatorAt is the loose check of a start at a ':' or '=' (t+1 <
+// len(s)), as suspectAt's. The commonest start by far is
+// the colon of a JSON member: when no URL follows it, only the name before
+// it can make it suspect, as in suspectAt, and most names are judged by
+// their last three letters.
+func separatorAt(s string, t int) bool {
+	if s[t] == ':' && (s[t+1] == '/' || s[t+1] == '\\') {
+		return suspectAt(s, t)
 	}
-	// The commonest start by far is the colon of a JSON member: when no
-	// URL follows it, only the name before it can make it suspect, as in
-	// suspectAt, and most names are judged by their last three letters.
-	if c := s[t]; c == '=' || c == ':' && s[t+1] != '/' && s[t+1] != '\\' {
-		Counters.closer.Add(1)
-		if t >= 4 && s[t-1] == '"' && alnum[s[t-2]] && alnum[s[t-3]] && alnum[s[t-4]] {
-			return secretEnds.has(s[t-4], s[t-3], s[t-2]) && secretNameBefore(s, t)
-		}
-		return secretNameBefore(s, t)
+	Counters.closer.Add(1)
+	if t >= 4 && s[t-1] == '"' && alnum[s[t-2]] && alnum[s[t-3]] && alnum[s[t-4]] {
+		return secretEnds.has(s[t-4], s[t-3], s[t-2]) && secretNameBefore(s, t)
 	}
-	return pairAt(s, t) && suspectAt(s, t)
+	return secretNameBefore(s, t)
 }
 
 // secretNameBefore reports whether a secret's name is before a ':' or
@@ -263,19 +329,18 @@ func secretNameBefore(s string, i int) bool {
 	return ok
 }
 
-// pairAnchors is the first stage's table. pair, indexed by two bytes as a
-// little-endian uint16, is 0 or an index into starts; starts[k] has bit
-// startBack-d set when a pattern may start d bytes before the pair, so
-// that its bits, shifted by the pair's offset, are offsets of starts.
-type pairAnchors struct {
-	pair   [1 << 16]uint8
-	starts [256]uint32
-}
+// pairAnchors is the first stage's table, indexed by two bytes as a
+// little-endian uint16: bit startBack-d of an entry is set when a pattern
+// may start d bytes before the pair, so that its bits, shifted by the
+// pair's offset, are offsets of starts. An entry is a uint32, not an index
+// into a set of them, so the first stage's lookup is one instruction with
+// the OR that gathers it (256 KiB, of which text touches few lines).
+type pairAnchors [1 << 16]uint32
 
-// startsOf is starts of the pair in the low two bytes of w.
-func (t *pairAnchors) startsOf(w uint64) uint64 { return uint64(t.starts[t.pair[uint16(w)]]) }
+// startsOf is the entry of the pair in the low two bytes of w.
+func (t *pairAnchors) startsOf(w uint64) uint64 { return uint64(t[uint16(w)]) }
 
-// startBack is the farthest a pattern may start before its pair: starts
+// startBack is the farthest a pattern may start before its pair: an entry
 // holds distances from startBack-31 to startBack.
 const startBack = 23
 
@@ -287,7 +352,7 @@ var anchors = newPairAnchors(patternStarts)
 // last, or the padding) that ordinary text holds least often, and marks
 // every byte pair of that choice with its distance to the start.
 func newPairAnchors(ps []patternStart) *pairAnchors {
-	var dists [1 << 16]uint32
+	t := new(pairAnchors)
 	for _, p := range ps {
 		sets := append(append([]string{anyByte}, p.sets...), anyByte)
 		for parity := range 2 {
@@ -305,23 +370,10 @@ func newPairAnchors(ps []patternStart) *pairAnchors {
 			}
 			for a := 0; a < len(sets[best]); a++ {
 				for b := 0; b < len(sets[best+1]); b++ {
-					dists[uint16(sets[best][a])|uint16(sets[best+1][b])<<8] |= 1 << (startBack - d)
+					t[uint16(sets[best][a])|uint16(sets[best+1][b])<<8] |= 1 << (startBack - d)
 				}
 			}
 		}
-	}
-	t := new(pairAnchors)
-	index := map[uint32]uint8{0: 0}
-	for p, d := range dists {
-		k, ok := index[d]
-		if !ok {
-			k = uint8(len(index))
-			if int(k) != len(index) {
-				panic("secrets: too many pair anchors")
-			}
-			index[d], t.starts[k] = k, d
-		}
-		t.pair[p] = k
 	}
 	return t
 }

@@ -244,7 +244,7 @@ func suspectEveryByte(s string) bool {
 // TestAnchorsCoverEveryStart: wherever the loose check is true, an anchor
 // byte lies at one of its offsets after it, so the prefilter, which
 // looks closely only near anchors, misses no start. Each pattern start is
-// tried at every offset in a block and with text on both sides.
+// tried at every offset in a step and with text on both sides.
 func TestAnchorsCoverEveryStart(t *testing.T) {
 	starts := []string{
 		"AKIA", "ASIA", "ABIA", "ACCA", "AIza", "github_pat_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_",
@@ -256,7 +256,7 @@ func TestAnchorsCoverEveryStart(t *testing.T) {
 		starts = append(starts, p)
 	}
 	for _, p := range starts {
-		for pad := range 17 {
+		for pad := range 33 { // every offset in a step of the first stage, and past it
 			for _, fill := range []string{"", "z", " ", "zzzzzzzzzzzzzzzzzzzz"} {
 				s := strings.Repeat(" ", pad) + p + fill + strings.Repeat("z", pad)
 				if got, want := Suspect(s), suspectEveryByte(s); got != want {
@@ -267,7 +267,7 @@ func TestAnchorsCoverEveryStart(t *testing.T) {
 	}
 }
 
-// TestColonsAsSuspectAtJudges: startAt judges the colon of a JSON member
+// TestColonsAsSuspectAtJudges: separatorAt judges the colon of a JSON member
 // and an equals sign by the name before it without suspectAt, and answers
 // as suspectAt does: for secret names and others, short names at the
 // start of the text, and colons a URL follows.
