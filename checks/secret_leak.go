@@ -52,6 +52,20 @@ func Prescan(rules []*Rule) func(*session.Frame) session.Marks {
 	return secretPrescan
 }
 
+// markQuiet is set in a frame's marks when secret-leak has nothing to
+// look at in it: the prescan looked at every part the rule reads and found
+// none suspect, and the frame has no headers, which only the rule reads.
+const markQuiet session.Marks = 1 << 63
+
+// Quiet reports whether a frame's prescan marks m excuse the rules Prescan
+// stands for (Prescanned) from the frame: the engine does not call them
+// for it, as it does not for a kind of message a rule does not see.
+func Quiet(m session.Marks) bool { return m&markQuiet != 0 }
+
+// Prescanned reports whether Prescan does r's first look at each frame,
+// so that Quiet speaks for it.
+func Prescanned(r *Rule) bool { return r.ID == ruleSecretLeak.ID }
+
 // protocolFields hold the protocol's own opaque values: tokens, states and
 // ids a server or client invents, never a user's credential.
 var protocolFields = []string{"progressToken", "requestState", "cursor", "nextCursor", "taskId", "sessionId", "requestId", "lastEventId"}
@@ -101,6 +115,9 @@ func secretPrescan(f *session.Frame) session.Marks {
 				look(partErrorData, secrets.Suspect(e.Data))
 			}
 		}
+	}
+	if m>>numParts == 0 && len(f.ParamHeaders) == 0 && f.MCPName == "" {
+		m |= markQuiet
 	}
 	return m
 }

@@ -62,3 +62,41 @@ func TestSecretPrescanLooksAtEveryPart(t *testing.T) {
 		}
 	}
 }
+
+// A frame's prescan excuses secret-leak from it (Quiet) only when every
+// part the rule reads was looked at and none is suspect, and the frame has
+// no headers, which the prescan does not read.
+func TestSecretPrescanQuiet(t *testing.T) {
+	t.Parallel()
+	raw := []byte(`{"jsonrpc":"2.0"}`)
+	request := func(params string) session.Frame {
+		return session.Frame{Direction: session.ClientToServer, Raw: raw,
+			Msg: session.Message{Kind: session.Request, Method: "tools/call", Params: json.RawMessage(params)}}
+	}
+	withHeader := request(`{"name":"deploy"}`)
+	withHeader.ParamHeaders = []session.ParamHeader{{Name: "Mcp-Param-Region", Value: "eu"}}
+	withName := request(`{"name":"deploy"}`)
+	withName.MCPName = "deploy"
+	for _, c := range []struct {
+		name  string
+		frame session.Frame
+		quiet bool
+	}{
+		{"plain request", request(`{"name":"deploy","arguments":{"env":"staging"}}`), true},
+		{"a secret-named member", request(`{"name":"deploy","arguments":{"api_key":"x"}}`), false},
+		{"a vendor token", request(`{"name":"deploy","arguments":{"t":"ghp_0123456789abcdefghijABCDEFGHIJ012345"}}`), false},
+		{"a parameter header", withHeader, false},
+		{"an Mcp-Name header", withName, false},
+		{"a stderr line", session.Frame{Direction: session.Stderr, HasText: true, Text: "listening"}, true},
+		{"a stderr line with a key", session.Frame{Direction: session.Stderr, HasText: true, Text: "API_KEY=Zq8vN3pL0xR7tY2mK5wB"}, false},
+	} {
+		if got := Quiet(secretPrescan(&c.frame)); got != c.quiet {
+			t.Errorf("%s: Quiet = %v, want %v", c.name, got, c.quiet)
+		}
+	}
+	for _, r := range All() {
+		if got, want := Prescanned(r), r.ID == "secret-leak"; got != want {
+			t.Errorf("Prescanned(%s) = %v", r.ID, got)
+		}
+	}
+}

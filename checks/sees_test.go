@@ -16,10 +16,12 @@ import (
 )
 
 // A rule that names the kinds of message it looks at (Rule.Sees) is not
-// called for the others: the JSON report, with every finding, count and
+// called for the others, nor secret-leak for a frame its prescan found
+// nothing in (Quiet): the JSON report, with every finding, count and
 // judged number, is the same as when every rule is given every frame. Run
 // over every rule's fixtures, the repository's captures and the shared
-// real ones.
+// real ones; the filtered run reads by two goroutines, where frames are
+// prescanned, and a tiny pipeline's batches, the other by one.
 func TestSeesChangesNothing(t *testing.T) {
 	t.Parallel()
 	var paths []string
@@ -49,31 +51,34 @@ func TestSeesChangesNothing(t *testing.T) {
 				continue // a directory that is not one capture
 			}
 			src := srcs[0]
-			filtered, err := jsonReport(src, false)
+			every, err := jsonReport(src, true, session.PipelineNever)
 			if err != nil {
 				continue // not a capture (a fixture's README, a broken input's case): nothing to compare
 			}
-			every, err := jsonReport(src, true)
-			if err != nil {
-				t.Fatalf("%s: %v", path, err)
-			}
-			if !bytes.Equal(filtered, every) {
-				t.Errorf("%s: the report changes when every rule is given every frame:\nwith Sees:\n%s\nevery frame:\n%s", path, filtered, every)
+			for _, mode := range []session.PipelineMode{session.PipelineAlways, session.PipelineTiny} {
+				filtered, err := jsonReport(src, false, mode)
+				if err != nil {
+					t.Fatalf("%s: %v", path, err)
+				}
+				if !bytes.Equal(filtered, every) {
+					t.Errorf("%s: the report changes when every rule is given every frame:\nwith Sees (pipeline mode %d):\n%s\nevery frame:\n%s", path, mode, filtered, every)
+				}
 			}
 		}
 	}
 	onRepositoryAndShared(t, paths, "*", check) // pipeline_test.go
 }
 
-// jsonReport is the JSON report of src with every rule on.
-func jsonReport(src readers.Source, everyFrame bool) ([]byte, error) {
+// jsonReport is the JSON report of src with every rule on, read in the
+// pipeline mode given.
+func jsonReport(src readers.Source, everyFrame bool, mode session.PipelineMode) ([]byte, error) {
 	rules := All()
 	gate, err := result.ParseGate(DefaultGate, rules)
 	if err != nil {
 		return nil, err
 	}
 	cfg := engine.Config{Rules: rules, Catalogue: rules, Gate: gate, EveryFrame: everyFrame,
-		Reading: readers.Options{Limits: session.Limits{Pipeline: session.PipelineNever}}}
+		Reading: readers.Options{Limits: session.Limits{Pipeline: mode}}}
 	defer fixtureBaselines(src.Name, &cfg)() // drift_test.go
 	res, err := engine.Run([]readers.Source{src}, cfg)
 	if err != nil {

@@ -245,7 +245,12 @@ type driver struct {
 	rangedAt []int  // the rules that judge only some revisions
 	// seers are, by message kind, the rules (by index, in order) whose
 	// Frame looks at frames of that kind (checks.Rule.Sees).
-	seers    [session.Invalid + 1][]int
+	seers [session.Invalid + 1][]int
+	// quietSeers are seers without the rules (checks.Prescanned) a frame's
+	// prescan excuses from it (checks.Quiet); quiet says some may be.
+	quietSeers [session.Invalid + 1][]int
+	quiet      bool
+
 	factKeys []*facts.Key // the facts the rules declare, and what those require
 
 	everyRevision []bool // true for every rule: what each judges when none is ranged
@@ -297,6 +302,14 @@ func newDriver(cfg *Config, fr *freezer, input string) *driver {
 	d.internalError = checks.Lookup(cfg.Rules, internalErrorID)
 	d.missingFrames = checks.Lookup(cfg.Rules, missingFramesID) != nil
 	d.prescan = checks.Prescan(cfg.Rules)
+	d.quiet = d.prescan != nil && !cfg.EveryFrame
+	for k, seers := range d.seers {
+		for _, i := range seers {
+			if !checks.Prescanned(cfg.Rules[i]) {
+				d.quietSeers[k] = append(d.quietSeers[k], i)
+			}
+		}
+	}
 	d.everyRevision = make([]bool, len(cfg.Rules))
 	for i := range d.everyRevision {
 		d.everyRevision[i] = true
@@ -348,7 +361,11 @@ func (d *driver) Frame(s *session.Session, f *session.Frame) {
 			}
 		}
 	}
-	d.frameFrom(sr, f, judges, d.seers[f.Msg.Kind], 0)
+	seers := d.seers[f.Msg.Kind]
+	if m, ok := f.Marks(); ok && d.quiet && checks.Quiet(m) {
+		seers = d.quietSeers[f.Msg.Kind]
+	}
+	d.frameFrom(sr, f, judges, seers, 0)
 	sr.asserts.frame(f)
 	sr.calls.frame(f)
 	d.fr.usage.Frame(s, f)
