@@ -11,6 +11,7 @@ import (
 	"hash/maphash"
 	"math/bits"
 	"strconv"
+	"unsafe"
 )
 
 // A small validating JSON scanner. Envelopes are decoded by walking their
@@ -53,23 +54,67 @@ const (
 // bits), so 0xA2 ('"'|0x80) and 0xDC stay plain. A subtraction borrows into
 // the next byte up only from a byte that matched, so flags above the
 // lowest may be false but the lowest one is exact: TrailingZeros64 finds it.
+//
+// The first word is looked at alone, since most runs (member names) end in
+// it; then two words a step, so the constants are made once for both and
+// one branch serves sixteen bytes. The words are read through a pointer
+// the loop's condition holds inside b, without bounds checks.
 func plainEnd(b []byte, i int) int {
-	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i : i+8])
-		q := x ^ ('"' * ones)
-		s := x ^ ('\\' * ones)
-		if m := ((q - ones) | (s - ones) | (x - 0x20*ones)) &^ x & highs; m != 0 {
+	if i < 0 || i > len(b) {
+		return plainEndBytes(b, i) // no word is read outside b
+	}
+	p := unsafe.Pointer(unsafe.SliceData(b))
+	if i+8 <= len(b) {
+		if m := specials(wordAt(p, i)); m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
+		i += 8
 	}
+	for ; i+16 <= len(b); i += 16 {
+		lo, hi := specials(wordAt(p, i)), specials(wordAt(p, i+8))
+		if lo|hi == 0 {
+			continue
+		}
+		if lo != 0 {
+			return i + bits.TrailingZeros64(lo)/8
+		}
+		return i + 8 + bits.TrailingZeros64(hi)/8
+	}
+	if i+8 <= len(b) {
+		if m := specials(wordAt(p, i)); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+		i += 8
+	}
+	return plainEndBytes(b, i)
+}
+
+// plainEndBytes is plainEnd a byte at a time.
+func plainEndBytes(b []byte, i int) int {
 	for i < len(b) && !stringSpecial[b[i]] {
 		i++
 	}
 	return i
 }
 
+// specials flags the bytes of the word x that end a plain run, the lowest
+// exactly (see plainEnd).
+func specials(x uint64) uint64 {
+	q := x ^ ('"' * ones)
+	s := x ^ ('\\' * ones)
+	return ((q - ones) | (s - ones) | (x - 0x20*ones)) &^ x & highs
+}
+
+// wordAt is the eight bytes at p+i as a little-endian word.
+func wordAt(p unsafe.Pointer, i int) uint64 {
+	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, i))[:])
+}
+
+// SkipSpace returns the offset of the first byte at or after i that is not
+// JSON white space. Every white space byte is at most ' ', so one compare
+// turns away the usual byte, a token's first.
 func SkipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+	for i < len(b) && b[i] <= ' ' && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
 		i++
 	}
 	return i
