@@ -324,14 +324,12 @@ func (d *driver) run(s *session.Session) *sessionRun {
 	}
 	own := d.cfg.settingsFor(s.Label) // the label is known from the first frame on
 	sr := &sessionRun{s: s, cfg: d.cfg, own: own, asserts: newAssertTracker(&own.assertions), internalErrorRule: d.internalError}
-	sr.pass = checks.Pass{Session: s, Reporter: sr}
 	if d.cfg.RecordCalls {
 		sr.calls = newCallLog(&d.fr.calls)
 	}
 	sr.facts = facts.NewSet(s, d.factKeys)
-	sr.checkers = make([]checks.Checker, len(d.cfg.Rules))
+	sr.seatRules(d.cfg.Rules)
 	sr.dead = make([]bool, len(d.cfg.Rules))
-	sr.judged = make([]int64, len(d.cfg.Rules))
 	sr.given = make([]int64, len(d.cfg.Rules))
 	for i, r := range d.cfg.Rules {
 		sr.start(i, r)
@@ -387,7 +385,8 @@ func (d *driver) frameFrom(sr *sessionRun, f *session.Frame, judges []bool, seer
 	}()
 	for ; k < len(seers); k++ {
 		if i := seers[k]; judges[i] {
-			sr.checkers[i].Frame(sr.passAt(i), f)
+			st := &sr.seats[i]
+			st.checker.Frame(&st.pass, f)
 		}
 	}
 }
@@ -450,7 +449,7 @@ func (d *driver) End(s *session.Session) {
 		}
 	}
 	delete(d.runs, s) // the session's rule state is no longer needed
-	sr.checkers, sr.facts = nil, nil
+	sr.seats, sr.facts = nil, nil
 	fr := d.fr
 	ordinal := fr.ordinals[s.Label]
 	fr.ordinals[s.Label]++

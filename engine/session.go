@@ -14,8 +14,8 @@ type sessionRun struct {
 	s        *session.Session
 	cfg      *Config
 	own      *serverSettings  // the run's settings, with its server's applied
-	pass     checks.Pass      // reused for every call: rules do not keep it
-	checkers []checks.Checker // by rule index in cfg.Rules
+	pass     checks.Pass // for a rule not in cfg.Rules (passFor)
+	seats    []seat      // by rule index in cfg.Rules
 	dead     []bool           // rules that panicked in this session
 	judged   []int64          // by rule index: what each rule counted itself (Pass.Judged)
 	// given is, by rule index, the protocol frames of its revisions a rule
@@ -58,19 +58,31 @@ func (w *reported) About(c *session.Call) {
 func (w *reported) Pin()         { w.pinned = true }
 func (w *reported) Folded() bool { return w.folded }
 
-func (sr *sessionRun) passFor(r *checks.Rule) *checks.Pass {
-	sr.pass.Rule, sr.pass.Judging = r, nil
-	for i, q := range sr.cfg.Rules { // not on the per-frame path (passAt)
-		if q == r {
-			sr.pass.Judging = &sr.judged[i]
-		}
-	}
-	return &sr.pass
+// seat is one rule's checker in the session and the pass it is called
+// with, made once: the per-frame path only reads it (a shared pass that
+// each call filled in cost a third of the engine's work per rule call).
+type seat struct {
+	checker checks.Checker
+	pass    checks.Pass
 }
 
-// passAt is rule i's pass, on the per-frame path.
-func (sr *sessionRun) passAt(i int) *checks.Pass {
-	sr.pass.Rule, sr.pass.Judging = sr.cfg.Rules[i], &sr.judged[i]
+// seatRules makes the seats of the rules: their passes, not yet their
+// checkers (start).
+func (sr *sessionRun) seatRules(rules []*checks.Rule) {
+	sr.judged = make([]int64, len(rules))
+	sr.seats = make([]seat, len(rules))
+	for i, r := range rules {
+		sr.seats[i].pass = checks.Pass{Session: sr.s, Rule: r, Reporter: sr, Judging: &sr.judged[i]}
+	}
+}
+
+func (sr *sessionRun) passFor(r *checks.Rule) *checks.Pass {
+	for i, q := range sr.cfg.Rules { // not on the per-frame path
+		if q == r && i < len(sr.seats) { // none once the session has ended
+			return &sr.seats[i].pass
+		}
+	}
+	sr.pass = checks.Pass{Session: sr.s, Rule: r, Reporter: sr}
 	return &sr.pass
 }
 
@@ -166,17 +178,19 @@ func (sr *sessionRun) resolveBaseline() {
 // broken rule cannot stop the others (frames: driver.frameFrom).
 func (sr *sessionRun) start(i int, r *checks.Rule) {
 	defer sr.recoverPanic(i, nil)
-	sr.checkers[i] = r.New()
+	sr.seats[i].checker = r.New()
 }
 
 func (sr *sessionRun) damage(i int, d session.Damage) {
 	defer sr.recoverPanic(i, nil)
-	sr.checkers[i].Damage(sr.passAt(i), d)
+	st := &sr.seats[i]
+	st.checker.Damage(&st.pass, d)
 }
 
 func (sr *sessionRun) end(i int) {
 	defer sr.recoverPanic(i, nil)
-	sr.checkers[i].End(sr.passAt(i))
+	st := &sr.seats[i]
+	st.checker.End(&st.pass)
 }
 
 // recoverPanic must be deferred directly: recover only works there.
@@ -201,7 +215,7 @@ func (sr *sessionRun) stop(i int) {
 	if sr.cfg.Rules[i].Revisions == checks.AllRevisions {
 		sr.given[i] = sr.protocol
 	}
-	sr.checkers[i] = checks.Base{}
+	sr.seats[i].checker = checks.Base{}
 }
 
 // givenTo is how many protocol frames of its revisions rule i was given.
