@@ -59,8 +59,8 @@ func (w *reported) Pin()         { w.pinned = true }
 func (w *reported) Folded() bool { return w.folded }
 
 // seat is one rule's checker in the session and the pass it is called
-// with, made once: the per-frame path only reads it (a shared pass that
-// each call filled in cost a third of the engine's work per rule call).
+// with, made once: the per-frame path only reads it, where filling in one
+// shared pass for every call was 29% of the engine's cost of a call.
 type seat struct {
 	checker checks.Checker
 	pass    checks.Pass
