@@ -141,7 +141,7 @@ func (t *CatalogueTracker) answer(f *session.Frame) {
 		}
 		gen := t.Tools.Generation
 		t.Tools.page(first, !r.HasCursor, f.Line, func() *mcp.ToolSet { return &mcp.ToolSet{} },
-			func(set *mcp.ToolSet) { set.AddPage(&r.Tools) })
+			func(set *mcp.ToolSet) { set.AddPage(&r.Tools, f.Lasting()) })
 		if t.Tools.Generation != gen { // complete: the same as other sessions' listing, often
 			t.Tools.Current = listings.share(t.Tools.Current)
 		}

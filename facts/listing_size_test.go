@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"io"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/mcpcheck/mcpcheck/internal/racedetect"
+	"github.com/mcpcheck/mcpcheck/readers"
+	"github.com/mcpcheck/mcpcheck/session"
 	"github.com/mcpcheck/mcpcheck/session/sessiontest"
 )
 
@@ -67,4 +70,54 @@ func heapAfterGC() int64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return int64(m.HeapAlloc)
+}
+
+// A listing read from an envelope too large for the reader's reused
+// buffer is not copied: the set keeps the envelope's own buffer
+// (session.Frame's Lasting), so while the listing's frame is judged its
+// bytes are on the heap once (they were twice: the envelope the rules
+// still read and the set's copy, 2.1× a 200k-tool listing's size then).
+func TestALargeListingIsHeldOnceWhileJudged(t *testing.T) {
+	racedetect.SkipUnderRace(t)
+	const tools = 20_000
+	raw, err := io.ReadAll(sessiontest.ManyTools(tools))
+	if err != nil {
+		t.Fatal(err)
+	}
+	listing := envelopeOf(t, raw, []byte(`"tools":[`))
+	capture := string(raw)
+	raw = nil
+
+	h := &heldProbe{setHandler: setHandler{keys: Closure([]*Key{Catalogue.Key()})}, size: listing, base: heapAfterGC()}
+	if err := readers.Read("test.jsonl", strings.NewReader(capture), h, readers.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if h.held == 0 {
+		t.Fatal("no frame of the listing's size")
+	}
+	t.Logf("a listing of %d bytes: %d bytes on the heap while its frame is judged (%.2f×)", listing, h.held, float64(h.held)/float64(listing))
+	// the envelope, 20 bytes a tool grown by appending, and the name index
+	// of at most 16 bytes a tool
+	if limit := int64(listing)*5/4 + 64*tools; h.held > limit {
+		t.Errorf("%d bytes held while a listing of %d bytes is judged, more than %d", h.held, listing, limit)
+	}
+	runtime.KeepAlive(capture)
+}
+
+// heldProbe is setHandler that, once the catalogue took the frame as long
+// as the listing, measures the heap while the frame is still in use.
+type heldProbe struct {
+	setHandler
+	size int
+	base int64
+	held int64
+}
+
+func (h *heldProbe) Frame(s *session.Session, f *session.Frame) {
+	h.setHandler.Frame(s, f)
+	if len(f.Raw) > h.size/2 {
+		h.set.Get(Catalogue.Key()).(*CatalogueTracker).Tools.Current.Lookup("tool_1") // indexed, as a call would
+		h.held = heapAfterGC() - h.base
+		runtime.KeepAlive(f.Raw)
+	}
 }

@@ -95,6 +95,17 @@ func isString(v []byte) bool {
 	return ok
 }
 
+// keepable reports whether b lies in lasting and is at least three
+// quarters of it: kept, b holds its whole buffer alive.
+func keepable(b, lasting []byte) bool {
+	if len(b) == 0 || 4*len(b) < 3*len(lasting) {
+		return false
+	}
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(lasting)))
+	at := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	return at >= base && at+uintptr(len(b)) <= base+uintptr(len(lasting))
+}
+
 // Len is the number of tools.
 func (l *ToolList) Len() int { return len(l.refs) }
 
@@ -178,16 +189,23 @@ func NewToolSet(tools []byte) (*ToolSet, bool) {
 		return nil, false
 	}
 	set := &ToolSet{}
-	set.AddPage(&page)
+	set.AddPage(&page, nil)
 	return set, true
 }
 
-// AddPage appends the tools of a page, copying its bytes once.
-func (s *ToolSet) AddPage(page *ToolList) {
+// AddPage appends the tools of a page, copying its bytes once. When the
+// page lies in lasting, a buffer nothing writes again (session.Frame's
+// Lasting), and is most of it, the set keeps the page's bytes instead:
+// a listing of 200k tools is then held once, not once in the envelope
+// its rules still read and once more in the set.
+func (s *ToolSet) AddPage(page *ToolList, lasting []byte) {
 	s.list.owned = true
 	base := uint32(len(s.list.bufs))
 	for _, b := range page.bufs {
-		s.list.bufs = append(s.list.bufs, bytes.Clone(b))
+		if !keepable(b, lasting) {
+			b = bytes.Clone(b)
+		}
+		s.list.bufs = append(s.list.bufs, b[:len(b):len(b)])
 	}
 	if len(s.list.refs) == 0 && base == 0 {
 		s.list.refs = page.refs[:len(page.refs):len(page.refs)] // the page's refs never change: share them

@@ -1,6 +1,9 @@
 package mcp
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // A tool looked up again is not decoded again: rules look each call's tool
 // up, and a capture calls the same few tools all along.
@@ -25,5 +28,47 @@ func TestLookupDecodesAToolOnce(t *testing.T) {
 	}
 	if tool, _ := set.Lookup("read"); tool.Description != "Reads a file." || string(tool.InputSchema) != `{"type":"object"}` {
 		t.Errorf("the tool kept: %+v", tool)
+	}
+}
+
+// A page is kept in place only when it lies in the lasting buffer and is
+// most of it: kept, it holds the whole buffer alive.
+func TestAddPageKeepsOnlyMostOfALastingBuffer(t *testing.T) {
+	const tools = `[{"name":"read"},{"name":"write"}]`
+	for _, c := range []struct {
+		name   string
+		buffer string // the page is its start
+		lasts  bool
+		kept   bool
+	}{
+		{"no lasting buffer", tools, false, false},
+		{"the page is the buffer", tools, true, true},
+		{"the page and a little more", tools + "   ", true, true},
+		{"the page and as much again", tools + strings.Repeat(" ", len(tools)), true, false},
+	} {
+		buf := []byte(c.buffer)
+		page, ok := toolList(buf[:len(tools)])
+		if !ok {
+			t.Fatal("not a tools array")
+		}
+		var lasting []byte
+		if c.lasts {
+			lasting = buf
+		}
+		var set ToolSet
+		set.AddPage(&page, lasting)
+		raw := set.list.Raw(0)
+		if got := &raw[0] == &buf[1]; got != c.kept {
+			t.Errorf("%s: the set keeps the page's bytes: %v, want %v", c.name, got, c.kept)
+		}
+		if name, _ := set.list.Name(1); name != "write" {
+			t.Errorf("%s: the second tool is %q", c.name, name)
+		}
+	}
+	one, other := make([]byte, len(tools)), make([]byte, len(tools))
+	copy(one, tools)
+	copy(other, tools)
+	if keepable(one, other) {
+		t.Error("a page outside the lasting buffer is keepable")
 	}
 }

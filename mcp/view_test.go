@@ -38,7 +38,7 @@ func TestToolResultAndListing(t *testing.T) {
 		t.Fatalf("ListTools %+v", l)
 	}
 	var set ToolSet
-	set.AddPage(&l.Tools)
+	set.AddPage(&l.Tools, nil)
 	name := l.Tools.Tool(0).Name
 	list[19] = 'X' // the name: the reader reuses its buffer, the page's strings are copies
 	list[40] = 'X' // inside inputSchema: the set must own its bytes

@@ -159,8 +159,9 @@ func (rd *snoopReader) chunk(c chunk) chunkKind {
 	if rd.reuse {
 		st = &rd.store
 	}
-	if staged, sst := rd.c.Stage(data); staged != nil {
-		data, st = staged, sst
+	staged := false
+	if copied, sst := rd.c.Stage(data); copied != nil {
+		data, st, staged = copied, sst, true
 	}
 	env := &rd.env
 	*env = envelope{}
@@ -185,6 +186,9 @@ func (rd *snoopReader) chunk(c chunk) chunkKind {
 	}
 	env.fill(f, rd.name, c.line)
 	f.UseStore(st)
+	if c.lasting && !staged { // a staged envelope is in the pipeline's reused batch
+		f.SetLasting(c.data)
+	}
 	rd.c.Add(f)
 	if rd.poison {
 		session.Poison(f, &rd.store)

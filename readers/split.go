@@ -39,6 +39,10 @@ type chunk struct {
 	// deep says the value nests deeper than jsonscan.MaxDepth (a format
 	// may read it clipped, spec §2.1); never set on a whole line.
 	deep bool
+	// lasting says data is a buffer of its own that the splitter lets go
+	// of and never writes again (a value too large for the reused one):
+	// what keeps a slice of it need not copy it.
+	lasting bool
 }
 
 // splitter cuts a stream into top-level JSON values: objects may share a
@@ -388,6 +392,9 @@ func (s *splitter) value(b []byte, from int) (c chunk, end int, ok bool) {
 					return c, i, true
 				}
 				c := chunk{data: s.buf.bytes(), line: s.start, deep: s.deep}
+				// start lets a buffer this large go; only a test's wipe
+				// writes the last value's buffer again.
+				c.lasting = cap(c.data) > firstPart && !s.wipe
 				s.buf.empty()
 				return c, i, true
 			}

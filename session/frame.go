@@ -138,6 +138,7 @@ type Frame struct {
 	marks    Marks // what the handler's Prescan found, when marked
 	marked   bool
 	store    *msgStore // where Msg's params and result are decoded; the reader's, for a reused frame
+	lasting  []byte    // the buffer Raw lies in, when nothing reuses it (Lasting)
 }
 
 // View returns the frame's message as rules and facts read it: the one
@@ -287,13 +288,23 @@ func (p Pairing) String() string {
 	return "pairing?"
 }
 
+// Lasting returns the buffer f's Raw lies in when the format reuses it
+// for nothing after the frame (an envelope too large for its reused
+// buffers): a tracker may then keep slices of f's bytes instead of
+// copying them. Nil otherwise, and for every frame correlation copied.
+func (f *Frame) Lasting() []byte { return f.lasting }
+
+// SetLasting says that buf, which holds all of f's Raw, is never reused or
+// written once f is added (Lasting).
+func (f *Frame) SetLasting(buf []byte) { f.lasting = buf }
+
 // detach returns a copy of a frame that correlation holds back, with its
 // own copy of the bytes it refers to: the frame itself, Raw and the decoded
 // view belong to the reader, which reuses them for the next envelope.
 func (f *Frame) detach() *Frame {
 	g := new(Frame)
 	*g = *f
-	g.store = nil // the reader's, reused for the next envelope
+	g.store, g.lasting = nil, nil // the reader's, reused for the next envelope
 	if g.Raw != nil {
 		g.Raw = append(json.RawMessage(nil), g.Raw...)
 		g.Msg = decodeMessage(g.Raw)

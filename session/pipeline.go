@@ -186,7 +186,7 @@ func (p *pipeline) takeStaged(f *Frame) bool {
 	b.items = b.items[:len(b.items)+1]
 	it := &b.items[len(b.items)-1]
 	it.frame, it.isDmg = *f, false
-	it.frame.store = &it.store
+	it.frame.store, it.frame.lasting = &it.store, nil // the batch's arena is reused
 	p.mark(&it.frame)
 	return true
 }
@@ -231,6 +231,7 @@ func (p *pipeline) add(f *Frame) {
 		start := len(b.arena)
 		b.arena = append(b.arena, f.Raw...)
 		g.Raw = b.arena[start:len(b.arena):len(b.arena)]
+		g.lasting = nil // the batch's arena is reused
 	}
 	switch {
 	case borrow && g.Msg.Kind != NoMessage:

@@ -349,6 +349,10 @@ func hostileCases() []hostileCase {
 		// schemas are judged once for the rules that judge them all, and a
 		// plain one from its bytes (each was compiled twice): 200k tools
 		// take 2.6–2.7 s of CPU (was 16–21 s) and 197–201 MiB, 20k 0.6 s and 44 MiB.
+		// The set keeps a large envelope's own buffer instead of a copy
+		// (Frame.Lasting): the live heap while the 200k listing is judged
+		// fell from 90 to 48 MB, peak RSS from 147 to 130 MiB; the peak is
+		// now the coverage summary of 200k tools at the end of the run.
 		manyTools(20_000, always, 80*mib),
 		manyTools(200_000, largeOnly, 300*mib),
 		// A request's params held once (issue 21): a record that keeps them
