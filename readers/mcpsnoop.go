@@ -374,6 +374,11 @@ func (e *envelope) fill(f *session.Frame, file string, line int) {
 // time.Parse does, with the same result, and the rest falls back to it.
 func envelopeTime(raw []byte) time.Time {
 	var t time.Time
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
+		if u, ok := utcTimestamp(raw[1 : len(raw)-1]); ok {
+			return u
+		}
+	}
 	if len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0 && t.UnmarshalText(raw[1:len(raw)-1]) == nil {
 		return t
 	}
