@@ -62,6 +62,8 @@ type Collector struct {
 	lastServer *server // of the latest label asked for
 	lastRun    *session.Session
 	lastRunN   int32 // lastRun's run number
+
+	summary *Summary // made once, from records it lets go of (Summary)
 }
 
 // New makes a collector that remembers at most maxHashes argument records
@@ -540,8 +542,14 @@ func (c *Collector) remember(t *tool, oc *openCall, kind string, at Location) {
 	t.args[oc.key] = rec
 }
 
-// Summary is what the run did, per server label in label order.
+// Summary is what the run did, per server label in label order. It is
+// made once, when nothing more is collected: the records it is made from
+// are let go of as it goes (a listing of 200k tools held both at once),
+// and later calls return the same summary.
 func (c *Collector) Summary() *Summary {
+	if c.summary != nil {
+		return c.summary
+	}
 	out := &Summary{Servers: []Server{}, Captures: len(c.files), MaxArgumentHashes: c.maxHashes, ArgumentHashes: c.hashes, CapReached: c.capped}
 	labels := make([]string, 0, len(c.servers))
 	for l := range c.servers {
@@ -550,7 +558,9 @@ func (c *Collector) Summary() *Summary {
 	sort.Strings(labels)
 	for _, l := range labels {
 		out.Servers = append(out.Servers, c.servers[l].summary(c))
+		delete(c.servers, l) // summarised: its records need not be held beside the summary
 	}
+	c.lastServer, c.summary = nil, out
 	return out
 }
 
@@ -564,6 +574,7 @@ func (sv *server) summary(c *Collector) Server {
 	sort.Strings(names)
 	for _, n := range names {
 		t := sv.tools[n]
+		delete(sv.tools, n) // a listing of 200k tools: each record goes as its line is made
 		out.Tools.count(n, &t.item)
 		var times callTimes
 		if t.times != nil {

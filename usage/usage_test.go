@@ -124,3 +124,26 @@ func TestCoverageCounts(t *testing.T) {
 		t.Error("nothing advertised is not 100%")
 	}
 }
+
+// The summary is made once, from records it lets go of as it goes: a
+// second call returns the same summary, and no server's records are held
+// beside it (with 20k labels they were: 94.6 MiB peak, 78.8 after).
+func TestSummaryLetsGoOfItsRecords(t *testing.T) {
+	t.Parallel()
+	c := New(0)
+	c.File("a.jsonl")
+	for _, label := range []string{"db", "fs"} {
+		tl := c.server(label).tool("run")
+		tl.calls, tl.ok = 2, 1
+	}
+	sum := c.Summary()
+	if len(sum.Servers) != 2 || sum.Servers[0].Label != "db" || len(sum.Servers[1].ToolStats) != 1 || sum.Servers[1].ToolStats[0].Calls != 2 {
+		t.Fatalf("summary %+v", sum)
+	}
+	if len(c.servers) != 0 || c.lastServer != nil {
+		t.Errorf("%d servers' records held after the summary", len(c.servers))
+	}
+	if again := c.Summary(); again != sum {
+		t.Error("a second call made another summary")
+	}
+}
