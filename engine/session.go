@@ -11,13 +11,13 @@ import (
 // sessionRun is one session's rule states, facts and findings; it is the
 // checks.Reporter of the session's passes.
 type sessionRun struct {
-	s        *session.Session
-	cfg      *Config
-	own      *serverSettings  // the run's settings, with its server's applied
-	pass     checks.Pass // for a rule not in cfg.Rules (passFor)
-	seats    []seat      // by rule index in cfg.Rules
-	dead     []bool           // rules that panicked in this session
-	judged   []int64          // by rule index: what each rule counted itself (Pass.Judged)
+	s      *session.Session
+	cfg    *Config
+	own    *serverSettings // the run's settings, with its server's applied
+	pass   checks.Pass     // for a rule not in cfg.Rules (passFor)
+	seats  []seat          // by rule index in cfg.Rules
+	dead   []bool          // rules that panicked in this session
+	judged []int64         // by rule index: what each rule counted itself (Pass.Judged)
 	// given is, by rule index, the protocol frames of its revisions a rule
 	// was given: counted for the rules that judge some revisions, and for
 	// a rule that judges all once it is retired; protocol counts the rest.
