@@ -21,13 +21,7 @@ import (
 func TestAToolListingIsKeptInItsSize(t *testing.T) {
 	racedetect.SkipUnderRace(t) // the detector's shadow memory is on the heap's account
 	const tools = 20_000
-	raw, err := io.ReadAll(sessiontest.ManyTools(tools))
-	if err != nil {
-		t.Fatal(err)
-	}
-	listing := envelopeOf(t, raw, []byte(`"tools":[`))
-	capture := string(raw)
-	raw = nil
+	capture, listing := manyTools(t, tools)
 
 	before := heapAfterGC()
 	set := feed(t, capture, Catalogue.Key())
@@ -51,6 +45,17 @@ func TestAToolListingIsKeptInItsSize(t *testing.T) {
 	if limit := int64(listing) + 64*tools; indexed > limit {
 		t.Errorf("%d bytes kept for a listing of %d bytes, more than %d", indexed, listing, limit)
 	}
+}
+
+// manyTools is sessiontest.ManyTools(n) as a string, and the length of
+// its listing's envelope.
+func manyTools(t *testing.T, n int) (capture string, listing int) {
+	t.Helper()
+	raw, err := io.ReadAll(sessiontest.ManyTools(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(raw), envelopeOf(t, raw, []byte(`"tools":[`))
 }
 
 // envelopeOf is the length of the first line of capture holding marker.
@@ -80,13 +85,7 @@ func heapAfterGC() int64 {
 func TestALargeListingIsHeldOnceWhileJudged(t *testing.T) {
 	racedetect.SkipUnderRace(t)
 	const tools = 20_000
-	raw, err := io.ReadAll(sessiontest.ManyTools(tools))
-	if err != nil {
-		t.Fatal(err)
-	}
-	listing := envelopeOf(t, raw, []byte(`"tools":[`))
-	capture := string(raw)
-	raw = nil
+	capture, listing := manyTools(t, tools)
 
 	h := &heldProbe{setHandler: setHandler{keys: Closure([]*Key{Catalogue.Key()})}, size: listing, base: heapAfterGC()}
 	if err := readers.Read("test.jsonl", strings.NewReader(capture), h, readers.Options{}); err != nil {
