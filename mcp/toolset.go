@@ -98,12 +98,7 @@ func isString(v []byte) bool {
 // keepable reports whether b lies in lasting and is at least three
 // quarters of it: kept, b holds its whole buffer alive.
 func keepable(b, lasting []byte) bool {
-	if len(b) == 0 || 4*len(b) < 3*len(lasting) {
-		return false
-	}
-	base := uintptr(unsafe.Pointer(unsafe.SliceData(lasting)))
-	at := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	return at >= base && at+uintptr(len(b)) <= base+uintptr(len(lasting))
+	return len(b) > 0 && 4*len(b) >= 3*len(lasting) && jsonscan.Within(b, lasting)
 }
 
 // Len is the number of tools.

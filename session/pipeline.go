@@ -2,7 +2,6 @@ package session
 
 import (
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/mcpcheck/mcpcheck/internal/jsonscan"
 	"github.com/mcpcheck/mcpcheck/internal/wipe"
@@ -179,7 +178,7 @@ func (p *pipeline) unstage() {
 func (p *pipeline) takeStaged(f *Frame) bool {
 	staged := p.staged
 	p.unstage()
-	if len(f.Raw) == 0 || len(staged) == 0 || !within(f.Raw, staged) {
+	if len(f.Raw) == 0 || len(staged) == 0 || !jsonscan.Within(f.Raw, staged) {
 		return false
 	}
 	b := p.cur
@@ -201,13 +200,6 @@ func (p *pipeline) mark(g *Frame) {
 		return
 	}
 	g.marks, g.marked = p.prescan(g), true
-}
-
-// within reports whether sub lies inside b.
-func within(sub, b []byte) bool {
-	base := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	at := uintptr(unsafe.Pointer(unsafe.SliceData(sub)))
-	return at >= base && at+uintptr(len(sub)) <= base+uintptr(len(b))
 }
 
 // add queues f. Its message bytes are copied, and its message decoded here,

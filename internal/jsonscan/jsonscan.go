@@ -89,6 +89,14 @@ func plainEnd(b []byte, i int) int {
 	return plainEndBytes(b, i)
 }
 
+// Within reports whether sub lies inside b: a value handed out as a
+// sub-slice of b, not a copy.
+func Within(sub, b []byte) bool {
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	at := uintptr(unsafe.Pointer(unsafe.SliceData(sub)))
+	return at >= base && at+uintptr(len(sub)) <= base+uintptr(len(b))
+}
+
 // plainEndBytes is plainEnd a byte at a time.
 func plainEndBytes(b []byte, i int) int {
 	for i < len(b) && !stringSpecial[b[i]] {
