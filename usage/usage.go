@@ -84,6 +84,8 @@ type server struct {
 	templates map[string]*templateItem // resource templates by uriTemplate
 	listed    struct{ tools, prompts, resources, templates bool }
 	defs      *baseline.Definitions // the latest complete tool listing, for diff
+
+	listedOnly *listedTools // advertised tools without a record: never called
 }
 
 type item struct {
@@ -267,6 +269,7 @@ func (sv *server) tool(name string) *tool {
 	if t == nil {
 		name = strings.Clone(name) // kept to the run's end; a listed name shares its listing's bytes
 		t = &tool{name: name, lastFile: -1}
+		t.declared, t.advertised = sv.listedOnly.take(name)
 		sv.tools[name] = t
 	}
 	return t
@@ -383,16 +386,7 @@ func (c *Collector) EndSession(s *session.Session, cat *facts.CatalogueTracker) 
 	sv.sessions++
 	if cat != nil && cat.Tools.Complete {
 		sv.listed.tools = true
-		set := cat.Tools.Current
-		for i := range set.Len() {
-			d := set.Tool(i)
-			if !d.HasName {
-				continue
-			}
-			t := sv.tool(d.Name)
-			t.advertised = true
-			t.declared = declaredProperties(d.InputSchema)
-		}
+		sv.mergeListing(cat.Tools.Current)
 		if c.KeepDefinitions {
 			defs := baseline.FromToolSet(cat.Tools.Current, s.Revision)
 			sv.defs = &defs
@@ -432,13 +426,28 @@ const maxDeclared = 256
 // declaredProperties are the names of the schema's top-level properties,
 // sorted, at most maxDeclared of them.
 func declaredProperties(schema []byte) []string {
-	props := jsonscan.Member(schema, "properties")
-	var names []string
-	i := jsonscan.SkipSpace(props, 0)
-	if i >= len(props) || props[i] != '{' {
+	names := eachDeclared(nil, schema)
+	if names == nil {
 		return nil
 	}
-	for i++; len(names) < maxDeclared; {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = string(n)
+	}
+	return out
+}
+
+// eachDeclared appends to names those of the schema's top-level
+// properties, sorted and each once, at most maxDeclared of them; a name
+// without escapes shares the schema's bytes.
+func eachDeclared(names [][]byte, schema []byte) [][]byte {
+	props := jsonscan.Member(schema, "properties")
+	i := jsonscan.SkipSpace(props, 0)
+	if i >= len(props) || props[i] != '{' {
+		return names
+	}
+	start := len(names)
+	for i++; len(names)-start < maxDeclared; {
 		i = jsonscan.SkipSpace(props, i)
 		if i >= len(props) || props[i] == '}' {
 			break
@@ -451,8 +460,10 @@ func declaredProperties(schema []byte) []string {
 		if err != nil {
 			break
 		}
-		if s, ok := jsonscan.String(props[i:end]); ok {
-			names = append(names, s)
+		if tok := props[i:end]; bytes.IndexByte(tok, '\\') < 0 {
+			names = append(names, tok[1:len(tok)-1])
+		} else if s, ok := jsonscan.String(tok); ok {
+			names = append(names, []byte(s))
 		}
 		i = jsonscan.SkipSpace(props, end)
 		if i < len(props) && props[i] == ':' {
@@ -462,8 +473,9 @@ func declaredProperties(schema []byte) []string {
 			break
 		}
 	}
-	slices.Sort(names)
-	return slices.Compact(names)
+	own := names[start:]
+	slices.SortFunc(own, bytes.Compare)
+	return append(names[:start], slices.CompactFunc(own, bytes.Equal)...)
 }
 
 // settle counts one finished (or abandoned) call; kind is "" for a success.
@@ -565,59 +577,26 @@ func (c *Collector) Summary() *Summary {
 }
 
 func (sv *server) summary(c *Collector) Server {
-	out := Server{Label: sv.label, Sessions: sv.sessions, Definitions: sv.defs, ToolStats: make([]Tool, 0, len(sv.tools)), Flaky: []Flaky{}}
+	out := Server{Label: sv.label, Sessions: sv.sessions, Definitions: sv.defs, ToolStats: make([]Tool, 0, len(sv.tools)+sv.listedOnly.len()), Flaky: []Flaky{}}
 	out.Tools.Listed = sv.listed.tools
 	names := make([]string, 0, len(sv.tools))
 	for n := range sv.tools {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	for _, n := range names {
-		t := sv.tools[n]
-		delete(sv.tools, n) // a listing of 200k tools: each record goes as its line is made
-		out.Tools.count(n, &t.item)
-		var times callTimes
-		if t.times != nil {
-			times = *t.times
+	next := 0 // of names
+	sv.listedOnly.each(func(t listedTool) {
+		for ; next < len(names) && names[next] < t.name; next++ {
+			out.addTool(c, names[next], sv.tools[names[next]])
+			delete(sv.tools, names[next]) // a listing of 200k tools: each record goes as its line is made
 		}
-		ts := Tool{
-			Name: n, Advertised: t.advertised, Calls: t.calls, OK: t.ok, Errors: t.errors,
-			Latency: times.latency.Summary(), Captures: t.captures, Chains: t.chains,
-			Declared: append([]string{}, t.declared...), Passed: []string{}, NeverPassed: []string{},
-		}
-		if t.chains > 0 {
-			sl := times.server.Summary()
-			ts.ServerLatency = &sl
-		}
-		if ts.Errors == nil {
-			ts.Errors = map[string]int64{}
-		}
-		if t.calls > 0 {
-			ts.ErrorRate = float64(t.calls-t.ok) / float64(t.calls)
-		}
-		for p := range t.passed {
-			ts.Passed = append(ts.Passed, p)
-		}
-		sort.Strings(ts.Passed)
-		for _, d := range t.declared {
-			if !t.passed[d] {
-				ts.NeverPassed = append(ts.NeverPassed, d)
-			}
-		}
-		for key, rec := range t.args {
-			o := Outcome{Tool: n, Args: uint64(key), OK: rec.ok >= 0, Failed: rec.fail >= 0, FailKind: kinds[rec.failKind]}
-			out.outcomes = append(out.outcomes, o)
-			if rec.ok >= 0 && rec.fail >= 0 && rec.ok != rec.fail {
-				out.Flaky = append(out.Flaky, Flaky{
-					Tool: n, ArgsHash: hexKey(key), FailKind: kinds[rec.failKind],
-					OKAt:          Location{File: c.files[rec.okFile], Line: int(rec.okLine)},
-					FailedAt:      Location{File: c.files[rec.failFile], Line: int(rec.failLine)},
-					FailedSession: c.failed[rec.fail],
-				})
-			}
-		}
-		out.ToolStats = append(out.ToolStats, ts)
+		out.addListed(t)
+	})
+	for _, n := range names[next:] {
+		out.addTool(c, n, sv.tools[n])
+		delete(sv.tools, n)
 	}
+	sv.listedOnly = nil
 	out.Tools = out.Tools.done()
 	slices.SortFunc(out.Flaky, func(a, b Flaky) int {
 		return cmp.Or(cmp.Compare(a.Tool, b.Tool), cmp.Compare(a.FailedAt.File, b.FailedAt.File), cmp.Compare(a.FailedAt.Line, b.FailedAt.Line), cmp.Compare(a.ArgsHash, b.ArgsHash))
@@ -627,6 +606,65 @@ func (sv *server) summary(c *Collector) Server {
 	out.Resources = itemsCoverage(sv.resources, sv.listed.resources)
 	out.Templates = itemsCoverage(sv.templateUse(), sv.listed.templates)
 	return out
+}
+
+// addListed adds the line of a tool listed and never called.
+func (out *Server) addListed(t listedTool) {
+	out.Tools.count(t.name, &item{advertised: true})
+	declared := t.declared()
+	if declared == nil {
+		declared = []string{}
+	}
+	out.ToolStats = append(out.ToolStats, Tool{
+		Name: t.name, Advertised: true, Errors: map[string]int64{}, Latency: (&Latencies{}).Summary(),
+		Declared: declared, Passed: []string{}, NeverPassed: declared[:len(declared):len(declared)],
+	})
+}
+
+// addTool adds the line of a tool with a record.
+func (out *Server) addTool(c *Collector, n string, t *tool) {
+	out.Tools.count(n, &t.item)
+	var times callTimes
+	if t.times != nil {
+		times = *t.times
+	}
+	ts := Tool{
+		Name: n, Advertised: t.advertised, Calls: t.calls, OK: t.ok, Errors: t.errors,
+		Latency: times.latency.Summary(), Captures: t.captures, Chains: t.chains,
+		Declared: append([]string{}, t.declared...), Passed: []string{}, NeverPassed: []string{},
+	}
+	if t.chains > 0 {
+		sl := times.server.Summary()
+		ts.ServerLatency = &sl
+	}
+	if ts.Errors == nil {
+		ts.Errors = map[string]int64{}
+	}
+	if t.calls > 0 {
+		ts.ErrorRate = float64(t.calls-t.ok) / float64(t.calls)
+	}
+	for p := range t.passed {
+		ts.Passed = append(ts.Passed, p)
+	}
+	sort.Strings(ts.Passed)
+	for _, d := range t.declared {
+		if !t.passed[d] {
+			ts.NeverPassed = append(ts.NeverPassed, d)
+		}
+	}
+	for key, rec := range t.args {
+		o := Outcome{Tool: n, Args: uint64(key), OK: rec.ok >= 0, Failed: rec.fail >= 0, FailKind: kinds[rec.failKind]}
+		out.outcomes = append(out.outcomes, o)
+		if rec.ok >= 0 && rec.fail >= 0 && rec.ok != rec.fail {
+			out.Flaky = append(out.Flaky, Flaky{
+				Tool: n, ArgsHash: hexKey(key), FailKind: kinds[rec.failKind],
+				OKAt:          Location{File: c.files[rec.okFile], Line: int(rec.okLine)},
+				FailedAt:      Location{File: c.files[rec.failFile], Line: int(rec.failLine)},
+				FailedSession: c.failed[rec.fail],
+			})
+		}
+	}
+	out.ToolStats = append(out.ToolStats, ts)
 }
 
 func itemsCoverage(m map[string]*item, listed bool) Coverage {
