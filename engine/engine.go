@@ -159,10 +159,7 @@ func Run(inputs []readers.Source, cfg Config) (*result.Result, error) {
 		byID: map[string]*checks.Rule{}, sup: newSuppressor(cfg.Suppressions),
 		live:  liveSpill{budget: limit(cfg.Limits.LiveBytes, DefaultLiveBytes)},
 		calls: callBudget{left: DefaultCallBytes},
-		usage: cfg.usageCollector(), judged: map[string]int64{},
-	}
-	for _, r := range cfg.Rules {
-		fr.judged[r.ID] = 0 // every rule that ran has a count, zero included
+		usage: cfg.usageCollector(), judged: map[string]int64{}, judgedBy: make([]int64, len(cfg.Rules)),
 	}
 	for _, r := range cfg.Catalogue {
 		fr.byID[r.ID] = r
@@ -181,6 +178,9 @@ func Run(inputs []readers.Source, cfg Config) (*result.Result, error) {
 			return nil, err
 		}
 		res.Files = append(res.Files, in.Name)
+	}
+	for i, r := range cfg.Rules {
+		fr.judged[r.ID] += fr.judgedBy[i] // every rule that ran has a count, zero included
 	}
 	finishUsage(fr.usage, fr.col, fr.sup, &cfg)
 	if _, ran := fr.judged[flakyCallID]; ran {
@@ -219,6 +219,9 @@ type freezer struct {
 	calls    callBudget     // what the open sessions may keep of their calls
 	usage    *usage.Collector
 	judged   map[string]int64 // by rule id: what it judged over the run
+	// judgedBy counts the same by rule index while the run is read, a
+	// slice where the map cost 61 string-keyed writes a session.
+	judgedBy []int64
 }
 
 func readInput(in readers.Source, format readers.Format, o readers.Options, h session.Handler) error {
@@ -250,6 +253,7 @@ type driver struct {
 	// prescan excuses from it (checks.Quiet); quiet says some may be.
 	quietSeers [session.Invalid + 1][]int
 	quiet      bool
+	spareSlots []ruleSlots // of ended sessions, for the next (ruleSlots)
 
 	factKeys []*facts.Key // the facts the rules declare, and what those require
 
@@ -328,12 +332,8 @@ func (d *driver) run(s *session.Session) *sessionRun {
 		sr.calls = newCallLog(&d.fr.calls)
 	}
 	sr.facts = facts.NewSet(s, d.factKeys)
-	sr.seatRules(d.cfg.Rules)
-	sr.dead = make([]bool, len(d.cfg.Rules))
-	sr.given = make([]int64, len(d.cfg.Rules))
-	for i, r := range d.cfg.Rules {
-		sr.start(i, r)
-	}
+	sr.seatRules(d.cfg.Rules, &d.spareSlots)
+	sr.startFrom(0)
 	d.runs[s] = sr
 	if d.sessions == 0 {
 		d.fr.usage.File(d.input) // an input counts among the run's captures once it has a session
@@ -427,11 +427,7 @@ func (d *driver) Damage(s *session.Session, dmg session.Damage) {
 func (d *driver) End(s *session.Session) {
 	sr := d.run(s)
 	sr.resolveBaseline()
-	for i := range d.cfg.Rules {
-		if !sr.dead[i] {
-			sr.end(i)
-		}
-	}
+	sr.endFrom(0)
 	cat, _ := sr.facts.Get(facts.Catalogue.Key()).(*facts.CatalogueTracker)
 	d.fr.usage.EndSession(s, cat)
 	var unjudged []uint64
@@ -440,7 +436,7 @@ func (d *driver) End(s *session.Session) {
 		if r.CountsJudged {
 			n = sr.judged[i]
 		}
-		d.fr.judged[r.ID] += n
+		d.fr.judgedBy[i] += n
 		if c := d.catIndex[i]; n == 0 && c >= 0 && !judgesTheRun[r.ID] {
 			if unjudged == nil {
 				unjudged = make([]uint64, (len(d.cfg.Catalogue)+63)/64)
@@ -449,7 +445,8 @@ func (d *driver) End(s *session.Session) {
 		}
 	}
 	delete(d.runs, s) // the session's rule state is no longer needed
-	sr.seats, sr.facts = nil, nil
+	sr.unseat(&d.spareSlots)
+	sr.facts = nil
 	fr := d.fr
 	ordinal := fr.ordinals[s.Label]
 	fr.ordinals[s.Label]++
