@@ -1,7 +1,10 @@
 package report
 
 import (
+	"bytes"
+	"encoding/json"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -14,6 +17,7 @@ type jsonIndenter struct {
 	b      []byte
 	prefix string
 	depth  int
+	err    error // the first value encoding/json refused (encoded)
 }
 
 func (w *jsonIndenter) newline() {
@@ -65,6 +69,42 @@ func (w *jsonIndenter) close(bracket byte, items int) {
 	}
 	w.b = append(w.b, bracket)
 }
+
+func (w *jsonIndenter) text(s string) { w.b = appendJSONString(w.b, s) }
+
+func (w *jsonIndenter) integer(n int64) { w.b = strconv.AppendInt(w.b, n, 10) }
+
+func (w *jsonIndenter) boolean(v bool) { w.b = strconv.AppendBool(w.b, v) }
+
+func (w *jsonIndenter) null() { w.b = append(w.b, "null"...) }
+
+// encoded writes v through encoding/json, indented where it stands: for
+// values written once a run, or rarely, that are not worth spelling out.
+func (w *jsonIndenter) encoded(v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent(w.prefix+strings.Repeat("  ", w.depth), "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		if w.err == nil {
+			w.err = err
+		}
+		return
+	}
+	w.b = append(w.b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
+}
+
+// jsonList writes xs, each by value, or null for a nil slice, as
+// encoding/json writes a slice.
+func jsonList[T any](w *jsonIndenter, xs []T, value func(w *jsonIndenter, x *T)) {
+	if xs == nil {
+		w.null()
+		return
+	}
+	w.array(len(xs), func(i int) { value(w, &xs[i]) })
+}
+
+func textJSON(w *jsonIndenter, s *string) { w.text(*s) }
 
 // jsonItems counts the members of one object or the elements of one
 // array, for the commas between them.
