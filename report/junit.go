@@ -224,8 +224,14 @@ func findingLine(f *result.Finding) string {
 
 // flatten keeps one finding on one line of a body, whatever a message holds.
 func flatten(s string) string {
-	return strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ").Replace(s)
+	if !strings.ContainsAny(s, "\r\n") {
+		return s // as most messages are: Replace would copy it
+	}
+	return lineBreaks.Replace(s)
 }
+
+// lineBreaks is made once: a Replacer builds its tables on first use.
+var lineBreaks = strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ")
 
 // assertionGroup is every outcome of one assertion kind in a session, so
 // repeated --expect-tool flags make one case, not one per tool.

@@ -267,3 +267,14 @@ func TestXMLSafe(t *testing.T) {
 		}
 	}
 }
+
+// flatten puts a message on one line: each line break, CRLF included,
+// becomes one space.
+func TestFlatten(t *testing.T) {
+	for in, want := range map[string]string{"": "", "one line": "one line", "a\r\nb": "a b", "a\rb\nc": "a b c",
+		"\n\r\n\r": "   ", "a\n\nb": "a  b", "tab\tstays": "tab\tstays"} {
+		if got := flatten(in); got != want {
+			t.Errorf("flatten(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
