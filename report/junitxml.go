@@ -2,7 +2,6 @@ package report
 
 import (
 	"bufio"
-	"encoding/xml"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -81,17 +80,43 @@ func (x *xmlWriter) close(name string) {
 }
 
 // escape writes s as encoding/xml escapes an attribute (xml.EscapeText,
-// which its printer's EscapeString matches): a value of plain printable
-// ASCII, as most are, is written as it is without a copy.
+// which its printer's EscapeString matches): the runs between characters
+// to escape are written as they are, without a copy.
 func (x *xmlWriter) escape(s string) {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\'' || c == '&' || c == '<' || c == '>' {
-			xml.EscapeText(x.w, []byte(s))
-			return
+	done := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			if esc := xmlEscapes[c]; esc != "" {
+				x.w.WriteString(s[done : i-1])
+				x.w.WriteString(esc)
+				done = i
+			}
+			continue
 		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !xmlChar(r, size) {
+			x.w.WriteString(s[done:i])
+			x.w.WriteString("\uFFFD") // what XML cannot carry, or not UTF-8
+			done = i + size
+		}
+		i += size
 	}
-	x.w.WriteString(s)
+	x.w.WriteString(s[done:])
 }
+
+// xmlEscapes are xml.EscapeText's replacements of ASCII characters: the
+// markup characters, tab and line breaks as references, and the other C0
+// controls, which XML cannot carry, as U+FFFD.
+var xmlEscapes = func() (esc [utf8.RuneSelf]string) {
+	for c := range byte(0x20) {
+		esc[c] = "\uFFFD"
+	}
+	esc['"'], esc['\''], esc['&'], esc['<'], esc['>'] = "&#34;", "&#39;", "&amp;", "&lt;", "&gt;"
+	esc['\t'], esc['\n'], esc['\r'] = "&#x9;", "&#xA;", "&#xD;"
+	return esc
+}()
 
 // cdata is encoding/xml's emitCDATA: nothing for an empty text, and a
 // "]]>" inside split across two sections.
