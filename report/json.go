@@ -174,7 +174,7 @@ type JSONAssertion struct {
 // of many were most of its time; the usage summary is still encoded by
 // encoding/json.
 func (j *JSON) Report(w io.Writer, r *result.Result) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
+	bw := bufio.NewWriterSize(w, writeBufferSize)
 	x := &jsonIndenter{}
 	// flush hands what x holds to bw, so that one session at a time is held.
 	flush := func() {

@@ -43,10 +43,12 @@ func writeSuite(ts *junit.Testsuite) []byte {
 func TestJUnitSuiteWriterIsEncodingXML(t *testing.T) {
 	r := sampleResult(t)
 	var suites []junit.Testsuite
-	i := 0
+	b := junitSuites{r: r, first: map[string]int{}}
 	for s := range r.AllSessions() {
-		suites = append(suites, junitSuite(i, s, r, i == 0))
-		i++
+		ts := *b.suite(s)
+		props := slices.Clone(*ts.Properties) // the next suite reuses both
+		ts.Testcases, ts.Properties = slices.Clone(ts.Testcases), &props
+		suites = append(suites, ts)
 	}
 	if len(suites) == 0 {
 		t.Fatal("the sample has no sessions")
