@@ -57,9 +57,10 @@ func (j *JUnit) Report(w io.Writer, r *result.Result) error {
 	// cannot close them early; characters XML cannot carry are dropped by
 	// xmlSafe beforehand.
 	b.next = 0
+	cases := caseCache{}
 	for s := range r.AllSessions() {
 		bw.WriteByte('\n')
-		x := xmlWriter{w: bw, prefix: "\t", indent: "\t"}
+		x := xmlWriter{w: bw, prefix: "\t", indent: "\t", cases: cases}
 		x.suite(b.suite(s))
 	}
 	if b.next > 0 {

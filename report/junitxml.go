@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -20,6 +21,19 @@ type xmlWriter struct {
 	depth          int
 	indentedIn     bool // the last thing written was a start tag
 	putNewline     bool // something was written: the next indent starts a line
+	cases          caseCache
+}
+
+// caseCache holds, as written, the cases every suite has alike: a signal
+// without findings, a rule not observed. Most of a suite is such cases.
+type caseCache map[plainCase][]byte
+
+// plainCase is a case with a name, a class name and at most the
+// not-observed result, at a depth.
+type plainCase struct {
+	name, classname string
+	notObserved     bool
+	depth           int
 }
 
 // writeIndent is encoding/xml's printer.writeIndent.
@@ -176,7 +190,44 @@ func (x *xmlWriter) suite(ts *junit.Testsuite) {
 	x.close("testsuite")
 }
 
+// testcase writes tc, from the cache when it is a plain case. It is
+// written the same anywhere in a suite: there, an indent always starts a
+// new line, and a start tag indents whatever came before.
 func (x *xmlWriter) testcase(tc *junit.Testcase) {
+	key, ok := x.plain(tc)
+	if !ok {
+		x.writeTestcase(tc)
+		return
+	}
+	written, ok := x.cases[key]
+	if !ok {
+		var buf bytes.Buffer
+		w := bufio.NewWriter(&buf)
+		alone := xmlWriter{w: w, prefix: x.prefix, indent: x.indent, depth: x.depth, putNewline: true}
+		alone.writeTestcase(tc)
+		w.Flush()
+		written = buf.Bytes()
+		x.cases[key] = written
+	}
+	x.w.Write(written)
+	x.indentedIn = false
+}
+
+// plain is tc's key in the cache, if it is a plain case the writer keeps.
+func (x *xmlWriter) plain(tc *junit.Testcase) (plainCase, bool) {
+	if x.cases == nil || !x.putNewline || len(x.cases) >= maxCachedCases || tc.Time != "" || tc.Status != "" ||
+		tc.Error != nil || tc.Failure != nil || tc.SystemOut != nil || tc.SystemErr != nil ||
+		tc.Skipped != nil && tc.Skipped != &notObserved {
+		return plainCase{}, false
+	}
+	return plainCase{tc.Name, tc.Classname, tc.Skipped != nil, x.depth}, true
+}
+
+// maxCachedCases bounds the cache; a catalogue's signals and rules are
+// a few dozen.
+const maxCachedCases = 1000
+
+func (x *xmlWriter) writeTestcase(tc *junit.Testcase) {
 	x.open("testcase")
 	x.attr("name", tc.Name)
 	x.attr("classname", tc.Classname)
