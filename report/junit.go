@@ -240,9 +240,14 @@ func suppressedCase(findings []*result.Finding) (tc junit.Testcase, ok bool) {
 // locations indented, each line ending in a newline.
 func findingLine(f *result.Finding) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s%s%s (%s)\n", junitText(location(f.File, f.Line)), junitText(flatten(f.Message)), suppressedNote(f), existingNote(f), f.Rule)
+	b.WriteString(junitText(location(f.File, f.Line)))
+	b.WriteByte(' ')
+	b.WriteString(junitText(flatten(f.Message)))
+	b.WriteString(suppressedNote(f))
+	b.WriteString(existingNote(f))
+	b.WriteString(" (" + f.Rule + ")\n")
 	for _, rel := range f.Related {
-		fmt.Fprintf(&b, "\trelated: %s %s\n", junitText(location(rel.File, rel.Line)), junitText(flatten(rel.Message)))
+		b.WriteString("\trelated: " + junitText(location(rel.File, rel.Line)) + " " + junitText(flatten(rel.Message)) + "\n")
 	}
 	return xmlSafe(b.String())
 }
@@ -336,6 +341,13 @@ func xmlSafe(s string) string {
 // xmlClean is the fast path: most strings need no copy.
 func xmlClean(s string) bool {
 	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' {
+				return false
+			}
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if !xmlChar(r, size) {
 			return false
@@ -366,5 +378,5 @@ func countNoun(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return fmt.Sprintf("%d %s", n, many)
+	return strconv.Itoa(n) + " " + many
 }

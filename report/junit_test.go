@@ -261,6 +261,8 @@ func TestXMLSafe(t *testing.T) {
 		"bad\xffbyte":            "badbyte",
 		"keep \uFFFD é 😀 \u0085": "keep \uFFFD é 😀 \u0085",
 		"]]>":                    "]]>",
+		"one \x1f":               "one ", // one control alone, none below 0x10
+		"esc\x1b[31m red":        "esc[31m red",
 	} {
 		if got := xmlSafe(in); got != want {
 			t.Errorf("xmlSafe(%q) = %q, want %q", in, got, want)
