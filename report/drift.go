@@ -210,6 +210,91 @@ func jsonDrift(r *baseline.Report) *JSONDrift {
 	return j
 }
 
+// driftJSON writes d as encoding/json writes a *JSONDrift; the old and
+// new values of its differences are left to it.
+func driftJSON(w *jsonIndenter, d *JSONDrift) {
+	if d == nil {
+		w.null()
+		return
+	}
+	w.object(func(o *jsonObject) {
+		o.key("label").text(d.Label)
+		o.key("status").text(d.Status)
+		o.key("baseline").text(d.Baseline)
+		o.key("format").text(d.Format)
+		provenanceJSON(o.key("recorded"), d.Recorded)
+		provenanceJSON(o.key("accepted"), d.Accepted)
+		if rr := o.key("recorded_in_run"); d.RecordedInRun != nil {
+			rr.object(func(o *jsonObject) {
+				o.key("file").text(d.RecordedInRun.File)
+				o.key("session").text(d.RecordedInRun.Session)
+				o.key("line").integer(int64(d.RecordedInRun.Line))
+			})
+		} else {
+			rr.null()
+		}
+		o.key("not_kept").text(d.NotKept)
+		jsonList(o.key("not_compared"), d.NotCompared, textJSON)
+		o.key("problem").text(d.Problem)
+		c := &d.Counts
+		o.key("counts").object(func(o *jsonObject) {
+			o.key("added").integer(int64(c.Added))
+			o.key("removed").integer(int64(c.Removed))
+			o.key("changed").integer(int64(c.Changed))
+			o.key("breaking").integer(int64(c.Breaking))
+			o.key("review").integer(int64(c.Review))
+			o.key("info").integer(int64(c.Info))
+		})
+		jsonList(o.key("tools"), d.Tools, toolDriftJSON)
+	})
+}
+
+func provenanceJSON(w *jsonIndenter, p *JSONProvenance) {
+	if p == nil {
+		w.null()
+		return
+	}
+	w.object(func(o *jsonObject) {
+		if p.Reason != "" {
+			o.key("reason").text(p.Reason)
+		}
+		o.key("time").text(p.Time)
+		o.key("capture").text(p.Capture)
+		o.key("session").text(p.Session)
+	})
+}
+
+func toolDriftJSON(w *jsonIndenter, t *JSONToolDrift) {
+	w.object(func(o *jsonObject) {
+		o.key("tool").text(t.Tool)
+		o.key("change").text(t.Change)
+		o.key("tier").text(t.Tier)
+		jsonList(o.key("fields"), t.Fields, fieldDriftJSON)
+	})
+}
+
+func fieldDriftJSON(w *jsonIndenter, f *JSONFieldDrift) {
+	w.object(func(o *jsonObject) {
+		o.key("field").text(f.Field)
+		o.key("tier").text(f.Tier)
+		jsonList(o.key("diffs"), f.Diffs, driftDiffJSON)
+	})
+}
+
+func driftDiffJSON(w *jsonIndenter, d *JSONDriftDiff) {
+	w.object(func(o *jsonObject) {
+		o.key("pointer").text(d.Pointer)
+		if len(d.Old) > 0 {
+			o.key("old").encoded(d.Old)
+		}
+		if len(d.New) > 0 {
+			o.key("new").encoded(d.New)
+		}
+		o.key("tier").text(d.Tier)
+		o.key("reason").text(d.Reason)
+	})
+}
+
 func jsonProvenance(p *baseline.Provenance) *JSONProvenance {
 	if p == nil {
 		return nil

@@ -199,15 +199,20 @@ func (a ghAnnotation) command() string {
 // makes the remaining control characters visible so capture text cannot
 // recolour or rewrite the log.
 func ghEscapeData(s string) string {
-	s = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-	return printable(s)
+	return printable(ghDataEscaper.Replace(s))
 }
 
 // ghEscapeProperty escapes a property value, where ':' and ',' would end it.
 func ghEscapeProperty(s string) string {
-	s = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
-	return printable(s)
+	return printable(ghPropertyEscaper.Replace(s))
 }
+
+// The escapers are made once: a Replacer builds its tables on first use,
+// and there is a command for every finding.
+var (
+	ghDataEscaper     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	ghPropertyEscaper = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+)
 
 // path is how annotations name a capture: relative to the source root
 // (the repository), as SARIF does, so the runner can place them on the

@@ -68,7 +68,7 @@ func (*HTML) DrawsCalls() bool { return true }
 
 // Report writes the page.
 func (h *HTML) Report(w io.Writer, r *result.Result) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
+	bw := bufio.NewWriterSize(w, writeBufferSize)
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
 	t := htmlTotals(r)
 	verdict, class := "check failed", "failed"

@@ -4,10 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/mcpcheck/mcpcheck/checks"
 	"github.com/mcpcheck/mcpcheck/result"
@@ -167,66 +167,157 @@ type JSONAssertion struct {
 }
 
 // Report writes the document as it goes, one session at a time (spec
-// §2.4), byte for byte as encoding NewJSONReport would.
+// §2.4), byte for byte as encoding NewJSONReport would: by hand, as
+// encoding/json with SetIndent and SetEscapeHTML(false) writes each type
+// (TestJSONWriterIsEncodingJSON holds the two together), then jsonSafe.
+// Through reflection and a second pass to indent, the sessions of a run
+// of many were most of its time; the usage summary is still encoded by
+// encoding/json.
 func (j *JSON) Report(w io.Writer, r *result.Result) error {
-	bw := bufio.NewWriter(w)
-	var buf bytes.Buffer
-	// value writes v indented as a member of the top-level object (or, with
-	// the deeper prefix, as an element of its sessions array).
-	value := func(prefix string, v any) error {
-		buf.Reset()
-		enc := json.NewEncoder(&buf)
-		enc.SetIndent(prefix, "  ")
-		enc.SetEscapeHTML(false) // a file for programs; "<" reads better than \u003c
-		if err := enc.Encode(v); err != nil {
-			return err
-		}
-		bw.Write(jsonSafe(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))))
-		return nil
+	bw := bufio.NewWriterSize(w, writeBufferSize)
+	x := &jsonIndenter{}
+	// flush hands what x holds to bw, so that one session at a time is held.
+	flush := func() {
+		bw.Write(jsonSafe(x.b))
+		x.b = x.b[:0]
 	}
-	fmt.Fprintf(bw, "{\n  \"version\": %d,\n  \"passed\": %t,\n  \"exit_code\": %d,\n  \"files\": ", JSONVersion, r.Passed, r.ExitCode)
-	if err := value("  ", append([]string{}, r.Files...)); err != nil {
-		return err
+	x.object(func(o *jsonObject) {
+		o.key("version").integer(JSONVersion)
+		o.key("passed").boolean(r.Passed)
+		o.key("exit_code").integer(int64(r.ExitCode))
+		jsonList(o.key("files"), append([]string{}, r.Files...), textJSON)
+		o.key("sessions").elements(func(a *jsonItems) {
+			for s := range r.AllSessions() {
+				js := jsonSession(s, r.Gate)
+				sessionJSON(a.next(), &js)
+				flush()
+			}
+		})
+		o.key("gate").text(r.Gate.String())
+		o.key("config").text(j.opts.ConfigFile)
+		jsonList(o.key("notes"), append([]string{}, r.Notes...), textJSON)
+		tail := jsonRunTail(r)
+		o.key("usage").encoded(tail.Usage)
+		jsonList(o.key("assertions"), tail.Assertions, assertionJSON)
+		jsonList(o.key("rules"), tail.Rules, ruleStateJSON)
+		jsonList(o.key("unjudged_gated_signals"), tail.UnjudgedGated, textJSON)
+		o.key("new_from").text(tail.NewFrom)
+	})
+	x.b = append(x.b, '\n')
+	flush()
+	if x.err != nil {
+		return x.err
 	}
-	bw.WriteString(",\n  \"sessions\": [")
-	n := 0
-	for s := range r.AllSessions() {
-		if n > 0 {
-			bw.WriteByte(',')
-		}
-		bw.WriteString("\n    ")
-		if err := value("    ", jsonSession(s, r.Gate)); err != nil {
-			return err
-		}
-		n++
-	}
-	if n > 0 {
-		bw.WriteString("\n  ")
-	}
-	bw.WriteString("],\n  \"gate\": ")
-	if err := value("  ", r.Gate.String()); err != nil {
-		return err
-	}
-	bw.WriteString(",\n  \"config\": ")
-	if err := value("  ", j.opts.ConfigFile); err != nil {
-		return err
-	}
-	bw.WriteString(",\n  \"notes\": ")
-	if err := value("  ", append([]string{}, r.Notes...)); err != nil {
-		return err
-	}
-	tail := jsonRunTail(r)
-	for _, m := range []struct {
-		name string
-		v    any
-	}{{"usage", tail.Usage}, {"assertions", tail.Assertions}, {"rules", tail.Rules}, {"unjudged_gated_signals", tail.UnjudgedGated}, {"new_from", tail.NewFrom}} {
-		fmt.Fprintf(bw, ",\n  %q: ", m.name)
-		if err := value("  ", m.v); err != nil {
-			return err
-		}
-	}
-	bw.WriteString("\n}\n")
 	return bw.Flush()
+}
+
+// sessionJSON writes s as encoding/json writes a JSONSession.
+func sessionJSON(w *jsonIndenter, s *JSONSession) {
+	w.object(func(o *jsonObject) {
+		o.key("id").text(s.ID)
+		o.key("label").text(s.Label)
+		o.key("file").text(s.File)
+		o.key("revision").text(s.Revision)
+		o.key("transport").text(s.Transport)
+		o.key("frames").integer(s.Frames)
+		o.key("missing_frames").integer(s.MissingFrames)
+		o.key("passed").boolean(s.Passed)
+		countsJSON(o.key("counts"), s.Counts)
+		o.key("suppressed").integer(int64(s.Suppressed))
+		jsonList(o.key("findings"), s.Findings, findingJSON)
+		jsonList(o.key("assertions"), s.Assertions, assertionJSON)
+		jsonList(o.key("failed"), s.Failed, textJSON)
+		driftJSON(o.key("drift"), s.Drift)
+	})
+}
+
+func findingJSON(w *jsonIndenter, f *JSONFinding) {
+	w.object(func(o *jsonObject) {
+		o.key("rule").text(f.Rule)
+		o.key("signal").text(f.Signal)
+		o.key("severity").text(f.Severity)
+		o.key("level").text(f.Level)
+		o.key("gated").boolean(f.Gated)
+		o.key("message").text(f.Message)
+		o.key("file").text(f.File)
+		o.key("line").integer(int64(f.Line))
+		o.key("seq").integer(f.Seq)
+		o.key("subject").text(f.Subject)
+		o.key("fingerprint").text(f.Fingerprint)
+		jsonList(o.key("related"), f.Related, locationJSON)
+		if f.Also != 0 {
+			o.key("also").integer(int64(f.Also))
+		}
+		if sp := f.Suppressed; sp != nil {
+			o.key("suppressed").object(func(o *jsonObject) {
+				o.key("reason").text(sp.Reason)
+				nullableJSON(o.key("expires"), sp.Expires)
+			})
+		}
+		o.key("existing").boolean(f.Existing)
+		if c := f.CausedBy; c != nil {
+			o.key("caused_by").object(func(o *jsonObject) {
+				o.key("rule").text(c.Rule)
+				o.key("file").text(c.File)
+				o.key("line").integer(int64(c.Line))
+				o.key("message").text(c.Message)
+			})
+		}
+	})
+}
+
+func locationJSON(w *jsonIndenter, l *JSONLocation) {
+	w.object(func(o *jsonObject) {
+		o.key("file").text(l.File)
+		o.key("line").integer(int64(l.Line))
+		o.key("message").text(l.Message)
+	})
+}
+
+func assertionJSON(w *jsonIndenter, a *JSONAssertion) {
+	w.object(func(o *jsonObject) {
+		o.key("name").text(a.Name)
+		o.key("arg").text(a.Arg)
+		o.key("passed").boolean(a.Passed)
+		o.key("message").text(a.Message)
+	})
+}
+
+func ruleStateJSON(w *jsonIndenter, st *JSONRuleState) {
+	w.object(func(o *jsonObject) {
+		o.key("rule").text(st.Rule)
+		o.key("signal").text(st.Signal)
+		o.key("status").text(st.Status)
+		o.key("judged").integer(st.Judged)
+		o.key("findings").integer(int64(st.Findings))
+		o.key("gated").integer(int64(st.Gated))
+	})
+}
+
+// countsJSON writes c as its MarshalJSON does, indented; its keys are
+// json.Marshal's, which unlike the report's strings escape HTML.
+func countsJSON(w *jsonIndenter, c JSONCounts) {
+	w.object(func(o *jsonObject) {
+		for _, k := range c.keys() {
+			if strings.ContainsAny(k, "<>&") {
+				name, _ := json.Marshal(k) // a string always marshals
+				o.next()
+				w.b = append(w.b, name...)
+				w.b = append(w.b, ": "...)
+			} else {
+				o.key(k)
+			}
+			w.integer(int64(c[k]))
+		}
+	})
+}
+
+func nullableJSON(w *jsonIndenter, s *string) {
+	if s == nil {
+		w.null()
+		return
+	}
+	w.text(*s)
 }
 
 // NewJSONReport converts a result into the JSON schema, every session in
@@ -324,26 +415,9 @@ func jsonFinding(f *result.Finding) JSONFinding {
 // sorted, so the object reads in the same order as every other report.
 // The encoder re-indents the result.
 func (c JSONCounts) MarshalJSON() ([]byte, error) {
-	var keys []string
-	known := map[string]bool{}
-	for _, sig := range checks.Signals() {
-		if _, ok := c[sig.String()]; ok {
-			keys = append(keys, sig.String())
-			known[sig.String()] = true
-		}
-	}
-	var rest []string
-	for k := range c {
-		if !known[k] {
-			rest = append(rest, k)
-		}
-	}
-	sort.Strings(rest)
-	keys = append(keys, rest...)
-
 	var b bytes.Buffer
 	b.WriteByte('{')
-	for i, k := range keys {
+	for i, k := range c.keys() {
 		if i > 0 {
 			b.WriteByte(',')
 		}
@@ -358,3 +432,45 @@ func (c JSONCounts) MarshalJSON() ([]byte, error) {
 	b.WriteByte('}')
 	return b.Bytes(), nil
 }
+
+// keys are c's keys in the order it is written: the signals it has, in
+// signal order, then any other key sorted.
+func (c JSONCounts) keys() []string {
+	if len(c) == len(signalNames) && c.hasEverySignal() {
+		return signalNames[:]
+	}
+	var keys []string
+	known := map[string]bool{}
+	for _, name := range signalNames {
+		if _, ok := c[name]; ok {
+			keys = append(keys, name)
+			known[name] = true
+		}
+	}
+	var rest []string
+	for k := range c {
+		if !known[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	return append(keys, rest...)
+}
+
+// hasEverySignal is the common case: counts made by jsonSession.
+func (c JSONCounts) hasEverySignal() bool {
+	for _, name := range signalNames {
+		if _, ok := c[name]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// signalNames are the signals' names in signal order, made once.
+var signalNames = func() (names [checks.NumSignals]string) {
+	for _, sig := range checks.Signals() {
+		names[sig] = sig.String()
+	}
+	return names
+}()

@@ -35,25 +35,20 @@ const xmlHeader = `<?xml version="1.0" encoding="UTF-8"?>` + "\n"
 // carries, a second writes each suite as the junit package would.
 func (j *JUnit) Report(w io.Writer, r *result.Result) error {
 	root := junit.Testsuites{Name: "mcpcheck"}
-	i := 0
-	first := map[string]int{} // the first session of each label carries its run-wide coverage
+	b := junitSuites{r: r, first: map[string]int{}}
 	for s := range r.AllSessions() {
-		if _, ok := first[s.Label]; !ok {
-			first[s.Label] = i
-		}
-		ts := junitSuite(i, s, r, first[s.Label] == i)
+		ts := b.suite(s)
 		root.Tests += ts.Tests
 		root.Errors += ts.Errors
 		root.Failures += ts.Failures
 		root.Skipped += ts.Skipped
 		root.Disabled += ts.Disabled
-		i++
 	}
 	start, err := xml.Marshal(root)
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriter(w)
+	bw := bufio.NewWriterSize(w, writeBufferSize)
 	bw.WriteString(xmlHeader)
 	bw.Write(bytes.TrimSuffix(start, []byte("</testsuites>")))
 	// Each suite is written as an xml.Encoder indented as nested in the
@@ -61,38 +56,65 @@ func (j *JUnit) Report(w io.Writer, r *result.Result) error {
 	// inside the CDATA fields is split into two sections, so capture text
 	// cannot close them early; characters XML cannot carry are dropped by
 	// xmlSafe beforehand.
-	i = 0
+	b.next = 0
+	cases := caseCache{}
 	for s := range r.AllSessions() {
 		bw.WriteByte('\n')
-		ts := junitSuite(i, s, r, first[s.Label] == i)
-		x := xmlWriter{w: bw, prefix: "\t", indent: "\t"}
-		x.suite(&ts)
-		i++
+		x := xmlWriter{w: bw, prefix: "\t", indent: "\t", cases: cases}
+		x.suite(b.suite(s))
 	}
-	if i > 0 {
+	if b.next > 0 {
 		bw.WriteByte('\n')
 	}
 	bw.WriteString("</testsuites>\n")
 	return bw.Flush()
 }
 
-// junitSuite is one session: its signal cases, then its assertion groups.
-func junitSuite(id int, s *result.SessionResult, r *result.Result, firstOfLabel bool) junit.Testsuite {
-	ts := junit.Testsuite{
-		Name: junitText(s.ID),
-		ID:   id,
-		Time: "0.000", // required by the schema; mcpcheck times nothing
-		File: junitText(s.File),
+// junitSuites makes the run's suites in session order, each in the same
+// memory: a suite is written before the next is made.
+type junitSuites struct {
+	r     *result.Result
+	next  int            // the next suite's id
+	first map[string]int // the first suite of each label carries its run-wide coverage
+	ts    junit.Testsuite
+	props []junit.Property
+}
+
+// suite is session s's suite, its signal cases and then its assertion
+// groups; it holds until the next call.
+func (b *junitSuites) suite(s *result.SessionResult) *junit.Testsuite {
+	id := b.next
+	b.next++
+	if _, ok := b.first[s.Label]; !ok {
+		b.first[s.Label] = id
 	}
-	ts.AddProperty("file", junitText(s.File))
-	ts.AddProperty("label", junitText(s.Label))
-	ts.AddProperty("revision", junitText(s.Revision))
-	ts.AddProperty("transport", junitText(s.Transport))
-	ts.AddProperty("frames", strconv.FormatInt(s.Frames, 10))
-	ts.AddProperty("missing_frames", strconv.FormatInt(s.MissingFrames, 10))
-	ts.Testcases = make([]junit.Testcase, 0, int(checks.NumSignals)+1+len(s.Assertions)+len(r.Rules))
+	ts := &b.ts
+	*ts = junit.Testsuite{
+		Name:      junitText(s.ID),
+		ID:        id,
+		Time:      "0.000", // required by the schema; mcpcheck times nothing
+		File:      junitText(s.File),
+		Testcases: ts.Testcases[:0],
+	}
+	b.props = append(b.props[:0],
+		junit.Property{Name: "file", Value: ts.File},
+		junit.Property{Name: "label", Value: junitText(s.Label)},
+		junit.Property{Name: "revision", Value: junitText(s.Revision)},
+		junit.Property{Name: "transport", Value: junitText(s.Transport)},
+		junit.Property{Name: "frames", Value: strconv.FormatInt(s.Frames, 10)},
+		junit.Property{Name: "missing_frames", Value: strconv.FormatInt(s.MissingFrames, 10)})
+	var present [checks.NumSignals]bool
+	for _, f := range s.Findings {
+		if f.Suppressed == nil && f.Signal < checks.NumSignals {
+			present[f.Signal] = true
+		}
+	}
 	for _, sig := range checks.Signals() {
-		ts.AddTestcase(signalCase(sig, s.Findings))
+		if present[sig] {
+			ts.AddTestcase(signalCase(sig, s.Findings))
+		} else {
+			ts.AddTestcase(junit.Testcase{Name: sig.String(), Classname: signalClassnames[sig]})
+		}
 	}
 	if tc, ok := suppressedCase(s.Findings); ok {
 		ts.AddTestcase(tc)
@@ -100,14 +122,15 @@ func junitSuite(id int, s *result.SessionResult, r *result.Result, firstOfLabel 
 	for _, group := range assertionGroups(s.Assertions) {
 		ts.AddTestcase(assertionCase(group))
 	}
-	for i, rule := range r.Rules {
+	for i, rule := range b.r.Rules {
 		if s.NotObserved(i) {
 			ts.AddTestcase(junit.Testcase{Name: rule.ID, Classname: signalClassnames[rule.Signal], Skipped: &notObserved})
 		}
 	}
-	if firstOfLabel {
-		runWide(&ts, s.Label, r)
+	if b.first[s.Label] == id {
+		b.props = runWide(ts, b.props, s.Label, b.r)
 	}
+	ts.Properties = &b.props
 	return ts
 }
 
@@ -125,17 +148,18 @@ var signalClassnames = func() (names [checks.NumSignals]string) {
 
 // runWide adds to the first suite of a server label what the run says of
 // the label across every capture (spec §5.2): its coverage as properties,
-// and its run-wide assertions as cases.
-func runWide(ts *junit.Testsuite, label string, r *result.Result) {
+// appended to props, and its run-wide assertions as cases.
+func runWide(ts *junit.Testsuite, props []junit.Property, label string, r *result.Result) []junit.Property {
+	prop := func(name, value string) { props = append(props, junit.Property{Name: name, Value: value}) }
 	if sv := r.Usage.Server(label); sv != nil {
-		ts.AddProperty("coverage_tools", fmt.Sprintf("%d/%d", sv.Tools.Succeeded, sv.Tools.Advertised))
-		ts.AddProperty("coverage_tools_percent", strconv.FormatFloat(sv.Tools.Percent(), 'f', 1, 64))
-		ts.AddProperty("coverage_tools_never_called", junitText(strings.Join(sv.Tools.NeverCalled, ",")))
+		prop("coverage_tools", fmt.Sprintf("%d/%d", sv.Tools.Succeeded, sv.Tools.Advertised))
+		prop("coverage_tools_percent", strconv.FormatFloat(sv.Tools.Percent(), 'f', 1, 64))
+		prop("coverage_tools_never_called", junitText(strings.Join(sv.Tools.NeverCalled, ",")))
 		if sv.Prompts.Listed {
-			ts.AddProperty("coverage_prompts", fmt.Sprintf("%d/%d", sv.Prompts.Succeeded, sv.Prompts.Advertised))
+			prop("coverage_prompts", fmt.Sprintf("%d/%d", sv.Prompts.Succeeded, sv.Prompts.Advertised))
 		}
 		if sv.Resources.Listed {
-			ts.AddProperty("coverage_resources", fmt.Sprintf("%d/%d", sv.Resources.Succeeded, sv.Resources.Advertised))
+			prop("coverage_resources", fmt.Sprintf("%d/%d", sv.Resources.Succeeded, sv.Resources.Advertised))
 		}
 	}
 	prefix := "server " + labelOrUnlabelled(label) + ":"
@@ -151,6 +175,7 @@ func runWide(ts *junit.Testsuite, label string, r *result.Result) {
 		}
 		ts.AddTestcase(tc)
 	}
+	return props
 }
 
 func labelOrUnlabelled(l string) string {
@@ -215,17 +240,28 @@ func suppressedCase(findings []*result.Finding) (tc junit.Testcase, ok bool) {
 // locations indented, each line ending in a newline.
 func findingLine(f *result.Finding) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s%s%s (%s)\n", junitText(location(f.File, f.Line)), junitText(flatten(f.Message)), suppressedNote(f), existingNote(f), f.Rule)
+	b.WriteString(junitText(location(f.File, f.Line)))
+	b.WriteByte(' ')
+	b.WriteString(junitText(flatten(f.Message)))
+	b.WriteString(suppressedNote(f))
+	b.WriteString(existingNote(f))
+	b.WriteString(" (" + f.Rule + ")\n")
 	for _, rel := range f.Related {
-		fmt.Fprintf(&b, "\trelated: %s %s\n", junitText(location(rel.File, rel.Line)), junitText(flatten(rel.Message)))
+		b.WriteString("\trelated: " + junitText(location(rel.File, rel.Line)) + " " + junitText(flatten(rel.Message)) + "\n")
 	}
 	return xmlSafe(b.String())
 }
 
 // flatten keeps one finding on one line of a body, whatever a message holds.
 func flatten(s string) string {
-	return strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ").Replace(s)
+	if !strings.ContainsAny(s, "\r\n") {
+		return s // as most messages are: Replace would copy it
+	}
+	return lineBreaks.Replace(s)
 }
+
+// lineBreaks is made once: a Replacer builds its tables on first use.
+var lineBreaks = strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ")
 
 // assertionGroup is every outcome of one assertion kind in a session, so
 // repeated --expect-tool flags make one case, not one per tool.
@@ -305,6 +341,13 @@ func xmlSafe(s string) string {
 // xmlClean is the fast path: most strings need no copy.
 func xmlClean(s string) bool {
 	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' {
+				return false
+			}
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if !xmlChar(r, size) {
 			return false
@@ -335,5 +378,5 @@ func countNoun(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return fmt.Sprintf("%d %s", n, many)
+	return strconv.Itoa(n) + " " + many
 }

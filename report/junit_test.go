@@ -261,9 +261,22 @@ func TestXMLSafe(t *testing.T) {
 		"bad\xffbyte":            "badbyte",
 		"keep \uFFFD é 😀 \u0085": "keep \uFFFD é 😀 \u0085",
 		"]]>":                    "]]>",
+		"one \x1f":               "one ", // one control alone, none below 0x10
+		"esc\x1b[31m red":        "esc[31m red",
 	} {
 		if got := xmlSafe(in); got != want {
 			t.Errorf("xmlSafe(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// flatten puts a message on one line: each line break, CRLF included,
+// becomes one space.
+func TestFlatten(t *testing.T) {
+	for in, want := range map[string]string{"": "", "one line": "one line", "a\r\nb": "a b", "a\rb\nc": "a b c",
+		"\n\r\n\r": "   ", "a\n\nb": "a  b", "tab\tstays": "tab\tstays"} {
+		if got := flatten(in); got != want {
+			t.Errorf("flatten(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -2,7 +2,7 @@ package report
 
 import (
 	"bufio"
-	"encoding/xml"
+	"bytes"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -21,6 +21,19 @@ type xmlWriter struct {
 	depth          int
 	indentedIn     bool // the last thing written was a start tag
 	putNewline     bool // something was written: the next indent starts a line
+	cases          caseCache
+}
+
+// caseCache holds, as written, the cases every suite has alike: a signal
+// without findings, a rule not observed. Most of a suite is such cases.
+type caseCache map[plainCase][]byte
+
+// plainCase is a case with a name, a class name and at most the
+// not-observed result, at a depth.
+type plainCase struct {
+	name, classname string
+	notObserved     bool
+	depth           int
 }
 
 // writeIndent is encoding/xml's printer.writeIndent.
@@ -81,17 +94,43 @@ func (x *xmlWriter) close(name string) {
 }
 
 // escape writes s as encoding/xml escapes an attribute (xml.EscapeText,
-// which its printer's EscapeString matches): a value of plain printable
-// ASCII, as most are, is written as it is without a copy.
+// which its printer's EscapeString matches): the runs between characters
+// to escape are written as they are, without a copy.
 func (x *xmlWriter) escape(s string) {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\'' || c == '&' || c == '<' || c == '>' {
-			xml.EscapeText(x.w, []byte(s))
-			return
+	done := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			if esc := xmlEscapes[c]; esc != "" {
+				x.w.WriteString(s[done : i-1])
+				x.w.WriteString(esc)
+				done = i
+			}
+			continue
 		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !xmlChar(r, size) {
+			x.w.WriteString(s[done:i])
+			x.w.WriteString("\uFFFD") // what XML cannot carry, or not UTF-8
+			done = i + size
+		}
+		i += size
 	}
-	x.w.WriteString(s)
+	x.w.WriteString(s[done:])
 }
+
+// xmlEscapes are xml.EscapeText's replacements of ASCII characters: the
+// markup characters, tab and line breaks as references, and the other C0
+// controls, which XML cannot carry, as U+FFFD.
+var xmlEscapes = func() (esc [utf8.RuneSelf]string) {
+	for c := range byte(0x20) {
+		esc[c] = "\uFFFD"
+	}
+	esc['"'], esc['\''], esc['&'], esc['<'], esc['>'] = "&#34;", "&#39;", "&amp;", "&lt;", "&gt;"
+	esc['\t'], esc['\n'], esc['\r'] = "&#x9;", "&#xA;", "&#xD;"
+	return esc
+}()
 
 // cdata is encoding/xml's emitCDATA: nothing for an empty text, and a
 // "]]>" inside split across two sections.
@@ -151,7 +190,44 @@ func (x *xmlWriter) suite(ts *junit.Testsuite) {
 	x.close("testsuite")
 }
 
+// testcase writes tc, from the cache when it is a plain case. It is
+// written the same anywhere in a suite: there, an indent always starts a
+// new line, and a start tag indents whatever came before.
 func (x *xmlWriter) testcase(tc *junit.Testcase) {
+	key, ok := x.plain(tc)
+	if !ok {
+		x.writeTestcase(tc)
+		return
+	}
+	written, ok := x.cases[key]
+	if !ok {
+		var buf bytes.Buffer
+		w := bufio.NewWriter(&buf)
+		alone := xmlWriter{w: w, prefix: x.prefix, indent: x.indent, depth: x.depth, putNewline: true}
+		alone.writeTestcase(tc)
+		w.Flush()
+		written = buf.Bytes()
+		x.cases[key] = written
+	}
+	x.w.Write(written)
+	x.indentedIn = false
+}
+
+// plain is tc's key in the cache, if it is a plain case the writer keeps.
+func (x *xmlWriter) plain(tc *junit.Testcase) (plainCase, bool) {
+	if x.cases == nil || !x.putNewline || len(x.cases) >= maxCachedCases || tc.Time != "" || tc.Status != "" ||
+		tc.Error != nil || tc.Failure != nil || tc.SystemOut != nil || tc.SystemErr != nil ||
+		tc.Skipped != nil && tc.Skipped != &notObserved {
+		return plainCase{}, false
+	}
+	return plainCase{tc.Name, tc.Classname, tc.Skipped != nil, x.depth}, true
+}
+
+// maxCachedCases bounds the cache; a catalogue's signals and rules are
+// a few dozen.
+const maxCachedCases = 1000
+
+func (x *xmlWriter) writeTestcase(tc *junit.Testcase) {
 	x.open("testcase")
 	x.attr("name", tc.Name)
 	x.attr("classname", tc.Classname)

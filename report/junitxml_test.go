@@ -26,10 +26,12 @@ func encodeSuiteXML(t testing.TB, ts *junit.Testsuite) []byte {
 	return b.Bytes()
 }
 
-func writeSuite(ts *junit.Testsuite) []byte {
+// writeSuite writes ts by hand, its plain cases kept in cases (or not
+// kept, when it is nil).
+func writeSuite(ts *junit.Testsuite, cases caseCache) []byte {
 	var b bytes.Buffer
 	bw := bufio.NewWriter(&b)
-	x := xmlWriter{w: bw, prefix: "\t", indent: "\t"}
+	x := xmlWriter{w: bw, prefix: "\t", indent: "\t", cases: cases}
 	x.suite(ts)
 	bw.Flush()
 	return b.Bytes()
@@ -43,10 +45,12 @@ func writeSuite(ts *junit.Testsuite) []byte {
 func TestJUnitSuiteWriterIsEncodingXML(t *testing.T) {
 	r := sampleResult(t)
 	var suites []junit.Testsuite
-	i := 0
+	b := junitSuites{r: r, first: map[string]int{}}
 	for s := range r.AllSessions() {
-		suites = append(suites, junitSuite(i, s, r, i == 0))
-		i++
+		ts := *b.suite(s)
+		props := slices.Clone(*ts.Properties) // the next suite reuses both
+		ts.Testcases, ts.Properties = slices.Clone(ts.Testcases), &props
+		suites = append(suites, ts)
 	}
 	if len(suites) == 0 {
 		t.Fatal("the sample has no sessions")
@@ -88,13 +92,32 @@ func TestJUnitSuiteWriterIsEncodingXML(t *testing.T) {
 			ts.Testcases = append(ts.Testcases, junit.Testcase{Name: pick(), Classname: pick(), Time: pick(), Status: pick(),
 				Skipped: result(), Error: result(), Failure: result(), SystemOut: output(), SystemErr: output()})
 		}
+		for range rng.IntN(4) { // plain cases, which the writer keeps written
+			tc := junit.Testcase{Name: junitAwkward[rng.IntN(4)], Classname: junitAwkward[rng.IntN(4)]}
+			if rng.IntN(2) == 0 {
+				tc.Skipped = &notObserved
+			}
+			i := rng.IntN(len(ts.Testcases) + 1)
+			ts.Testcases = slices.Insert(ts.Testcases, i, tc)
+		}
 		suites = append(suites, ts)
 	}
+	// A plain case alone in a suite: the end tag that follows it must
+	// start a line.
+	for _, skipped := range []*junit.Result{nil, &notObserved} {
+		suites = append(suites, junit.Testsuite{Name: "alone", Testcases: []junit.Testcase{{Name: "error", Classname: "mcpcheck.error", Skipped: skipped}}})
+	}
+	cases := caseCache{}
 	for i := range suites {
 		want := encodeSuiteXML(t, &suites[i])
-		if got := writeSuite(&suites[i]); !bytes.Equal(got, want) {
-			t.Fatalf("suite %d:\nwritten      %q\nencoding/xml %q", i, got, want)
+		for _, cache := range []caseCache{nil, cases} {
+			if got := writeSuite(&suites[i], cache); !bytes.Equal(got, want) {
+				t.Fatalf("suite %d (cases kept: %v):\nwritten      %q\nencoding/xml %q", i, cache != nil, got, want)
+			}
 		}
+	}
+	if len(cases) < 8 {
+		t.Fatalf("only %d plain cases kept: the test proves little", len(cases))
 	}
 }
 
@@ -113,9 +136,14 @@ func FuzzJUnitSuiteWriter(f *testing.F) {
 		ts.AddProperty(b, c)
 		ts.AddTestcase(junit.Testcase{Name: c, Classname: a, Failure: &junit.Result{Message: b, Data: c}, SystemOut: &junit.Output{Data: a}})
 		ts.AddTestcase(junit.Testcase{Name: b, Classname: c, Skipped: &junit.Result{Message: a}})
+		ts.AddTestcase(junit.Testcase{Name: a, Classname: b, Skipped: &notObserved})
+		ts.AddTestcase(junit.Testcase{Name: c, Classname: a})
 		want := encodeSuiteXML(t, &ts)
-		if got := writeSuite(&ts); !bytes.Equal(got, want) {
-			t.Fatalf("written      %q\nencoding/xml %q", got, want)
+		cases := caseCache{}
+		for range 2 { // the second time, the plain cases come from cases
+			if got := writeSuite(&ts, cases); !bytes.Equal(got, want) {
+				t.Fatalf("written      %q\nencoding/xml %q", got, want)
+			}
 		}
 	})
 }

@@ -12,6 +12,10 @@ import (
 	"github.com/mcpcheck/mcpcheck/result"
 )
 
+// writeBufferSize is the buffer of the reports that run to hundreds of
+// megabytes: bufio's default 4 KiB makes a write call every 4 KiB.
+const writeBufferSize = 64 << 10
+
 // Reporter renders a result to w.
 type Reporter interface {
 	Report(w io.Writer, r *result.Result) error

@@ -21,7 +21,7 @@ import (
 // error) cannot move the cursor, recolour a terminal or forge a line.
 // Rules already quote capture text; reporters do not rely on it.
 func printable(s string) string {
-	if strings.IndexFunc(s, isControl) < 0 && utf8.ValidString(s) {
+	if isPrintable(s) {
 		return s
 	}
 	var b strings.Builder
@@ -33,6 +33,20 @@ func printable(s string) string {
 		b.WriteRune(r) // an invalid byte arrives as utf8.RuneError, U+FFFD
 	}
 	return b.String()
+}
+
+// isPrintable is printable's fast path: plain ASCII byte by byte, the
+// rest by rune.
+func isPrintable(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf {
+			rest := s[i:]
+			return strings.IndexFunc(rest, isControl) < 0 && utf8.ValidString(rest)
+		} else if c < 0x20 || c == 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // isControl is a character that moves or reorders what a terminal, a log

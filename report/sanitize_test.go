@@ -19,6 +19,10 @@ func TestPrintableEscapesSeparatorsAndBidiControls(t *testing.T) {
 		"bell\a\x1b[2J\u0085":                        `bell\u0007\u001b[2J\u0085`,
 		"naïve 🙂 ok":                                 "naïve 🙂 ok",
 		"zero\u200dwidth join":                       "zero\u200dwidth join", // joins emoji; reorders nothing
+		"plain ascii del\x7f":                        `plain ascii del\u007f`,
+		"esc\x1b[31m only":                           `esc\u001b[31m only`,
+		"ascii, then a bad \xff byte":                "ascii, then a bad \ufffd byte",
+		"é, then del\x7f":                            `é, then del\u007f`,
 	}
 	for in, want := range cases {
 		if got := printable(in); got != want {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/mcpcheck/mcpcheck/checks"
@@ -392,7 +393,7 @@ func location(file string, line int) string {
 	if line <= 0 {
 		return file + ":"
 	}
-	return fmt.Sprintf("%s:%d:", file, line)
+	return file + ":" + strconv.Itoa(line) + ":"
 }
 
 // shape is a message split at its first quoted string: findings whose
