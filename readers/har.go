@@ -414,18 +414,87 @@ func (e *harEntry) response(raw []byte) {
 			})
 		}
 	})
+	if !base64Text && e.hasResBody && e.cutInAnswer() && cutBase64(text) {
+		base64Text = true // its "encoding", written after "text", lay past the cut
+	}
 	if base64Text && e.hasResBody && e.cutInAnswer() {
 		text = bytes.TrimSpace(text)
 		text = text[:len(text)/4*4] // whole groups: a prefix of the decoded body
 	}
 	if base64Text && e.hasResBody {
-		if dec, ok := decodeBase64(base64.StdEncoding, bytes.TrimSpace(text)); ok {
+		if dec, ok := decodeBase64InPlace(bytes.TrimSpace(text)); ok {
+			text = dec
+		} else if dec, ok := decodeBase64(base64.StdEncoding, bytes.TrimSpace(text)); ok {
 			text = dec
 		} else if dec, ok := decodeBase64(base64.RawStdEncoding, bytes.TrimSpace(text)); ok {
 			text = dec
 		}
 	}
 	e.resBody = text
+}
+
+// cutBase64 reports a body cut at the size limit that is base64 of an
+// MCP answer: browsers and mitmproxy write a content's "encoding" after
+// its "text", so past a cut in the text it is not known. Text of only
+// base64's letters is not a JSON-RPC answer or an event stream (those
+// hold a brace or a colon); it is taken for base64 only when its first
+// whole groups decode to the start of one.
+func cutBase64(text []byte) bool {
+	text = bytes.TrimRight(bytes.TrimSpace(text), "=")
+	if len(text) < 8 {
+		return false
+	}
+	for _, c := range text {
+		if !isBase64Letter(c) {
+			return false
+		}
+	}
+	dec, ok := decodeBase64(base64.StdEncoding, text[:min(len(text), 16)/4*4])
+	if !ok {
+		return false
+	}
+	dec = bytes.TrimLeft(bytes.TrimPrefix(dec, []byte("\xef\xbb\xbf")), " \t\r\n")
+	if len(dec) > 0 && (dec[0] == '{' || dec[0] == '[' || dec[0] == ':') {
+		return true
+	}
+	for _, field := range []string{"data", "event", "id:", "retr"} {
+		if bytes.HasPrefix(dec, []byte(field)) {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeBase64InPlace decodes b, standard base64 padded or not, in its
+// own bytes, so that a large body is not held twice. It declines (b as
+// it was) what it cannot decode whole: line breaks, other letters.
+func decodeBase64InPlace(b []byte) ([]byte, bool) {
+	data := bytes.TrimRight(b, "=")
+	switch pads := len(b) - len(data); {
+	case pads > 2, pads > 0 && len(b)%4 != 0, len(data)%4 == 1:
+		return b, false
+	}
+	for _, c := range data {
+		if !isBase64Letter(c) {
+			return b, false
+		}
+	}
+	// a chunk's output, three quarters of it, ends before the next
+	// chunk's input starts, so nothing is written over unread input
+	var out [3 << 10]byte
+	n := 0
+	for from := 0; from < len(data); from += 4 << 10 {
+		m, err := base64.RawStdEncoding.Decode(out[:], data[from:min(from+4<<10, len(data))])
+		if err != nil {
+			return b, false // not reached: every letter was checked
+		}
+		n += copy(b[n:], out[:m])
+	}
+	return b[:n], true
+}
+
+func isBase64Letter(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/'
 }
 
 // decodeBase64 is enc.DecodeString without the string's copy of src.

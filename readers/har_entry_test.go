@@ -1,7 +1,9 @@
 package readers
 
 import (
+	"bytes"
 	"encoding/base64"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -87,5 +89,93 @@ func TestHARAnswerContentType(t *testing.T) {
 		if len(got) != 1 || got[0] != c.want {
 			t.Errorf("%s: answer content types %q, want [%q]\n%s", c.name, got, c.want, frameSummary(rec))
 		}
+	}
+}
+
+// A body cut at the size limit before its "encoding" is taken for base64
+// only when it is base64's letters alone and decodes to the start of a
+// JSON-RPC answer or an event stream; a text that merely could be base64
+// stays text.
+func TestCutBodyIsBase64OnlyWhenItDecodesToAnAnswer(t *testing.T) {
+	t.Parallel()
+	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+	for text, want := range map[string]bool{
+		b64(`{"jsonrpc":"2.0","id":1,"result":{}}`):                           true,
+		b64(`[{"jsonrpc":"2.0","id":1,"result":{}}]`):                         true,
+		b64("\xef\xbb\xbf  {\"jsonrpc\":\"2.0\"}"):                            true,
+		b64("event: message\ndata: {}\n\n"):                                   true,
+		b64("data: {\"jsonrpc\":\"2.0\"}\n\n"):                                true,
+		b64(": keep-alive\n\n"):                                               true,
+		b64("id: 7\ndata: {}\n\n"):                                            true,
+		b64("retry: 100\n\n"):                                                 true,
+		"  " + strings.TrimRight(b64(`{"jsonrpc":"2.0","id":1}`), "=") + "\n": true,
+		b64("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"):                            false, // a binary body
+		b64("Accepted, thank you"):                                            false,
+		"AcceptedAcceptedAccepted":                                            false, // letters that decode to no answer
+		"12345678":                                                            false,
+		"eyJq":                                                                false, // too short to tell
+		`{"jsonrpc":"2.0","id":1,"result":{}}`:                                false, // JSON itself
+		"data: {}":                                                            false, // an event stream itself
+		"eyJqc29u=eyJqc29u":                                                   false, // padding inside
+		"eyJqc29uIjoiMi4wIn0 eyJ":                                             false, // a space inside
+	} {
+		if got := cutBase64([]byte(text)); got != want {
+			t.Errorf("cutBase64(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// decodeBase64InPlace gives what encoding/base64 gives, padded or not,
+// for bodies of any length (across its 4 KiB chunks), and declines what
+// neither decodes; bodies with line breaks, which base64 skips, are left
+// to it.
+func TestDecodeBase64InPlaceIsEncodingBase64(t *testing.T) {
+	t.Parallel()
+	rnd := rand.New(rand.NewPCG(21, 3))
+	for range 2000 {
+		raw := make([]byte, rnd.IntN(10_000))
+		for i := range raw {
+			raw[i] = byte(rnd.UintN(256))
+		}
+		text := base64.StdEncoding.EncodeToString(raw)
+		if rnd.IntN(2) == 0 {
+			text = strings.TrimRight(text, "=")
+		}
+		if rnd.IntN(4) == 0 && len(text) > 0 { // damage: a letter that is not base64, or a length cut
+			b := []byte(text)
+			if rnd.IntN(2) == 0 {
+				b[rnd.IntN(len(b))] = "-_=.!\x00é"[rnd.IntN(7)]
+			} else {
+				b = b[:rnd.IntN(len(b))]
+			}
+			text = string(b)
+		}
+		checkDecodeBase64InPlace(t, text)
+	}
+}
+
+func FuzzDecodeBase64InPlace(f *testing.F) {
+	f.Add("eyJqc29ucnBjIjoiMi4wIn0=")
+	f.Add("eyJqc29ucnBjIjoiMi4wIn0")
+	f.Add("eyJ=")
+	f.Fuzz(func(t *testing.T, text string) { checkDecodeBase64InPlace(t, text) })
+}
+
+func checkDecodeBase64InPlace(t *testing.T, text string) {
+	t.Helper()
+	want, err := base64.StdEncoding.DecodeString(text)
+	if err != nil {
+		want, err = base64.RawStdEncoding.DecodeString(text)
+	}
+	got, ok := decodeBase64InPlace([]byte(text))
+	switch {
+	case strings.ContainsAny(text, "\r\n"):
+		if ok {
+			t.Fatalf("%q: decoded in place, though base64 skips its line breaks", text)
+		}
+	case ok != (err == nil):
+		t.Fatalf("%q: in place ok %v, encoding/base64 error %v", text, ok, err)
+	case ok && !bytes.Equal(got, want):
+		t.Fatalf("%q: in place %q, encoding/base64 %q", text, got, want)
 	}
 }

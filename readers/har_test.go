@@ -496,6 +496,9 @@ func TestHAREntryPastTheSizeLimitInAnyOrder(t *testing.T) {
 	const problem = " | past the size limit: the HAR entry is larger than the 4096 bytes mcpcheck reads: what follows its first 4096 bytes was left out, the rest was judged | truncated"
 	nextFrames := "s-1 c2s 0 {\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\ns-1 s2c 200 {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}"
 	skipped := "a HAR entry of more than 4096 bytes was skipped: its first 4096 bytes hold no request"
+	plain := `{"startedDateTime":"2026-09-01T10:00:00.000Z","time":1,` + request(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dump"}}`) + "," +
+		response(strings.Repeat("Accepted", 1000)) + "}"
+	plainCut := 4096 - len(`"}}}`) // the cut moves back to leave room for the text's quote and three closers
 	for _, c := range []struct {
 		name, entry, frames, damage string
 	}{
@@ -504,6 +507,16 @@ func TestHAREntryPastTheSizeLimitInAnyOrder(t *testing.T) {
 				response(`{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text","text":"`+pad+`"}]}}`) + "}",
 			"s-1 c2s 0 {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"dump\"}}\n" +
 				`s-1 s2c 200 {"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text"}]}}` + problem, ""},
+		{"a base64 answer whose encoding follows its text, as browsers write it",
+			`{"startedDateTime":"2026-09-01T10:00:00.000Z","time":1,` + request(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dump"}}`) + "," +
+				`"response":{"status":200,"statusText":"OK",` + headers + `,"content":{"mimeType":"application/json","text":"` +
+				base64.StdEncoding.EncodeToString([]byte(`{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text","text":"`+pad+`"}]}}`)) + `","encoding":"base64"}}}`,
+			"s-1 c2s 0 {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"dump\"}}\n" +
+				`s-1 s2c 200 {"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text"}]}}` + problem, ""},
+		{"an answer of base64's letters that decode to no answer: text, as before",
+			plain,
+			"s-1 c2s 0 {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"dump\"}}\n" +
+				"s-1 s2c 200 text:" + plain[strings.Index(plain, "Accepted"):plainCut] + problem, ""},
 		{"a request cut in its body",
 			`{"startedDateTime":"2026-09-01T10:00:00.000Z","time":1,` + request(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"upload","arguments":{"blob":"`+pad+`"}}}`) + "," +
 				response(`{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[]}}`) + "}",
@@ -717,6 +730,9 @@ func FuzzReadPastTheSizeLimit(f *testing.F) {
 		harX{method: "POST", url: mcpURL, reqHeaders: withSession(), post: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dump"}}`, status: 200, mime: "text/event-stream",
 			text: "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"isError\":true,\"content\":[{\"type\":\"text\",\"text\":\"" + pad + "\"}]}}\n\n"},
 		harX{method: "POST", url: "mcp://big/tools/call/dump", post: `{"name":"dump"}`, status: 500, mime: "application/json", base64: true, text: `{"isError":true,"content":[{"type":"text","text":"` + pad + `"}]}`})), uint16(200))
+	f.Add([]byte(`{"log":{"version":"1.2","creator":{"name":"WebInspector","version":"537.36"},"entries":[`+"\n"+
+		`{"request":{"method":"POST","url":"`+mcpURL+`","postData":{"mimeType":"application/json","text":"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"dump\"}}"}},`+
+		`"response":{"status":200,"content":{"mimeType":"application/json","text":"`+base64.StdEncoding.EncodeToString([]byte(`{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text","text":"`+pad+`"}]}}`))+`","encoding":"base64"}}}`+"\n]}}\n"), uint16(300))
 	f.Add([]byte(`{"events":[`+lrEv(1, "tools/call", `"params":{"name":"dump"},"result":{"isError":true,"value":{"content":[{"type":"text","text":"`+pad+`"}]}},`)+`]}`), uint16(100))
 	f.Add([]byte(lines(lrEv(1, "tools/call", `"requestID":"r-1","params":{"name":"dump","arguments":{"q":"`+pad+`"}},"result":{"isError":true,"value":{"content":[{"type":"text","text":"`+pad+`"}]}},`),
 		lrEv(2, "ping", `"result":{"value":{}},`))), uint16(400))

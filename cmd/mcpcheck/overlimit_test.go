@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/base64"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -15,22 +16,52 @@ import (
 // overLimitHAR is a HAR whose tools/call answer, an isError result, makes
 // its entry about pad bytes larger: the flag comes before the text, as
 // servers that write it first send it. A ping follows, answered.
-func overLimitHAR(pad int) io.Reader {
+func overLimitHAR(pad int) io.Reader { return overLimitHARAnswer(pad, false) }
+
+// overLimitBase64HAR is the same with the answer in base64, its
+// "encoding" after its "text" as browsers write it: past the cut.
+func overLimitBase64HAR(pad int) io.Reader { return overLimitHARAnswer(pad, true) }
+
+func overLimitHARAnswer(pad int, inBase64 bool) io.Reader {
 	entry := func(started, post, answer string) string {
 		return `{"startedDateTime":"` + started + `","time":5,"request":{"method":"POST","url":"http://localhost:3000/mcp","httpVersion":"HTTP/1.1",` +
 			`"headers":[{"name":"Content-Type","value":"application/json"},{"name":"Mcp-Session-Id","value":"s-1"}],"postData":{"mimeType":"application/json","text":` + strconv.Quote(post) + `}},` +
 			`"response":{"status":200,"statusText":"OK","httpVersion":"HTTP/1.1","headers":[{"name":"Content-Type","value":"application/json"}],"content":{"mimeType":"application/json","text":` + answer + `}}}`
 	}
 	quote := func(s string) string { return strconv.Quote(s) }
-	big := entry("2026-09-01T10:00:01.000Z", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dump","arguments":{}}}`,
-		strings.TrimSuffix(quote(`{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text","text":"`), `"`)+"PAD"+strings.TrimPrefix(quote(`"}]}}`), `"`))
+	answer := strings.TrimSuffix(quote(`{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text","text":"`), `"`) + "PAD" + strings.TrimPrefix(quote(`"}]}}`), `"`)
+	fill := "a"
+	if inBase64 {
+		// whole groups of three before the text's letters, so that the
+		// fill, "YWFh" for each "aaa", starts a group of its own
+		start := `{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text","text":"`
+		start += strings.Repeat("x", (3-len(start)%3)%3)
+		answer, fill = `"`+base64.StdEncoding.EncodeToString([]byte(start))+"PAD"+base64.StdEncoding.EncodeToString([]byte(`"}]}}`))+`","encoding":"base64"`, "YWFh"
+	}
+	big := entry("2026-09-01T10:00:01.000Z", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dump","arguments":{}}}`, answer)
 	head, tail, _ := strings.Cut(`{"log":{"version":"1.2","creator":{"name":"WebInspector","version":"537.36"},"pages":[],"entries":[`+"\n"+
 		entry("2026-09-01T10:00:00.000Z", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
 			quote(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}`))+",\n"+
 		entry("2026-09-01T10:00:00.100Z", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, `""`)+",\n"+
 		big+",\n"+
 		entry("2026-09-01T10:00:02.000Z", `{"jsonrpc":"2.0","id":2,"method":"ping"}`, quote(`{"jsonrpc":"2.0","id":2,"result":{}}`))+"\n]}}\n", "PAD")
-	return io.MultiReader(strings.NewReader(head), io.LimitReader(sessiontest.Endless("", 'a'), int64(pad)), strings.NewReader(tail))
+	return io.MultiReader(strings.NewReader(head), io.LimitReader(repeating(fill), int64(pad/4*4)), strings.NewReader(tail))
+}
+
+// repeating is text repeated for ever.
+func repeating(text string) io.Reader { return &repeatText{text: text} }
+
+type repeatText struct {
+	text string
+	at   int
+}
+
+func (r *repeatText) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = r.text[r.at]
+		r.at = (r.at + 1) % len(r.text)
+	}
+	return len(p), nil
 }
 
 // overLimitEvents is the same exchange as LogRocket events in a batch.
@@ -79,6 +110,7 @@ func TestRecordPastTheSizeLimit(t *testing.T) {
 		absent  []string
 	}{
 		{"an isError answer in a HAR entry", overLimitHAR(10_000), []pinned{tooLarge("HAR entry", 4), toolError(1, 4)}, []string{"pending-request", "truncated-capture"}},
+		{"an isError answer in base64 in a HAR entry, its encoding past the cut", overLimitBase64HAR(10_000), []pinned{tooLarge("HAR entry", 4), toolError(1, 4)}, []string{"pending-request", "truncated-capture"}},
 		// the cut event's instanceID lies past the cut: its session is the
 		// file's, where its request id is the first
 		{"an isError answer in a LogRocket event", overLimitEvents(10_000), []pinned{tooLarge("event", 3), toolError(1, 3)}, []string{"pending-request", "truncated-capture"}},
