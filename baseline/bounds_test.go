@@ -133,3 +133,54 @@ func TestRecordingsPerRunAreBounded(t *testing.T) {
 		t.Errorf("%d files written, want %d", len(entries), max)
 	}
 }
+
+// A run keeps the baselines of at most MaxLabels labels for its later
+// sessions. A label past them is compared with its file when it has one
+// (recorded in this run or before), a listing recorded for it while no
+// file can be written is its own session's baseline only and says so, and
+// the baseline command cannot accept it.
+func TestLabelsKeptPerRunAreBounded(t *testing.T) {
+	t.Parallel()
+	if s := NewStore(""); s.maxLabels != MaxLabels || MaxLabels != 10_000 {
+		t.Fatalf("a store keeps %d labels, want %d", s.maxLabels, MaxLabels)
+	}
+	first := listing(t, rev, `[{"name":"a"}]`)
+	later := listing(t, rev, `[{"name":"a"},{"name":"b"}]`)
+
+	dir := t.TempDir()
+	s := newStore(dir)
+	s.maxLabels = 2
+	for _, l := range []string{"kept-1", "kept-2"} {
+		s.Resolve(l, &first, &first, origin("s-"+l))
+	}
+	e := s.Resolve("past", &first, &later, origin("s1"))
+	if e.RecordedBy == nil || *e.RecordedBy != origin("s1") || e.NotKept != "" {
+		t.Fatalf("past the cap, while files are written: %+v", e)
+	}
+	e = s.Resolve("past", &later, &later, origin("s2"))
+	if e.RecordedBy != nil || e.Baseline == nil || !e.Baseline.Definitions.Equal(&first) {
+		t.Errorf("a later session past the cap does not compare with the file: %+v", e)
+	}
+	if got := strings.Join(s.Labels(), ","); got != "kept-1,kept-2" || s.PastCap() != 2 {
+		t.Errorf("labels %s, past the cap %d; want kept-1,kept-2 and 2", got, s.PastCap())
+	}
+
+	s = newStore(t.TempDir())
+	s.maxLabels, s.maxRecordings = 1, 1
+	s.Resolve("kept", &first, &first, origin("s0"))
+	for _, session := range []string{"s1", "s2"} {
+		e := s.Resolve("past", &first, &first, origin(session))
+		if e.RecordedBy == nil || e.RecordedBy.Session != session ||
+			e.NotKept != "this run already recorded 1 baselines, the most one run records, and keeps those of 1 servers, the most it keeps: no later session is compared with it (run again to record more, or use mcpcheck baseline --accept)" {
+			t.Errorf("session %s past both caps: %+v", session, e)
+		}
+	}
+
+	s = NewReadOnly(dir)
+	s.maxLabels = 1
+	s.Resolve("kept-1", &first, &first, origin("s1"))
+	s.Resolve("past", &first, &first, origin("s2"))
+	if _, err := s.Accept("past", "r"); err == nil || s.PastCap() != 1 {
+		t.Errorf("a label past the cap accepted (%v), past the cap %d", err, s.PastCap())
+	}
+}

@@ -20,6 +20,13 @@ import (
 // says so.
 const MaxRecordings = 1000
 
+// MaxLabels is how many labels' baselines a run keeps in memory for its
+// later sessions (as usage.MaxLabels bounds what a run follows): a label
+// past it is compared with its file when it has one, a listing recorded
+// for it is the baseline of its own session only, and it cannot be
+// accepted (PastCap).
+const MaxLabels = 10_000
+
 // maxFileSize bounds what is read of one baseline file: a tool listing is
 // kilobytes, a schema-heavy one a few megabytes.
 const maxFileSize = safefile.MaxBaseline
@@ -41,6 +48,8 @@ type Store struct {
 	foreign       string   // why the directory is not mcpcheck's to write
 	recordings    int      // files this run recorded
 	maxRecordings int      // MaxRecordings; tests set fewer
+	maxLabels     int      // MaxLabels; tests set fewer
+	pastCap       int      // sessions whose label came past maxLabels others
 	foreignWasSet bool
 }
 
@@ -48,7 +57,7 @@ type Store struct {
 // listing of a label without one recorded there. With dir "" nothing is
 // kept past the run, and the findings say so.
 func NewStore(dir string) *Store {
-	return &Store{dir: dir, Now: time.Now, entries: map[string]*entry{}, maxRecordings: MaxRecordings}
+	return &Store{dir: dir, Now: time.Now, entries: map[string]*entry{}, maxRecordings: MaxRecordings, maxLabels: MaxLabels}
 }
 
 // NewReadOnly reads dir and records nothing.
@@ -123,10 +132,15 @@ func (s *Store) Resolve(label string, first, latest *Definitions, origin Origin)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e := s.entries[label]
+	kept := true
 	if e == nil {
 		e = &entry{Entry: s.load(label)}
-		s.entries[label] = e
-		s.order = append(s.order, label)
+		if kept = len(s.entries) < s.maxLabels; kept {
+			s.entries[label] = e
+			s.order = append(s.order, label)
+		} else {
+			s.pastCap++
+		}
 	}
 	e.latest, e.latestBy = latest, origin
 	if e.Baseline != nil || e.Err != nil {
@@ -146,6 +160,8 @@ func (s *Store) Resolve(label string, first, latest *Definitions, origin Origin)
 		e.NotKept = "there is no baseline directory (pass --baseline DIR)"
 	case s.foreignReason() != "":
 		e.NotKept = s.foreignReason()
+	case s.recordings >= s.maxRecordings && !kept:
+		e.NotKept = fmt.Sprintf("this run already recorded %d baselines, the most one run records, and keeps those of %d servers, the most it keeps: no later session is compared with it (run again to record more, or use mcpcheck baseline --accept)", s.maxRecordings, s.maxLabels)
 	case s.recordings >= s.maxRecordings:
 		e.NotKept = fmt.Sprintf("this run already recorded %d baselines, the most one run records (run again to record more, or use mcpcheck baseline --accept)", s.maxRecordings)
 	default:
@@ -164,6 +180,14 @@ func (s *Store) Resolve(label string, first, latest *Definitions, origin Origin)
 		}
 	}
 	return e.Entry
+}
+
+// PastCap counts the sessions resolved after MaxLabels labels were kept
+// whose label was not one of them.
+func (s *Store) PastCap() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pastCap
 }
 
 // Labels lists the labels resolved in this run, in first-seen order.

@@ -256,6 +256,9 @@ func acceptBaselines(w io.Writer, store *baseline.Store, res *result.Result, rea
 	if len(labels) == 0 {
 		return usagef("baseline --accept: no session of the captures has a server label and a complete tools/list; nothing to accept")
 	}
+	if store.PastCap() > 0 {
+		return usagef("baseline --accept: the captures name more than %d servers, the most one run keeps; nothing was accepted: accept them in smaller runs", baseline.MaxLabels)
+	}
 	for _, label := range labels {
 		a, err := store.Accept(label, reason)
 		if err != nil {
