@@ -68,6 +68,11 @@ func finishUsage(u *usage.Collector, col *collector, sup *suppressor, cfg *Confi
 		}
 		res.RunAssertions = append(res.RunAssertions, coverageAssertion(&sv, min))
 	}
+	if note := sum.LabelCapNote(); note != "" && (cfg.Coverage.MinTools != nil || len(cfg.Coverage.ByServer) > 0) {
+		// fail closed: a server past the cap may be under its share
+		res.RunAssertions = append(res.RunAssertions, result.Assertion{Name: minCoverageName, Arg: "every server",
+			Message: note + ", so whether they reach the asserted coverage is unknown"})
+	}
 	if r := checks.Lookup(cfg.Rules, flakyCallID); r != nil {
 		reportFlaky(sum, col, sup, cfg, r)
 	}

@@ -20,6 +20,9 @@ func CoverageLines(r *result.Result) []string {
 		if r.Usage.CapReached {
 			out = append(out, fmt.Sprintf("note: %d distinct tool arguments remembered, the most a run keeps: flaky calls among later ones were not looked for", r.Usage.MaxArgumentHashes))
 		}
+		if n := r.Usage.LabelCapNote(); n != "" {
+			out = append(out, "note: "+n)
+		}
 	}
 	return out
 }

@@ -566,6 +566,10 @@ func (g *GitHub) coverageSection(s *ghSummary, r *result.Result) {
 		s.line("")
 		s.line("%s not shown.", countNoun(n, "more server", "more servers"))
 	}
+	if n := r.Usage.LabelCapNote(); n != "" {
+		s.line("")
+		s.line("**Note:** %s.", n)
+	}
 	var notObserved []string
 	for _, st := range RuleStates(r) {
 		if st.Status == StatusNotObserved {

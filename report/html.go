@@ -187,7 +187,11 @@ func (h *HTML) coverage(w *bufio.Writer, r *result.Result) {
 				esc(sv.Label), k.kind, k.c.Advertised, k.c.Called, k.c.Succeeded, share, list.String())
 		}
 	}
-	p("</tbody>\n</table>\n</section>\n")
+	p("</tbody>\n</table>\n")
+	if n := r.Usage.LabelCapNote(); n != "" {
+		p("<p class=\"note\">%s.</p>\n", esc(n))
+	}
+	p("</section>\n")
 }
 
 type htmlCounts struct {

@@ -136,6 +136,11 @@ func Compare(base, head *Side, o Options) *Diff {
 		if s.Usage != nil && s.Usage.CapReached {
 			d.Notes = append(d.Notes, fmt.Sprintf("%s: more distinct tool arguments than the %d remembered: outcomes of later ones were not compared", s.Name, s.Usage.MaxArgumentHashes))
 		}
+		if s.Usage != nil {
+			if n := s.Usage.LabelCapNote(); n != "" {
+				d.Notes = append(d.Notes, s.Name+": "+n+", and are not compared")
+			}
+		}
 	}
 	return d
 }

@@ -81,3 +81,16 @@ func TestMarkdownIsBounded(t *testing.T) {
 		t.Errorf("%d bytes:\n%s", b.Len(), out[:min(len(out), 2000)])
 	}
 }
+
+// A side whose run followed fewer labels than it met says so: those
+// labels are not compared, which the diff must not pass over in silence.
+func TestASidePastTheLabelCapIsNoted(t *testing.T) {
+	t.Parallel()
+	base, head := side("base", nil), side("head", nil)
+	head.Usage.MaxLabels, head.Usage.SessionsPastLabelCap = 10_000, 7
+	d := Compare(base, head, Options{})
+	want := "head: 10000 server labels followed, the most a run keeps: the usage and coverage of 7 sessions under later labels were not followed, and are not compared"
+	if len(d.Notes) != 1 || d.Notes[0] != want {
+		t.Errorf("notes %q, want %q", d.Notes, want)
+	}
+}

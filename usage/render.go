@@ -82,6 +82,9 @@ func (s *Summary) WriteText(w io.Writer) error {
 	if s.CapReached {
 		fmt.Fprintf(w, "\nnote: %d distinct tool arguments remembered, the most this run keeps (--max-argument-hashes): flaky calls among later ones were not looked for\n", s.MaxArgumentHashes)
 	}
+	if n := s.LabelCapNote(); n != "" {
+		fmt.Fprintf(w, "\nnote: %s\n", n)
+	}
 	return nil
 }
 
@@ -115,6 +118,9 @@ func (s *Summary) WriteMarkdown(w io.Writer) error {
 	}
 	if s.CapReached {
 		fmt.Fprintf(w, "\n> %d distinct tool arguments remembered, the most this run keeps: flaky calls among later ones were not looked for.\n", s.MaxArgumentHashes)
+	}
+	if n := s.LabelCapNote(); n != "" {
+		fmt.Fprintf(w, "\n> %s.\n", mdCell(n))
 	}
 	return nil
 }

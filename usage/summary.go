@@ -17,6 +17,19 @@ type Summary struct {
 	ArgumentHashes    int  `json:"argument_hashes"`
 	MaxArgumentHashes int  `json:"max_argument_hashes"`
 	CapReached        bool `json:"argument_hash_cap_reached"`
+	// SessionsPastLabelCap counts the sessions whose server label came
+	// after MaxLabels others: checked, but their usage not followed.
+	MaxLabels            int `json:"max_labels"`
+	SessionsPastLabelCap int `json:"sessions_past_label_cap"`
+}
+
+// LabelCapNote says what a run past the label cap did not follow; empty
+// for a run within it.
+func (s *Summary) LabelCapNote() string {
+	if s.SessionsPastLabelCap == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d server labels followed, the most a run keeps: the usage and coverage of %d sessions under later labels were not followed", s.MaxLabels, s.SessionsPastLabelCap)
 }
 
 // Server is one server label's usage across the run.

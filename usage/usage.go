@@ -31,6 +31,14 @@ const DefaultMaxHashes = 1 << 12
 // StatsMaxHashes is the default of stats and diff.
 const StatsMaxHashes = 1 << 18
 
+// MaxLabels is how many server labels a run follows the usage of, in the
+// order it meets them. Each keeps a record (about 1.4 KB with its summary
+// line), and labels are chosen by whoever records: a capture that gives
+// each session a label of its own would otherwise grow memory with its
+// sessions. Sessions of later labels are checked as ever; they are
+// counted, their usage not followed (Summary.SessionsPastLabelCap).
+const MaxLabels = 10_000
+
 // Error kinds, as reports name them.
 const (
 	KindToolError    = "tool-error"    // a result with isError: true
@@ -50,6 +58,9 @@ type Collector struct {
 	maxHashes int
 	hashes    int  // argument records kept, over every tool
 	capped    bool // a record was not kept because of maxHashes
+
+	maxLabels    int // MaxLabels, but for tests
+	pastLabelCap int // sessions whose label came after maxLabels others
 
 	file    int32 // index of the capture being read, from 0
 	files   []string
@@ -72,7 +83,7 @@ func New(maxHashes int) *Collector {
 	if maxHashes <= 0 {
 		maxHashes = DefaultMaxHashes
 	}
-	return &Collector{maxHashes: maxHashes, file: -1, servers: map[string]*server{}, open: map[*session.Call]openCall{}, run: map[*session.Session]int32{}, failed: map[int32]string{}}
+	return &Collector{maxHashes: maxHashes, maxLabels: MaxLabels, file: -1, servers: map[string]*server{}, open: map[*session.Call]openCall{}, run: map[*session.Session]int32{}, failed: map[int32]string{}}
 }
 
 type server struct {
@@ -251,12 +262,17 @@ func (c *Collector) File(name string) {
 	c.files = append(c.files, name)
 }
 
+// server is label's record, made when first asked for; nil for a label
+// past the cap, whose usage is not followed.
 func (c *Collector) server(label string) *server {
 	if sv := c.lastServer; sv != nil && sv.label == label {
 		return sv // a run's calls come label after label, not one each
 	}
 	sv := c.servers[label]
 	if sv == nil {
+		if len(c.servers) >= c.maxLabels {
+			return nil
+		}
 		sv = &server{label: label, tools: map[string]*tool{}, prompts: map[string]*item{}, resources: map[string]*item{}, templates: map[string]*templateItem{}}
 		c.servers[label] = sv
 	}
@@ -321,11 +337,15 @@ func (c *Collector) request(s *session.Session, f *session.Frame) {
 		if !ok || !p.HasName {
 			return
 		}
-		t := c.server(s.Label).tool(p.Name)
+		sv := c.server(s.Label)
+		if sv == nil {
+			return // a label past the cap
+		}
+		t := sv.tool(p.Name)
 		t.notePassed(p.Arguments)
 		c.open[f.Call] = openCall{s: s, kind: 't', t: t, name: t.name, key: hashArgs(p.Arguments), run: c.runOf(s)}
 	case "prompts/get", "resources/read":
-		if f.Call.Name == "" {
+		if f.Call.Name == "" || c.server(s.Label) == nil {
 			return
 		}
 		kind := byte('p')
@@ -383,6 +403,10 @@ func (c *Collector) EndSession(s *session.Session, cat *facts.CatalogueTracker) 
 		c.lastRun = nil // a later session may be given its address
 	}
 	sv := c.server(s.Label)
+	if sv == nil {
+		c.pastLabelCap++
+		return
+	}
 	sv.sessions++
 	if cat != nil && cat.Tools.Complete {
 		sv.listed.tools = true
@@ -482,7 +506,7 @@ func eachDeclared(names [][]byte, schema []byte) [][]byte {
 func (c *Collector) settle(oc *openCall, call *session.Call, kind string, at Location) {
 	switch oc.kind {
 	case 'p', 'r':
-		sv := c.server(oc.s.Label)
+		sv := c.server(oc.s.Label) // not nil: the call was opened for it
 		m := sv.prompts
 		if oc.kind == 'r' {
 			m = sv.resources
@@ -562,7 +586,8 @@ func (c *Collector) Summary() *Summary {
 	if c.summary != nil {
 		return c.summary
 	}
-	out := &Summary{Servers: []Server{}, Captures: len(c.files), MaxArgumentHashes: c.maxHashes, ArgumentHashes: c.hashes, CapReached: c.capped}
+	out := &Summary{Servers: []Server{}, Captures: len(c.files), MaxArgumentHashes: c.maxHashes, ArgumentHashes: c.hashes, CapReached: c.capped,
+		MaxLabels: c.maxLabels, SessionsPastLabelCap: c.pastLabelCap}
 	labels := make([]string, 0, len(c.servers))
 	for l := range c.servers {
 		labels = append(labels, l)

@@ -1,7 +1,9 @@
 package usage
 
 import (
+	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -145,5 +147,41 @@ func TestSummaryLetsGoOfItsRecords(t *testing.T) {
 	}
 	if again := c.Summary(); again != sum {
 		t.Error("a second call made another summary")
+	}
+}
+
+// Past the label cap a session's calls are not followed and the session
+// is counted instead; labels already followed go on being followed.
+func TestLabelsPastTheCapAreCountedNotFollowed(t *testing.T) {
+	t.Parallel()
+	c := New(0)
+	c.maxLabels = 2
+	c.File("a.jsonl")
+	for i, label := range []string{"a", "b", "c", "a", "c", "d"} {
+		s := &session.Session{ID: fmt.Sprint("s", i), Label: label}
+		call := &session.Call{Dir: session.ClientToServer, Method: "prompts/get", Name: "p"}
+		c.Frame(s, &session.Frame{Call: call, Pairing: session.Opened})
+		c.Frame(s, &session.Frame{Call: call, Pairing: session.Answered})
+		c.EndSession(s, nil)
+	}
+	if len(c.open) != 0 {
+		t.Errorf("%d calls left open", len(c.open))
+	}
+	sum := c.Summary()
+	var got []string
+	for _, sv := range sum.Servers {
+		got = append(got, fmt.Sprintf("%s sessions %d prompt calls %d", sv.Label, sv.Sessions, len(sv.Prompts.Unlisted)))
+	}
+	if want := "a sessions 2 prompt calls 1, b sessions 1 prompt calls 1"; strings.Join(got, ", ") != want {
+		t.Errorf("servers %q, want %q", strings.Join(got, ", "), want)
+	}
+	if sum.SessionsPastLabelCap != 3 || sum.MaxLabels != 2 {
+		t.Errorf("past the cap %d of max %d, want 3 of 2", sum.SessionsPastLabelCap, sum.MaxLabels)
+	}
+	if want := "2 server labels followed, the most a run keeps: the usage and coverage of 3 sessions under later labels were not followed"; sum.LabelCapNote() != want {
+		t.Errorf("note %q, want %q", sum.LabelCapNote(), want)
+	}
+	if (&Summary{MaxLabels: 2}).LabelCapNote() != "" {
+		t.Error("a run within the cap has a note")
 	}
 }
