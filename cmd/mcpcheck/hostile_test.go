@@ -183,6 +183,7 @@ func hostileCases() []hostileCase {
 		bigOne("an isError answer of 200 MiB in one HAR entry, a file", largeOnly, "big.har", func() io.Reader { return sessiontest.BigHAR(200 << 20) }, 300*mib),
 		// past the limit, the record's first 256 MiB are read: its request
 		// and the isError before the cut (spec §2.1, fail closed)
+		bigOne("an isError answer past the limit in one envelope (300 MiB)", largeOnly, "", func() io.Reader { return bigAnswer(300<<20, true) }, 320*mib),
 		bigOne("an isError answer past the limit in one HAR entry (300 MiB)", largeOnly, "", func() io.Reader { return overLimitHAR(300 << 20) }, 320*mib),
 		// browsers write a body's "encoding" after its "text": decoded in
 		// its own bytes, and past the cut taken for base64 by its letters
