@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -130,5 +131,40 @@ func TestRecordPastTheSizeLimit(t *testing.T) {
 			}
 			wantFindings(c.want, c.absent...)(t, dir, stdout.String())
 		})
+	}
+}
+
+// playwright's recordHar writes an answer whose type it does not know as
+// text in base64, its "encoding" after its "text" (the typed-json
+// recording, testdata/recorders): an entry cut at the size limit inside
+// that text is still decoded, so the isError flag before the cut fails
+// the call.
+func TestRecordedBase64AnswerCutAtTheLimit(t *testing.T) {
+	har := testdata("recorders/har/typed-json.playwright.har")
+	data, err := os.ReadFile(har)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the entry of the call of fail, and where in it its answer's text
+	// has held `"isError":true` (decoded) and a little more
+	doc := string(data)
+	call := strings.Index(doc, `\"name\":\"fail\"`)
+	entry := strings.LastIndex(doc[:call], `{"pageref"`)
+	text := entry + strings.Index(doc[entry:], `"content":{"size":`)
+	text += strings.Index(doc[text:], `"text":"`) + len(`"text":"`)
+	answer := `{"result":{"content":[{"type":"text","text":"failed: asked to"}],"isError":true}`
+	if !strings.HasPrefix(doc[text:], base64.StdEncoding.EncodeToString([]byte(answer))[:len(answer)*4/3/4*4]) {
+		t.Fatalf("the recording's fail answer is not %s in base64 at %d", answer, text)
+	}
+	cli := defaultCommand()
+	cli.reading.MaxEnvelope = text - entry + (len(answer)+2)/3*4 + 8 // past the flag, before the id
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := cli.run([]string{"check", "--output", "json=" + filepath.Join(dir, "out.json"), har}, nil, &stdout, &stderr)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1; stderr %q\n%s", code, stderr.String(), stdout.String())
+	}
+	if !strings.Contains(stdout.String(), `tool "fail" (id 2) reported an error`) || !strings.Contains(stdout.String(), "(unread-capture)") {
+		t.Errorf("want the cut answer's tool-error and unread-capture:\n%s", stdout.String())
 	}
 }

@@ -16,6 +16,10 @@ var recordedTraffic = map[string]map[string]int{
 	// fail (isError), an unknown tool (isError plus unknown-tool), a
 	// string argument given a number (isError plus input-schema)
 	"tool-errors": {"schema-construct": 4, "tool-error": 3, "unknown-tool": 1, "input-schema": 1},
+	// the same from a server answering application/json; profile=jsonrpc
+	// in one JSON body: playwright writes the answers in base64, its
+	// "encoding" after their "text"
+	"typed-json": {"schema-construct": 4, "tool-error": 3, "unknown-tool": 1, "input-schema": 1},
 	// sampling and elicitation answered by the page with new POSTs: no
 	// pending or unmatched frame, only sampling's deprecation note
 	"server-requests": {"deprecated-feature": 1},

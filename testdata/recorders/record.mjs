@@ -15,6 +15,7 @@ const work = process.env.RECORD_WORK || '/tmp/rec'
 const chromium = process.env.CHROMIUM || '/usr/bin/chromium'
 const SERVER = 38101
 const SERVER2026 = 38102
+const SERVERTYPED = 38103
 const PROXY = 38110
 const MITM = 38111
 const PAGE = 38120
@@ -23,8 +24,8 @@ const chromeFlags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-q
   '--disable-background-networking', '--disable-component-update', '--disable-sync']
 
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms))
-const scenarioNames = process.env.SCENARIOS ? process.env.SCENARIOS.split(',') : ['clean', 'tool-errors', 'progress', 'server-requests', 'version-probe', 'routing-2026']
-const upstream = name => name === 'routing-2026' ? SERVER2026 : SERVER
+const scenarioNames = process.env.SCENARIOS ? process.env.SCENARIOS.split(',') : ['clean', 'tool-errors', 'progress', 'server-requests', 'version-probe', 'routing-2026', 'typed-json']
+const upstream = name => ({ 'routing-2026': SERVER2026, 'typed-json': SERVERTYPED })[name] ?? SERVER
 
 function start (cmd, args, opts = {}) {
   const p = spawn(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], ...opts })
@@ -133,7 +134,8 @@ async function main () {
   const which = process.argv.slice(2)
   const esb = spawn(join(here, 'node_modules/.bin/esbuild'), [join(here, 'page-entry.mjs'), '--bundle', '--minify', '--format=esm', `--outfile=${join(work, 'page.js')}`, '--log-level=warning'], { stdio: 'inherit' })
   await new Promise(resolve => esb.on('exit', resolve))
-  const servers = [start(process.execPath, [join(here, 'server.mjs'), String(SERVER)]), start(process.execPath, [join(here, 'server2026.mjs'), String(SERVER2026)])]
+  const servers = [start(process.execPath, [join(here, 'server.mjs'), String(SERVER)]), start(process.execPath, [join(here, 'server2026.mjs'), String(SERVER2026)]),
+    start(process.execPath, [join(here, 'server.mjs'), String(SERVERTYPED), 'typed'])]
   await sleep(1500)
   const page = await pageServer()
   const outDir = join(here, 'har')

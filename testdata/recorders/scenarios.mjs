@@ -31,6 +31,9 @@ export const scenarios = {
     await c.client.ping()
     await end(c)
   },
+  // the tool errors again, from a server whose JSON answers' type has a
+  // parameter (server.mjs typed): playwright writes them in base64
+  async 'typed-json' (url) { await scenarios['tool-errors'](url) },
   // isError results, an unknown tool, wrong arguments
   async 'tool-errors' (url) {
     const c = await connect(url)

@@ -11,6 +11,12 @@ import { isInitializeRequest, CreateMessageResultSchema, ElicitResultSchema } fr
 import { z } from 'zod'
 
 const port = Number(process.argv[2] || 0)
+// with "typed": answers as one JSON body (enableJsonResponse) whose
+// Content-Type carries a parameter besides charset (application/json;
+// profile=jsonrpc, still application/json to a client): playwright keeps
+// as text only types it knows bare or with a charset, and writes such a
+// body in base64
+const typed = process.argv[3] === 'typed'
 
 function newServer () {
   const s = new McpServer({ name: 'recorder-notes', version: '1.0.0' }, { capabilities: { logging: {} } })
@@ -60,6 +66,7 @@ const httpServer = http.createServer(async (req, res) => {
   if (!transport) {
     if (req.method === 'POST' && body && isInitializeRequest(body)) {
       transport = new StreamableHTTPServerTransport({
+        enableJsonResponse: typed,
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: id => { transports[id] = transport }
       })
@@ -71,6 +78,20 @@ const httpServer = http.createServer(async (req, res) => {
       return
     }
   }
+  if (typed) relabel(res)
   await transport.handleRequest(req, res, body)
 })
+
+// relabel adds a parameter to every application/json answer's type
+function relabel (res) {
+  const writeHead = res.writeHead.bind(res)
+  res.writeHead = (status, ...rest) => {
+    const headers = rest.find(h => h && typeof h === 'object')
+    for (const k of Object.keys(headers || {})) {
+      if (k.toLowerCase() === 'content-type' && String(headers[k]).startsWith('application/json')) headers[k] = 'application/json; profile=jsonrpc'
+    }
+    if (String(res.getHeader('content-type') || '').startsWith('application/json')) res.setHeader('content-type', 'application/json; profile=jsonrpc')
+    return writeHead(status, ...rest)
+  }
+}
 httpServer.listen(port, '127.0.0.1', () => console.log(`server http://127.0.0.1:${httpServer.address().port}/mcp`))
