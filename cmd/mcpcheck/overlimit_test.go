@@ -46,23 +46,7 @@ func overLimitHARAnswer(pad int, inBase64 bool) io.Reader {
 		entry("2026-09-01T10:00:00.100Z", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, `""`)+",\n"+
 		big+",\n"+
 		entry("2026-09-01T10:00:02.000Z", `{"jsonrpc":"2.0","id":2,"method":"ping"}`, quote(`{"jsonrpc":"2.0","id":2,"result":{}}`))+"\n]}}\n", "PAD")
-	return io.MultiReader(strings.NewReader(head), io.LimitReader(repeating(fill), int64(pad/4*4)), strings.NewReader(tail))
-}
-
-// repeating is text repeated for ever.
-func repeating(text string) io.Reader { return &repeatText{text: text} }
-
-type repeatText struct {
-	text string
-	at   int
-}
-
-func (r *repeatText) Read(p []byte) (int, error) {
-	for i := range p {
-		p[i] = r.text[r.at]
-		r.at = (r.at + 1) % len(r.text)
-	}
-	return len(p), nil
+	return io.MultiReader(strings.NewReader(head), io.LimitReader(sessiontest.Repeating(fill), int64(pad/4*4)), strings.NewReader(tail))
 }
 
 // overLimitEvents is the same exchange as LogRocket events in a batch.

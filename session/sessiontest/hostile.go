@@ -127,16 +127,27 @@ func CleanCalls(n, perSession int) io.Reader {
 
 // Endless returns an input that never ends: prefix, then fill forever.
 func Endless(prefix string, fill byte) io.Reader {
-	return io.MultiReader(strings.NewReader(prefix), repeatByte(fill))
+	return io.MultiReader(strings.NewReader(prefix), Repeating(string(fill)))
 }
 
-type repeatByte byte
+// Repeating returns text repeated forever (text must not be empty).
+func Repeating(text string) io.Reader {
+	// a block of whole repetitions, copied from a few KiB at a time
+	return &repeating{block: strings.Repeat(text, (4<<10)/len(text)+1)}
+}
 
-func (r repeatByte) Read(p []byte) (int, error) {
-	for i := range p {
-		p[i] = byte(r)
+type repeating struct {
+	block string
+	at    int // where in block the next byte is
+}
+
+func (r *repeating) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		c := copy(p[n:], r.block[r.at:])
+		n, r.at = n+c, (r.at+c)%len(r.block)
 	}
-	return len(p), nil
+	return n, nil
 }
 
 // Pings returns a capture of one stdio session whose client sends n pings
@@ -186,7 +197,7 @@ func BigAnswer(size int) io.Reader {
 	return io.MultiReader(strings.NewReader(
 		`{"session_id":"big-1","server_label":"big","seq":1,"ts":"2026-09-01T10:00:00Z","direction":"c2s","transport":"stdio","raw":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dump","arguments":{}}}}`+"\n"+
 			`{"session_id":"big-1","server_label":"big","seq":2,"ts":"2026-09-01T10:00:01Z","direction":"s2c","transport":"stdio","raw":{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"`),
-		io.LimitReader(repeatByte('a'), int64(size)), strings.NewReader(`"}],"isError":true}}}`+"\n"))
+		io.LimitReader(Repeating("a"), int64(size)), strings.NewReader(`"}],"isError":true}}}`+"\n"))
 }
 
 // BigHAR returns a HAR of one POSTed tools/call whose isError answer is a
@@ -202,7 +213,7 @@ func BigHAR(size int) io.Reader {
 			`"{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"s\",\"version\":\"1\"}}}"`)+end+","+
 		entry("2026-09-01T10:00:01.000Z", `"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"dump\",\"arguments\":{}}}"`,
 			`"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"`)),
-		io.LimitReader(repeatByte('a'), int64(size)), strings.NewReader(`\"}],\"isError\":true}}"`+end+`]}}`+"\n"))
+		io.LimitReader(Repeating("a"), int64(size)), strings.NewReader(`\"}],\"isError\":true}}"`+end+`]}}`+"\n"))
 }
 
 // DenseListing returns a capture of one session listing one tool whose
