@@ -424,36 +424,35 @@ func (e *harEntry) response(raw []byte) {
 	if base64Text && e.hasResBody {
 		if dec, ok := decodeBase64InPlace(bytes.TrimSpace(text)); ok {
 			text = dec
-		} else if dec, ok := decodeBase64(base64.StdEncoding, bytes.TrimSpace(text)); ok {
-			text = dec
-		} else if dec, ok := decodeBase64(base64.RawStdEncoding, bytes.TrimSpace(text)); ok {
-			text = dec
 		}
 	}
 	e.resBody = text
 }
 
-// cutBase64 reports a body cut at the size limit that is base64 of an
-// MCP answer: browsers and mitmproxy write a content's "encoding" after
-// its "text", so past a cut in the text it is not known. Text of only
-// base64's letters is not a JSON-RPC answer or an event stream (those
-// hold a brace or a colon); it is taken for base64 only when its first
-// whole groups decode to the start of one.
+// cutBase64 reports a body cut at the size limit that begins as base64
+// of an MCP answer: browsers and mitmproxy write a content's "encoding"
+// after its "text", so past a cut in the text it is not known. A JSON-RPC
+// answer or an event stream holds a brace or a colon, so it never begins
+// with base64's letters; a text that does is taken for base64 when its
+// first groups decode to the start of one. The rest of it is left to the
+// decoder, which declines what is not base64 throughout.
 func cutBase64(text []byte) bool {
-	text = bytes.TrimRight(bytes.TrimSpace(text), "=")
-	if len(text) < 8 {
+	text = bytes.TrimSpace(text)
+	head := text[:min(len(text), 16)/4*4]
+	if len(head) < 8 {
 		return false
 	}
-	for _, c := range text {
+	for _, c := range head {
 		if !isBase64Letter(c) {
 			return false
 		}
 	}
-	dec, ok := decodeBase64(base64.StdEncoding, text[:min(len(text), 16)/4*4])
-	if !ok {
+	var out [12]byte
+	n, err := base64.StdEncoding.Decode(out[:], head)
+	if err != nil {
 		return false
 	}
-	dec = bytes.TrimLeft(bytes.TrimPrefix(dec, []byte("\xef\xbb\xbf")), " \t\r\n")
+	dec := bytes.TrimLeft(bytes.TrimPrefix(out[:n], []byte("\xef\xbb\xbf")), " \t\r\n")
 	if len(dec) > 0 && (dec[0] == '{' || dec[0] == '[' || dec[0] == ':') {
 		return true
 	}
@@ -465,29 +464,43 @@ func cutBase64(text []byte) bool {
 	return false
 }
 
-// decodeBase64InPlace decodes b, standard base64 padded or not, in its
-// own bytes, so that a large body is not held twice. It declines (b as
-// it was) what it cannot decode whole: line breaks, other letters.
+// decodeBase64InPlace decodes b, standard base64 padded or not (and
+// with line breaks anywhere, which base64 skips), in its own bytes, so
+// that a large body is not held twice. What is not base64 throughout it
+// declines, leaving b as it was.
 func decodeBase64InPlace(b []byte) ([]byte, bool) {
-	data := bytes.TrimRight(b, "=")
-	switch pads := len(b) - len(data); {
-	case pads > 2, pads > 0 && len(b)%4 != 0, len(data)%4 == 1:
-		return b, false
-	}
-	for _, c := range data {
-		if !isBase64Letter(c) {
-			return b, false
+	letters, pads, breaks := 0, 0, false
+	for _, c := range b {
+		switch {
+		case c == '\r' || c == '\n':
+			breaks = true
+		case c == '=':
+			pads++
+		case pads == 0 && isBase64Letter(c):
+			letters++
+		default:
+			return b, false // another byte, or a letter after the padding
 		}
 	}
+	if pads > 2 || pads > 0 && (letters+pads)%4 != 0 || letters%4 == 1 {
+		return b, false
+	}
+	data := b
+	if breaks {
+		data = data[:0]
+		for _, c := range b {
+			if c != '\r' && c != '\n' {
+				data = append(data, c)
+			}
+		}
+	}
+	data = data[:letters]
 	// a chunk's output, three quarters of it, ends before the next
 	// chunk's input starts, so nothing is written over unread input
 	var out [3 << 10]byte
 	n := 0
 	for from := 0; from < len(data); from += 4 << 10 {
-		m, err := base64.RawStdEncoding.Decode(out[:], data[from:min(from+4<<10, len(data))])
-		if err != nil {
-			return b, false // not reached: every letter was checked
-		}
+		m, _ := base64.RawStdEncoding.Decode(out[:], data[from:min(from+4<<10, len(data))]) // every letter was checked
 		n += copy(b[n:], out[:m])
 	}
 	return b[:n], true
@@ -495,13 +508,6 @@ func decodeBase64InPlace(b []byte) ([]byte, bool) {
 
 func isBase64Letter(c byte) bool {
 	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/'
-}
-
-// decodeBase64 is enc.DecodeString without the string's copy of src.
-func decodeBase64(enc *base64.Encoding, src []byte) ([]byte, bool) {
-	dst := make([]byte, enc.DecodedLen(len(src)))
-	n, err := enc.Decode(dst, src)
-	return dst[:n], err == nil
 }
 
 // answered is when the entry's answer was complete.
