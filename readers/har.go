@@ -430,12 +430,13 @@ func (e *harEntry) response(raw []byte) {
 }
 
 // cutBase64 reports a body cut at the size limit that begins as base64
-// of an MCP answer: browsers and mitmproxy write a content's "encoding"
-// after its "text", so past a cut in the text it is not known. A JSON-RPC
-// answer or an event stream holds a brace or a colon, so it never begins
-// with base64's letters; a text that does is taken for base64 when its
-// first groups decode to the start of one. The rest of it is left to the
-// decoder, which declines what is not base64 throughout.
+// of an MCP answer: playwright's recordHar (testdata/recorders) writes a
+// content's "encoding" after its "text", so past a cut in the text it is
+// not known. A JSON-RPC answer or an event stream holds a brace or a
+// colon, so it never begins with base64's letters; a text that does is
+// taken for base64 when its first groups decode to the start of one. The
+// rest of it is left to the decoder, which declines what is not base64
+// throughout.
 func cutBase64(text []byte) bool {
 	text = bytes.TrimSpace(text)
 	head := text[:min(len(text), 16)/4*4]

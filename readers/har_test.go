@@ -507,7 +507,7 @@ func TestHAREntryPastTheSizeLimitInAnyOrder(t *testing.T) {
 				response(`{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text","text":"`+pad+`"}]}}`) + "}",
 			"s-1 c2s 0 {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"dump\"}}\n" +
 				`s-1 s2c 200 {"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text"}]}}` + problem, ""},
-		{"a base64 answer whose encoding follows its text, as browsers write it",
+		{"a base64 answer whose encoding follows its text, as playwright writes it",
 			`{"startedDateTime":"2026-09-01T10:00:00.000Z","time":1,` + request(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dump"}}`) + "," +
 				`"response":{"status":200,"statusText":"OK",` + headers + `,"content":{"mimeType":"application/json","text":"` +
 				base64.StdEncoding.EncodeToString([]byte(`{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text","text":"`+pad+`"}]}}`)) + `","encoding":"base64"}}}`,

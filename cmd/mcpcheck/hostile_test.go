@@ -185,7 +185,7 @@ func hostileCases() []hostileCase {
 		// and the isError before the cut (spec §2.1, fail closed)
 		bigOne("an isError answer past the limit in one envelope (300 MiB)", largeOnly, "", func() io.Reader { return bigAnswer(300<<20, true) }, 320*mib),
 		bigOne("an isError answer past the limit in one HAR entry (300 MiB)", largeOnly, "", func() io.Reader { return overLimitHAR(300 << 20) }, 320*mib),
-		// browsers write a body's "encoding" after its "text": decoded in
+		// playwright writes a body's "encoding" after its "text": decoded in
 		// its own bytes, and past the cut taken for base64 by its letters
 		bigOne("an isError answer of 200 MiB in base64 in one HAR entry", largeOnly, "", func() io.Reader { return overLimitBase64HAR(200 << 20) }, 300*mib),
 		bigOne("an isError answer in base64 past the limit in one HAR entry, its encoding after its text (300 MiB)", largeOnly, "", func() io.Reader { return overLimitBase64HAR(300 << 20) }, 320*mib),

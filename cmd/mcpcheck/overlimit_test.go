@@ -20,7 +20,7 @@ import (
 func overLimitHAR(pad int) io.Reader { return overLimitHARAnswer(pad, false) }
 
 // overLimitBase64HAR is the same with the answer in base64, its
-// "encoding" after its "text" as browsers write it: past the cut.
+// "encoding" after its "text" as playwright writes it: past the cut.
 func overLimitBase64HAR(pad int) io.Reader { return overLimitHARAnswer(pad, true) }
 
 func overLimitHARAnswer(pad int, inBase64 bool) io.Reader {
